@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { migrateToLatest } from './migrations/index.js';
+import { auditRoutes } from './modules/audit/index.js';
+import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { statusRoutes } from './modules/status/index.js';
+import { usersRoutes } from './modules/users/index.js';
+import type { Config } from './platform/config.js';
+import { type DbHandle, openDatabase } from './platform/db/db.js';
+import { createHttp } from './platform/http/server.js';
+import { REDACT, serializeRequest } from './platform/logging.js';
+import { createMailer } from './platform/mail.js';
+import { createMetrics } from './platform/metrics.js';
+import { Relay } from './platform/outbox/index.js';
+import { createRealtime, type Realtime } from './platform/realtime/realtime.js';
+import { Scheduler } from './platform/scheduler.js';
+import { pruneDeliveredEvents, pruneExpiredSessions } from './platform/tasks.js';
+
+export interface ParleyOptions {
+  /** A logger to use instead of a new pino logger (tests pass a silent one or a capturing stream). */
+  logger?: pino.Logger;
+  /** Start the relay and the scheduler (default true). */
+  background?: boolean;
+}
+
+export interface Parley {
+  config: Config;
+  handle: DbHandle;
+  app: Awaited<ReturnType<typeof createHttp>>;
+  realtime: Realtime;
+  relay: Relay;
+  scheduler: Scheduler;
+  nodeId: string;
+  /** Listens on config.HOST:PORT; resolves to the bound port. */
+  listen(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config, stream?: pino.DestinationStream): pino.Logger {
+  return pino(
+    { level: config.LOG_LEVEL, redact: REDACT, serializers: { req: serializeRequest as never } },
+    stream as pino.DestinationStream,
+  );
+}
+
+/** start: config -> db -> migrations -> http + realtime -> relay -> scheduler. */
+export async function createParley(config: Config, opts: ParleyOptions = {}): Promise<Parley> {
+  const logger = opts.logger ?? createLogger(config);
+  const nodeId = config.NODE_ID || `node-${randomBytes(4).toString('hex')}`;
+  const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const { db, dialect } = handle;
+  try {
+    const applied = await migrateToLatest(db, dialect);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+
+  const metrics = createMetrics();
+  const app = await createHttp({ config, db, logger, metrics });
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: logger });
+  authRoutes(app, { db, hostVariants: config.HOST_VARIANTS });
+  myAccountRoutes(app, { db });
+  signupRoutes(app, { db, mailer, publicUrl: config.PUBLIC_URL });
+  usersRoutes(app, { db });
+  auditRoutes(app, { db });
+  statusRoutes(app, { db });
+  eventsRoutes(app, { db });
+  await app.ready();
+
+  const realtime = await createRealtime({ httpServer: app.server, db, log: logger, redisUrl: config.REDIS_URL });
+  realtime.io.on('connection', (s) => {
+    metrics.sockets.inc();
+    s.on('disconnect', () => metrics.sockets.dec());
+  });
+
+  const relay = new Relay({
+    db,
+    dialect,
+    nodeId,
+    leaseMs: config.RELAY_LEASE_MS,
+    pollMs: config.RELAY_POLL_MS,
+    batch: config.RELAY_BATCH,
+    log: logger,
+  });
+  relay.register(realtime.listener);
+  metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
+  const scheduler = new Scheduler(db, nodeId, logger);
+  scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
+  scheduler.schedule(pruneExpiredSessions(db));
+  const background = opts.background ?? true;
+
+  let closed = false;
+  return {
+    config,
+    handle,
+    app,
+    realtime,
+    relay,
+    scheduler,
+    nodeId,
+    async listen() {
+      if (background) relay.start();
+      await app.listen({ port: config.PORT, host: config.HOST });
+      const addr = app.server.address();
+      return typeof addr === 'object' && addr ? addr.port : config.PORT;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await relay.stop();
+      await scheduler.stop();
+      realtime.io.disconnectSockets(true);
+      await realtime.close().catch(() => {});
+      await app.close().catch(() => {});
+      await handle.close();
+    },
+  };
+}

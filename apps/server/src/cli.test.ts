@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './platform/db/db.js';
+import { tempDir } from './testing/support.js';
+
+const exec = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../../..');
+const dir = tempDir('parley-cli-');
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await exec(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('FOUNDATION command line', () => {
+  it('account:create and user:create make a user in that account', async () => {
+    const a = await cli('account:create', '--name', 'Globex');
+    expect(a.code).toBe(0);
+    const id = /Created account (\d+)/.exec(a.stdout)?.[1];
+    expect(id).toBeDefined();
+    const u = await cli(
+      'user:create',
+      '--account',
+      id!,
+      '--username',
+      'gina',
+      '--password',
+      'longenough',
+      '--type',
+      'supervisor',
+    );
+    expect(u.stdout).toContain('Created supervisor gina');
+
+    const { db, close } = openDatabase({ dataDir: dir });
+    const row = await db.selectFrom('users').selectAll().where('username', '=', 'gina').executeTakeFirstOrThrow();
+    await close();
+    expect(Number(row.account_id)).toBe(Number(id));
+    expect(row.type).toBe('supervisor');
+    expect(JSON.parse(row.permission)).toEqual(['view_report']);
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('PLAN-13 account:update sets plan, feature flags and trial end', async () => {
+    const a = await cli('account:create', '--name', 'Initech', '--account-type', '0', '--plan', '0');
+    const id = /Created account (\d+)/.exec(a.stdout)?.[1] ?? '';
+    const u = await cli(
+      'account:update',
+      '--account',
+      id,
+      '--plan',
+      '3',
+      '--features',
+      'dashboard,scam_calls',
+      '--trial-days',
+      '0',
+    );
+    expect(u.code).toBe(0);
+    const bad = await cli('account:update', '--account', id, '--features', 'teleport');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('not teleport');
+    const { db, close } = openDatabase({ dataDir: dir });
+    const row = await db.selectFrom('accounts').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    await close();
+    expect(row.plan).toBe(3);
+    expect(JSON.parse(row.features)).toEqual(['dashboard', 'scam_calls']);
+    expect(Number(row.trial_ends_at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('refuses bad input with a clear message and writes nothing', async () => {
+    const cases = [
+      [
+        ['user:create', '--account', '999', '--username', 'x1', '--password', 'longenough', '--type', 'agent'],
+        'There is no account 999',
+      ],
+      [['user:create', '--account', '1', '--username', 'x2', '--password', 'short', '--type', 'agent'], '--password'],
+      [
+        ['user:create', '--account', '1', '--username', 'x3', '--password', 'longenough', '--type', 'boss'],
+        '--type must be one of',
+      ],
+      [
+        ['user:create', '--account', '1', '--username', 'GINA', '--password', 'longenough', '--type', 'agent'],
+        'already taken',
+      ],
+      [['account:create'], 'needs --name'],
+      [['frobnicate'], 'Unknown command'],
+    ] as const;
+    for (const [args, message] of cases) {
+      const r = await cli(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(message);
+    }
+    const { db, close } = openDatabase({ dataDir: dir });
+    const users = await db.selectFrom('users').select('username').execute();
+    await close();
+    expect(users.map((u) => u.username)).toEqual(['gina']);
+  });
+
+  it('demo creates an admin, 3 agents, departments, labels and tickets with messages across channels', async () => {
+    const r = await cli('demo', '--tickets', '120', '--password', 'demo-password');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/admin\s+demo-admin\s+demo-password/);
+    const { db, close } = openDatabase({ dataDir: dir });
+    const account = Number(/account (\d+)/.exec(r.stdout)?.[1]);
+    const count = async (table: 'users' | 'departments' | 'labels' | 'tickets' | 'messages') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('account_id', '=', account)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('users')).toBe(4);
+    expect(await count('departments')).toBe(3);
+    expect(await count('labels')).toBe(5);
+    expect(await count('tickets')).toBe(120);
+    expect(await count('messages')).toBeGreaterThanOrEqual(240);
+    const channels = await db
+      .selectFrom('tickets')
+      .select('channel')
+      .distinct()
+      .where('account_id', '=', account)
+      .execute();
+    await close();
+    expect(channels.length).toBeGreaterThan(5);
+  });
+});

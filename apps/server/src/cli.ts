@@ -1,0 +1,160 @@
+import { parseArgs } from 'node:util';
+import { ACCOUNT_FEATURES, USER_TYPES, type UserType } from '@parley/contracts';
+import { seedDemo } from './cli/demo.js';
+import { migrateToLatest } from './migrations/index.js';
+import { createAccount, createUser } from './modules/accounts/index.js';
+import { ConfigError, loadConfig } from './platform/config.js';
+import { openDatabase } from './platform/db/db.js';
+import { AppError } from './platform/http/errors.js';
+import { runCommand } from './platform/outbox/index.js';
+
+const HELP = `Parley command line. Usage: npm run cli -- <command> [options]
+
+  db:migrate                      apply pending database migrations
+  account:create --name NAME [--plan N] [--account-type N]
+                                  create an account; prints its id
+  account:update --account ID [--plan N] [--account-type N] [--features a,b] [--trial-days N]
+                 [--subscription-days N]
+                                  change an account's plan, type, feature flags (dashboard, scam_calls,
+                                  customer_analysis) or when its trial / subscription ends (0 = ended now)
+  user:create --account ID --username U --password P --type admin|supervisor|agent
+              [--name NAME] [--email E]
+                                  create a user in an account
+  demo [--tickets N] [--password P]
+                                  create a demo workspace (admin, 3 agents, departments, labels,
+                                  tickets with messages) and print the sign-in credentials
+
+The database is the one the server uses: DATABASE_URL, else SQLite under DATA_DIR (default ./data).`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      'account-type': { type: 'string' },
+      account: { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      type: { type: 'string' },
+      email: { type: 'string' },
+      tickets: { type: 'string' },
+      features: { type: 'string' },
+      'trial-days': { type: 'string' },
+      'subscription-days': { type: 'string' },
+    },
+  });
+  const num = (v: string | undefined, what: string, def?: number): number => {
+    if (v === undefined && def !== undefined) return def;
+    const n = Number(v);
+    if (v === undefined || !Number.isInteger(n) || n < 0) fail(`--${what} must be a whole number`);
+    return n;
+  };
+  const config = loadConfig();
+  const { db, dialect, close } = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    const applied = await migrateToLatest(db, dialect);
+    switch (command) {
+      case 'db:migrate':
+        process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
+        break;
+      case 'account:create': {
+        if (!values.name?.trim()) fail('account:create needs --name');
+        const r = await runCommand(db, (trx) =>
+          createAccount(trx, {
+            name: values.name!.trim(),
+            plan: num(values.plan, 'plan', 1),
+            accountType: num(values['account-type'], 'account-type', 1),
+          }),
+        );
+        process.stdout.write(`Created account ${r.accountId} (${values.name})\n`);
+        break;
+      }
+      case 'account:update': {
+        const accountId = num(values.account, 'account');
+        const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+        if (!account) fail(`There is no account ${accountId}`);
+        const features =
+          values.features === undefined
+            ? undefined
+            : values.features
+                .split(',')
+                .map((f) => f.trim())
+                .filter(Boolean);
+        const unknown = features?.filter((f) => !(ACCOUNT_FEATURES as readonly string[]).includes(f)) ?? [];
+        if (unknown.length) fail(`--features may name ${ACCOUNT_FEATURES.join(', ')}; not ${unknown.join(', ')}`);
+        const days = (v: string | undefined, what: string) =>
+          v === undefined ? undefined : Date.now() + num(v, what) * 24 * 3600 * 1000;
+        const set = {
+          ...(values.plan === undefined ? {} : { plan: num(values.plan, 'plan') }),
+          ...(values['account-type'] === undefined
+            ? {}
+            : { account_type: num(values['account-type'], 'account-type') }),
+          ...(features ? { features: JSON.stringify(features) } : {}),
+          ...(values['trial-days'] === undefined ? {} : { trial_ends_at: days(values['trial-days'], 'trial-days') }),
+          ...(values['subscription-days'] === undefined
+            ? {}
+            : { subscription_ends_at: days(values['subscription-days'], 'subscription-days') }),
+        };
+        if (Object.keys(set).length === 0) fail('account:update needs something to change');
+        await db
+          .updateTable('accounts')
+          .set({ ...set, updated_at: Date.now() })
+          .where('id', '=', accountId)
+          .execute();
+        process.stdout.write(`Updated account ${accountId}: ${Object.keys(set).join(', ')}\n`);
+        break;
+      }
+      case 'user:create': {
+        const accountId = num(values.account, 'account');
+        if (!values.username?.trim()) fail('user:create needs --username');
+        if (!values.password || values.password.length < 8)
+          fail('user:create needs --password of 8 characters or more');
+        if (!USER_TYPES.includes(values.type as UserType)) fail(`--type must be one of ${USER_TYPES.join(', ')}`);
+        const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+        if (!account) fail(`There is no account ${accountId}`);
+        const username = values.username!.trim();
+        const r = await runCommand(db, (trx) =>
+          createUser(trx, {
+            accountId,
+            username,
+            name: values.name ?? username,
+            email: values.email ?? '',
+            password: values.password!,
+            type: values.type as UserType,
+          }),
+        );
+        process.stdout.write(`Created ${values.type} ${username} (user ${r.userId}) in account ${accountId}\n`);
+        break;
+      }
+      case 'demo': {
+        const r = await seedDemo(db, { tickets: num(values.tickets, 'tickets', 300), password: values.password });
+        process.stdout.write(
+          `Demo workspace created (account ${r.accountId}): ${r.tickets} tickets, ${r.messages} messages.\nSign in with:\n${r.users
+            .map((u) => `  ${u.type.padEnd(10)} ${u.username.padEnd(14)} ${u.password}`)
+            .join('\n')}\n`,
+        );
+        break;
+      }
+      default:
+        fail(`Unknown command "${command}".\n\n${HELP}`);
+    }
+  } finally {
+    await close();
+  }
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof AppError) fail(err.message);
+  fail(`Failed: ${err instanceof Error ? err.message : String(err)}`);
+});

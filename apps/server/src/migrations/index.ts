@@ -1,0 +1,35 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Dialect } from '../platform/db/db.js';
+import { m0001_init } from './0001_init.js';
+import { m0002_accounts_security } from './0002_accounts_security.js';
+import { m0003_username_lower_unique } from './0003_username_lower_unique.js';
+import type { ParleyMigration } from './helpers.js';
+
+/** Every migration in order. Add new ones at the end; never edit one that has shipped. */
+const all: Record<string, ParleyMigration> = {
+  '0001_init': m0001_init,
+  '0002_accounts_security': m0002_accounts_security,
+  '0003_username_lower_unique': m0003_username_lower_unique,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(all)) {
+      out[name] = {
+        up: (db) => m.up(db, this.dialect),
+        down: m.down ? (db) => m.down!(db, this.dialect) : undefined,
+      };
+    }
+    return out;
+  }
+}
+
+/** Applies every pending migration; safe to run on every start and from several nodes at once. */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

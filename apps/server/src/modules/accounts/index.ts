@@ -1,0 +1,8 @@
+/** Creates an account (used by first run, sign-up and the CLI). */
+export { createAccount } from './commands/createAccount.js';
+/** Creates a user in an account. */
+export { createUser, defaultPermissions } from './commands/createUser.js';
+/** Host variant and product title by host name. */
+export { productTitle, variantFor } from './hostVariant.js';
+/** Password hashing and checking. */
+export { hashPassword, verifyPassword } from './passwords.js';

@@ -1,0 +1,45 @@
+import type { DB } from '../../platform/db/db.js';
+import type { Trx } from '../../platform/outbox/index.js';
+
+export interface AuditEntry {
+  accountId: number;
+  userId?: number | null;
+  actor: string;
+  action: AuditAction;
+  detail?: Record<string, unknown>;
+  ip?: string;
+}
+
+/** Everything security-relevant that an admin may want to read back later. */
+export type AuditAction =
+  | 'signin.succeeded'
+  | 'signin.failed'
+  | 'signin.throttled'
+  | 'session.revoked'
+  | 'session.refresh_reused'
+  | 'password.changed'
+  | 'password.reset_requested'
+  | 'password.reset'
+  | 'tfa.enabled'
+  | 'tfa.disabled'
+  | 'tfa.backup_code_used'
+  | 'account.security_changed'
+  | 'account.created'
+  | 'user.created'
+  | 'user.updated';
+
+/** Writes one audit entry, in the caller's transaction when given one. Never holds a secret. */
+export async function recordAudit(db: DB | Trx, e: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      account_id: e.accountId,
+      user_id: e.userId ?? null,
+      actor: e.actor,
+      action: e.action,
+      detail: JSON.stringify(e.detail ?? {}),
+      ip: e.ip ?? '',
+      created_at: Date.now(),
+    })
+    .execute();
+}

@@ -1,0 +1,132 @@
+import { AuthCheckAnswer } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUserVia, apiClient, type Call, signInVia, signUpVia } from '../../testing/api.js';
+import { dialects, startTestServer } from '../../testing/support.js';
+
+describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let call: Call;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { HOST_VARIANTS: 'help.example.test=support,trade.example.test=trading' });
+    call = apiClient(server.url);
+  });
+  afterAll(async () => server?.stop());
+
+  it('AUTH-07 AUTH-10 auth2 answers result, token, refresh_token, description and sets year-long HttpOnly cookies', async () => {
+    const a = await signUpVia(call);
+    const r = await signInVia(call, a.username, a.password);
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['description', 'refresh_token', 'result', 'token']);
+    expect(r.body.result).toBe('success');
+    const res = await fetch(`${server.url}/api/auth2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client: a.username, password: a.password }),
+    });
+    const cookies = res.headers.getSetCookie();
+    for (const name of ['parley_token', 'parley_refresh']) {
+      const c = cookies.find((x) => x.startsWith(`${name}=`));
+      expect(c).toBeDefined();
+      expect(c).toMatch(/HttpOnly/i);
+      expect(c).toMatch(/SameSite=Lax/i);
+      expect(c).toMatch(/Path=\//);
+      const maxAge = Number(/Max-Age=(\d+)/.exec(c!)?.[1]);
+      expect(maxAge).toBeGreaterThanOrEqual(364 * 24 * 3600);
+      expect(maxAge).toBeLessThanOrEqual(366 * 24 * 3600);
+    }
+  });
+
+  it('AUTH-30 AUTH-31 type is optional, admin or agent; the user type comes from the account (admin, supervisor, agent)', async () => {
+    const a = await signUpVia(call);
+    const s = await addUserVia(call, a.token, { username: `sup-${a.username}`, type: 'supervisor' });
+    expect((await signInVia(call, a.username, a.password)).status).toBe(200);
+    const withType = await call('POST', '/api/auth2', {
+      body: { client: s.username, password: s.password, type: 'agent' },
+    });
+    expect(withType.status).toBe(200);
+    const bad = await call('POST', '/api/auth2', { body: { client: s.username, password: s.password, type: 'root' } });
+    expect(bad.status).toBe(400);
+    const check = await call('POST', '/api/auth/check', { token: withType.body.token });
+    expect(check.body.type).toBe('supervisor');
+  });
+
+  it('GEN-01 a supervisor reads reports by default (view_report)', async () => {
+    const a = await signUpVia(call);
+    const s = await addUserVia(call, a.token, { username: `gen-${a.username}`, type: 'supervisor' });
+    const check = await call('POST', '/api/auth/check', { token: s.token });
+    expect(check.body.permission).toEqual(['view_report']);
+  });
+
+  it('AUTH-14 AUTH-15 AUTH-16 AUTH-26 the auth check takes the token as _token, Bearer or cookie and answers every field', async () => {
+    const a = await signUpVia(call);
+    const viaBody = await call('POST', '/api/auth/check', { body: { _token: a.token } });
+    const viaBearer = await call('POST', '/api/auth/check', { token: a.token });
+    const viaCookie = await call('POST', '/api/auth/check', {
+      cookies: { parley_token: a.token },
+      origin: server.url,
+    });
+    const viaQuery = await call('GET', `/api/user/sessions?_token=${a.token}`);
+    expect(viaQuery.status).toBe(200);
+    for (const r of [viaBody, viaBearer, viaCookie]) {
+      expect(r.status).toBe(200);
+      expect(AuthCheckAnswer.parse(r.body).result).toBe('success');
+      for (const field of [
+        'adminName',
+        'adminUsername',
+        'adminUrl',
+        'photo',
+        'timezone',
+        'acw_seconds',
+        'call_prefix',
+        'priority',
+        'sip',
+        'rank',
+        'permission',
+        'plan',
+        'settings',
+        'event_id',
+        'version',
+        'productDetails',
+      ]) {
+        expect(r.body, field).toHaveProperty(field);
+      }
+      expect(r.body.adminName).toBe(a.name);
+      expect(r.body.sip).toEqual({ active: false, sip_number: '', password: '' });
+      expect(r.body.settings).toHaveLength(1);
+      expect(r.body.settings[0].company).toBe(a.company);
+      expect(r.body.productDetails.product_functions).toEqual({});
+    }
+  });
+
+  it('HOST-01 HOST-04 GEN-05 the product title and variant follow the host; unknown hosts are combined', async () => {
+    const a = await signUpVia(call);
+    // fetch may not set Host; inject speaks to the same server with any Host header.
+    const title = async (host: string) =>
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: '/api/auth/check',
+          headers: { host, authorization: `Bearer ${a.token}` },
+        })
+      ).json().productDetails;
+    expect(await title('help.example.test')).toMatchObject({ variant: 'support', title: 'Parley Support' });
+    expect(await title('trade.example.test:8443')).toMatchObject({ variant: 'trading', title: 'Parley Trading' });
+    expect(await title('localhost:3000')).toMatchObject({ variant: 'combined', title: 'Parley' });
+    expect(await title('elsewhere.example.test')).toMatchObject({ variant: 'combined', title: 'Parley' });
+  });
+
+  it('AUTH-28 AUTH-29 sign-out with _token and current: current=0 ends the others, current=1 ends this one', async () => {
+    const a = await signUpVia(call);
+    const other = await signInVia(call, a.username, a.password);
+    const r0 = await call('DELETE', `/api/user/signout?_token=${a.token}&current=0`);
+    expect(r0.status).toBe(200);
+    expect((await call('POST', '/api/auth/check', { token: other.body.token })).body.result).toBe('failed');
+    expect((await call('POST', '/api/auth/check', { token: a.token })).body.result).toBe('success');
+    const r1 = await call('DELETE', `/api/user/signout?_token=${a.token}&current=1`);
+    expect(r1.status).toBe(200);
+    expect(r1.cookies.parley_token).toBe('');
+    expect((await call('POST', '/api/auth/check', { token: a.token })).body.result).toBe('failed');
+    expect((await call('DELETE', `/api/user/signout?_token=${a.token}&current=1`)).status).toBe(401);
+  });
+});

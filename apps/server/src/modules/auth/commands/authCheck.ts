@@ -1,0 +1,80 @@
+import type { AuthCheckAnswer, HostVariant } from '@parley/contracts';
+import type { AuthContext } from '../../../platform/auth/sessions.js';
+import type { DB } from '../../../platform/db/db.js';
+import { headSeq } from '../../../platform/outbox/index.js';
+import { productTitle } from '../../accounts/index.js';
+
+export const APP_VERSION = { id: '0.1.0', description: 'Sign-in, sessions, two-factor and users.' };
+
+/** PLAN-13: a trial ends at trial_ends_at; a paid plan at subscription_ends_at (null: no end). */
+export function expiryOf(
+  a: { account_type: number; trial_ends_at: number | null; subscription_ends_at: number | null },
+  at = Date.now(),
+) {
+  if (a.account_type === 0) return a.trial_ends_at !== null && a.trial_ends_at <= at ? 'trial' : null;
+  return a.subscription_ends_at !== null && a.subscription_ends_at <= at ? 'subscription' : null;
+}
+
+/** AUTH-15: the profile and settings the web app needs after sign-in. */
+export async function authCheck(db: DB, auth: AuthContext, variant: HostVariant): Promise<AuthCheckAnswer> {
+  const u = await db
+    .selectFrom('users as u')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select([
+      'u.name',
+      'u.username',
+      'u.type',
+      'u.rank',
+      'u.permission',
+      'u.status',
+      'u.totp_enabled',
+      'a.plan',
+      'a.account_type',
+      'a.features',
+      'a.product_functions',
+      'a.require_2fa',
+      'a.trial_ends_at',
+      'a.subscription_ends_at',
+      'a.name as company',
+    ])
+    .where('u.account_id', '=', auth.accountId)
+    .where('u.id', '=', auth.userId)
+    .executeTakeFirstOrThrow();
+  const account = {
+    account_type: Number(u.account_type),
+    trial_ends_at: u.trial_ends_at === null ? null : Number(u.trial_ends_at),
+    subscription_ends_at: u.subscription_ends_at === null ? null : Number(u.subscription_ends_at),
+  };
+  return {
+    result: 'success',
+    userId: auth.userId,
+    accountId: auth.accountId,
+    adminName: u.name,
+    adminUsername: u.username,
+    adminUrl: '',
+    type: u.type as AuthContext['type'],
+    photo: null,
+    timezone: 'UTC',
+    acw_seconds: 30,
+    call_prefix: '',
+    priority: 0,
+    sip: { active: false, sip_number: '', password: '' },
+    rank: Number(u.rank),
+    permission: JSON.parse(u.permission),
+    plan: Number(u.plan),
+    ...account,
+    expired: expiryOf(account),
+    settings: [{ company: u.company, require_2fa: Boolean(u.require_2fa) }],
+    event_id: await headSeq(db, auth.accountId),
+    status: u.status,
+    tfa_enabled: Boolean(u.totp_enabled),
+    tfa_setup_required: Boolean(u.require_2fa) && !u.totp_enabled,
+    version: APP_VERSION,
+    productDetails: {
+      title: productTitle(variant),
+      variant,
+      product_functions: JSON.parse(u.product_functions),
+      features: JSON.parse(u.features),
+    },
+  };
+}

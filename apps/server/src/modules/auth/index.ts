@@ -1,0 +1,11 @@
+/** Sign-in, first run, auth check and sign-out routes. */
+
+/** My sessions, password and two-factor routes. */
+export { myAccountRoutes } from './account.routes.js';
+export { authRoutes } from './auth.routes.js';
+/** First-run workspace creation, also used by tests. */
+export { createWorkspace, setupNeeded } from './commands/createWorkspace.js';
+/** Username and password check that opens a session. */
+export { signIn } from './commands/signIn.js';
+/** Sign-up, password reset and sign-in hand-off routes. */
+export { signupRoutes } from './signup.routes.js';

@@ -1,0 +1,202 @@
+import {
+  PasswordResetConfirm,
+  PasswordResetRequest,
+  ResultAnswer,
+  SignInAnswer,
+  SignUpInput,
+  TRIAL_DAYS,
+} from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { createSession, revokeAllSessions } from '../../platform/auth/sessions.js';
+import type { DB } from '../../platform/db/db.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { Mailer } from '../../platform/mail.js';
+import { runCommand } from '../../platform/outbox/index.js';
+import { createAccount, createUser, hashPassword } from '../accounts/index.js';
+import { recordAudit } from '../audit/index.js';
+import { setSessionCookies } from './cookies.js';
+import { consumeOneTimeToken, issueOneTimeToken } from './oneTimeTokens.js';
+
+const OAuthAnswer = z.object({
+  result: z.enum(['success', 'failed']),
+  token: z.string().optional(),
+  description: z.string().optional(),
+});
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+const HANDOFF_TTL_MS = 2 * 60 * 1000;
+export const RESET_SENT = 'If an account uses that address, we have sent it a link to reset the password.';
+
+export interface SignupDeps {
+  db: DB;
+  mailer: Mailer;
+  publicUrl?: string;
+}
+
+/** Links in e-mails point at PUBLIC_URL; without it, at the host the request came to. */
+const baseUrl = (req: FastifyRequest, publicUrl?: string) =>
+  (publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`).replace(/\/$/, '');
+
+/** Sign-up (a trial account), password reset by e-mail link, and the one-time sign-in hand-off. */
+export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps;
+
+  // PLAN-03: a trial account is account_type 0, plan 0; it ends after TRIAL_DAYS.
+  r.post(
+    '/api/signup',
+    { config: { auth: 'public' }, schema: { body: SignUpInput, response: { 200: SignInAnswer } } },
+    async (req, reply) => {
+      const s = await runCommand(db, async (trx) => {
+        const { accountId } = await createAccount(trx, { name: req.body.company, accountType: 0, plan: 0 });
+        await trx
+          .updateTable('accounts')
+          .set({ trial_ends_at: Date.now() + TRIAL_DAYS * 24 * 3600 * 1000 })
+          .where('id', '=', accountId)
+          .execute();
+        const { userId } = await createUser(trx, { accountId, ...req.body, type: 'admin' });
+        await recordAudit(trx, { accountId, userId, actor: req.body.username, action: 'account.created', ip: req.ip });
+        return createSession(trx, {
+          accountId,
+          userId,
+          userAgent: String(req.headers['user-agent'] ?? ''),
+          ip: req.ip,
+        });
+      });
+      setSessionCookies(req, reply, s.token, s.refreshToken);
+      return {
+        result: 'success' as const,
+        token: s.token,
+        refresh_token: s.refreshToken,
+        description: 'Account created.',
+      };
+    },
+  );
+
+  r.post(
+    '/api/password_reset',
+    { config: { auth: 'public' }, schema: { body: PasswordResetRequest, response: { 200: ResultAnswer } } },
+    async (req) => {
+      const users = await db
+        .selectFrom('users')
+        .select(['id', 'account_id', 'username', 'email'])
+        // Addresses are matched as people type them: `Ann@Example.com` is `ann@example.com`.
+        .where(sql`lower(email)`, '=', req.body.email.toLowerCase())
+        .where('active', '=', 1)
+        .execute();
+      for (const u of users) {
+        const token = await issueOneTimeToken(db, {
+          accountId: Number(u.account_id),
+          userId: Number(u.id),
+          purpose: 'reset',
+          ttlMs: RESET_TTL_MS,
+        });
+        const link = `${baseUrl(req, deps.publicUrl)}/password_reset?token=${encodeURIComponent(token)}`;
+        await deps.mailer.send({
+          to: u.email,
+          subject: 'Reset your Parley password',
+          text: `Someone asked to reset the password of ${u.username}.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
+        });
+        await recordAudit(db, {
+          accountId: Number(u.account_id),
+          userId: Number(u.id),
+          actor: u.username,
+          action: 'password.reset_requested',
+          ip: req.ip,
+        });
+      }
+      // The same answer whether or not the address is known, so addresses cannot be probed.
+      return { result: 'success' as const, description: RESET_SENT };
+    },
+  );
+
+  r.post(
+    '/api/password_reset/confirm',
+    { config: { auth: 'public' }, schema: { body: PasswordResetConfirm, response: { 200: ResultAnswer } } },
+    async (req) => {
+      const who = await consumeOneTimeToken(db, req.body.token, 'reset');
+      if (!who)
+        throw new AppError(400, 'RESET_LINK_INVALID', 'This link has expired or was already used. Ask for a new one.');
+      const hash = await hashPassword(req.body.password);
+      const at = Date.now();
+      const u = await db
+        .updateTable('users')
+        .set({ password_hash: hash, password_changed_at: at, updated_at: at })
+        .where('account_id', '=', who.accountId)
+        .where('id', '=', who.userId)
+        .returning('username')
+        .executeTakeFirstOrThrow();
+      await revokeAllSessions(db, who.accountId, who.userId);
+      // Any other reset link of this user dies with this one.
+      await db
+        .updateTable('one_time_tokens')
+        .set({ used_at: at })
+        .where('account_id', '=', who.accountId)
+        .where('user_id', '=', who.userId)
+        .where('purpose', '=', 'reset')
+        .where('used_at', 'is', null)
+        .execute();
+      await recordAudit(db, {
+        accountId: who.accountId,
+        userId: who.userId,
+        actor: u.username,
+        action: 'password.reset',
+        ip: req.ip,
+      });
+      return { result: 'success' as const, description: 'Your password was changed. Sign in with the new one.' };
+    },
+  );
+
+  // AUTH-13: hand a session to another device or app: a signed-in user asks for a token valid two minutes...
+  r.post(
+    '/api/oauth/token',
+    {
+      config: { auth: 'user' },
+      schema: { response: { 200: z.object({ result: z.literal('success'), token: z.string() }) } },
+    },
+    async (req) => {
+      const auth = req.auth!;
+      const token = await issueOneTimeToken(db, { ...auth, purpose: 'handoff', ttlMs: HANDOFF_TTL_MS });
+      return { result: 'success' as const, token };
+    },
+  );
+
+  // ...and the other device exchanges it once for its own session (AUTH-12).
+  r.post(
+    '/api/oauth/verify',
+    {
+      config: { auth: 'public' },
+      schema: {
+        body: z.object({ token: z.string().min(10).max(200) }),
+        response: { 200: OAuthAnswer, 401: OAuthAnswer },
+      },
+    },
+    async (req, reply) => {
+      const who = await consumeOneTimeToken(db, req.body.token, 'handoff');
+      const active = who
+        ? await db
+            .selectFrom('users')
+            .select(['username'])
+            .where('account_id', '=', who.accountId)
+            .where('id', '=', who.userId)
+            .where('active', '=', 1)
+            .executeTakeFirst()
+        : undefined;
+      if (!who || !active)
+        return reply.code(401).send({ result: 'failed' as const, description: 'This sign-in link has expired.' });
+      await recordAudit(db, {
+        ...who,
+        actor: active.username,
+        action: 'signin.succeeded',
+        detail: { via: 'hand-off' },
+        ip: req.ip,
+      });
+      const s = await createSession(db, { ...who, userAgent: String(req.headers['user-agent'] ?? ''), ip: req.ip });
+      setSessionCookies(req, reply, s.token, s.refreshToken);
+      return { result: 'success' as const, token: s.token };
+    },
+  );
+}

@@ -1,0 +1,86 @@
+import { SESSION_COOKIE } from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DB } from '../db/db.js';
+import { forbidden, unauthorized } from '../http/errors.js';
+import { type AuthContext, resolveSession } from './sessions.js';
+
+/** Every route says who may call it; a route without this fails start-up (see `requireRouteAuth`). */
+export type RouteAuth = 'public' | 'optional' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** Every route with its declared access, for tests that walk the whole API. */
+    routeTable: { method: string; url: string; auth: RouteAuth }[];
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A write authenticated by the cookie must come from our own pages: the browser's Origin (or Referer)
+ * must name this host. SameSite=Lax already stops most cross-site posts; this closes the rest (old
+ * browsers, sibling subdomains). Bearer and token-parameter calls carry no ambient credential.
+ */
+export function crossSite(req: FastifyRequest): boolean {
+  const source = req.headers.origin ?? req.headers.referer;
+  if (!source) return req.headers['sec-fetch-site'] === 'cross-site';
+  try {
+    // `req.host` is the Host header, or X-Forwarded-Host behind a trusted proxy that rewrites Host.
+    return new URL(source).host !== req.host;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The token from, in order: `Authorization: Bearer`, the HttpOnly cookie, then the documented `_token`
+ * or `token` parameters of the body or query (AUTH-26).
+ */
+export function tokenFrom(req: FastifyRequest): string | undefined {
+  return tokenAndSource(req)?.token;
+}
+
+function tokenAndSource(req: FastifyRequest): { token: string; cookie: boolean } | undefined {
+  const h = req.headers.authorization;
+  if (h?.startsWith('Bearer ')) return { token: h.slice(7).trim(), cookie: false };
+  const c = req.cookies?.[SESSION_COOKIE];
+  if (c) return { token: c, cookie: true };
+  for (const src of [req.body, req.query]) {
+    if (src && typeof src === 'object') {
+      const v = (src as Record<string, unknown>)._token ?? (src as Record<string, unknown>).token;
+      if (typeof v === 'string' && v) return { token: v, cookie: false };
+    }
+  }
+  return undefined;
+}
+
+const EXEMPT = [/^\/\*$/, /^\/api\/docs/];
+
+export function installAuthGuard(app: FastifyInstance, db: DB): void {
+  app.decorateRequest('auth', null);
+  app.decorate('routeTable', []);
+  app.addHook('onRoute', (r) => {
+    const auth = r.config?.auth;
+    if (!auth) {
+      if (EXEMPT.some((x) => x.test(r.url))) return;
+      throw new Error(`route ${r.method} ${r.url} must declare config.auth`);
+    }
+    for (const method of [r.method].flat()) app.routeTable.push({ method, url: r.url, auth });
+  });
+  app.addHook('preValidation', async (req) => {
+    const mode = req.routeOptions.config.auth;
+    if (!mode || mode === 'public') return;
+    const found = tokenAndSource(req);
+    if (found?.cookie && UNSAFE.has(req.method) && crossSite(req)) throw forbidden('Cross-site request refused.');
+    req.auth = await resolveSession(db, found?.token);
+    if (mode === 'optional') return;
+    if (!req.auth) throw unauthorized();
+    if (mode === 'admin' && req.auth.type !== 'admin') throw forbidden();
+  });
+}

@@ -1,0 +1,236 @@
+import { SESSION_TTL_DAYS, type UserType } from '@parley/contracts';
+import type { DB } from '../db/db.js';
+import { hashToken, newToken } from './tokens.js';
+
+/** Who is calling: resolved from a session token on every authenticated request and socket. */
+export interface AuthContext {
+  sessionId: number;
+  accountId: number;
+  userId: number;
+  username: string;
+  name: string;
+  type: UserType;
+}
+
+const TTL_MS = SESSION_TTL_DAYS * 24 * 3600 * 1000;
+/** The access token is short-lived; the web app's auth check renews it with the refresh token. */
+export const TOKEN_TTL_MS = 24 * 3600 * 1000;
+/** Two tabs may present the same refresh token at once; within this window that is not theft. */
+const ROTATION_GRACE_MS = 30_000;
+// Writing last_seen on every request would turn reads into writes; once a minute is enough.
+const TOUCH_EVERY_MS = 60_000;
+
+export async function createSession(
+  db: Pick<DB, 'insertInto'>,
+  s: { accountId: number; userId: number; userAgent?: string; ip?: string },
+): Promise<{ token: string; refreshToken: string; sessionId: number }> {
+  const token = newToken();
+  const refreshToken = newToken();
+  const at = Date.now();
+  const row = await db
+    .insertInto('sessions')
+    .values({
+      account_id: s.accountId,
+      user_id: s.userId,
+      token_hash: hashToken(token),
+      refresh_hash: hashToken(refreshToken),
+      user_agent: (s.userAgent ?? '').slice(0, 300),
+      ip: s.ip ?? '',
+      created_at: at,
+      last_seen_at: at,
+      expires_at: at + TTL_MS,
+      token_expires_at: at + TOKEN_TTL_MS,
+      revoked_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { token, refreshToken, sessionId: Number(row.id) };
+}
+
+/** The live session behind a token, or null if it is unknown, revoked, expired or its user inactive. */
+export async function resolveSession(db: DB, token: string | undefined): Promise<AuthContext | null> {
+  if (!token || token.length > 200) return null;
+  const at = Date.now();
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+    .select(['s.id', 's.account_id', 's.user_id', 's.last_seen_at', 'u.username', 'u.name', 'u.type'])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', at)
+    .where('s.token_expires_at', '>', at)
+    .where('u.active', '=', 1)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (at - Number(row.last_seen_at) > TOUCH_EVERY_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', row.id).execute();
+  }
+  return {
+    sessionId: Number(row.id),
+    accountId: Number(row.account_id),
+    userId: Number(row.user_id),
+    username: row.username,
+    name: row.name,
+    type: row.type as UserType,
+  };
+}
+
+export async function revokeSession(db: DB, ctx: Pick<AuthContext, 'accountId' | 'sessionId'>): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: Date.now() })
+    .where('account_id', '=', ctx.accountId)
+    .where('id', '=', ctx.sessionId)
+    .execute();
+}
+
+/** Ends every session of a user but one (sign-out everywhere else, password change). */
+export async function revokeOtherSessions(db: DB, ctx: AuthContext): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: Date.now() })
+    .where('account_id', '=', ctx.accountId)
+    .where('user_id', '=', ctx.userId)
+    .where('id', '<>', ctx.sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export type RefreshResult =
+  | { ok: true; token: string; refreshToken: string; auth: AuthContext }
+  /** The previous refresh token within the grace period: the session stands, the new pair is already out. */
+  | { ok: true; token: null; refreshToken: null; auth: AuthContext }
+  | { ok: false; reason: 'unknown' | 'reused' };
+
+/**
+ * Exchanges a refresh token for a new token pair; the old pair stops working. A refresh token that was
+ * already rotated away and comes back later than a short grace period means it was copied: the whole
+ * session is revoked.
+ */
+export async function refreshSession(db: DB, refreshToken: string | undefined): Promise<RefreshResult> {
+  if (!refreshToken || refreshToken.length > 200) return { ok: false, reason: 'unknown' };
+  const at = Date.now();
+  const h = hashToken(refreshToken);
+  const row = await db
+    .selectFrom('sessions')
+    .select([
+      'id',
+      'account_id',
+      'user_id',
+      'refresh_hash',
+      'previous_refresh_hash',
+      'rotated_at',
+      'revoked_at',
+      'expires_at',
+    ])
+    .where((eb) => eb.or([eb('refresh_hash', '=', h), eb('previous_refresh_hash', '=', h)]))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || Number(row.expires_at) <= at) return { ok: false, reason: 'unknown' };
+  if (row.refresh_hash !== h) {
+    if (at - Number(row.rotated_at) > ROTATION_GRACE_MS) {
+      await db.updateTable('sessions').set({ revoked_at: at }).where('id', '=', row.id).execute();
+      return { ok: false, reason: 'reused' };
+    }
+    // A second tab raced the first one's rotation. Rotating again would kill the pair the first tab just
+    // received; instead this answer confirms the session and sets nothing, and the browser keeps the new pair.
+    const auth = await sessionContext(db, Number(row.id));
+    return auth ? { ok: true, token: null, refreshToken: null, auth } : { ok: false, reason: 'unknown' };
+  }
+  const token = newToken();
+  const next = newToken();
+  const r = await db
+    .updateTable('sessions')
+    .set({
+      token_hash: hashToken(token),
+      refresh_hash: hashToken(next),
+      previous_refresh_hash: row.refresh_hash,
+      rotated_at: at,
+      token_expires_at: at + TOKEN_TTL_MS,
+      expires_at: at + TTL_MS,
+      last_seen_at: at,
+    })
+    .where('id', '=', row.id)
+    .where('refresh_hash', '=', row.refresh_hash)
+    .executeTakeFirst();
+  // Another request rotated it in between: treat like a presented previous token within the grace period.
+  if (Number(r.numUpdatedRows) !== 1) return refreshSession(db, refreshToken);
+  const auth = await resolveSession(db, token);
+  if (!auth) return { ok: false, reason: 'unknown' };
+  return { ok: true, token, refreshToken: next, auth };
+}
+
+/** Who a live session belongs to, by session id. */
+async function sessionContext(db: DB, sessionId: number): Promise<AuthContext | null> {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+    .select(['s.id', 's.account_id', 's.user_id', 'u.username', 'u.name', 'u.type'])
+    .where('s.id', '=', sessionId)
+    .where('s.revoked_at', 'is', null)
+    .where('u.active', '=', 1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    sessionId: Number(row.id),
+    accountId: Number(row.account_id),
+    userId: Number(row.user_id),
+    username: row.username,
+    name: row.name,
+    type: row.type as UserType,
+  };
+}
+
+export interface SessionRow {
+  id: number;
+  user_agent: string;
+  ip: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
+/** A user's live sessions, most recently used first. */
+export async function listSessions(db: DB, ctx: Pick<AuthContext, 'accountId' | 'userId'>): Promise<SessionRow[]> {
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_agent', 'ip', 'created_at', 'last_seen_at'])
+    .where('account_id', '=', ctx.accountId)
+    .where('user_id', '=', ctx.userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', Date.now())
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    created_at: Number(r.created_at),
+    last_seen_at: Number(r.last_seen_at),
+  }));
+}
+
+/** Ends one session of a user; false when there is no such live session of theirs. */
+export async function revokeUserSession(
+  db: DB,
+  ctx: Pick<AuthContext, 'accountId' | 'userId'>,
+  id: number,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('sessions')
+    .set({ revoked_at: Date.now() })
+    .where('account_id', '=', ctx.accountId)
+    .where('user_id', '=', ctx.userId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Ends every session of a user (deactivation, admin action). */
+export async function revokeAllSessions(db: Pick<DB, 'updateTable'>, accountId: number, userId: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: Date.now() })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

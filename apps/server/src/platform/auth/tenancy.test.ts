@@ -1,0 +1,361 @@
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import { generate } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
+import { createWorkspaceVia, dialects, startTestServer } from '../../testing/support.js';
+import type { Dialect } from '../db/db.js';
+import { installAuthGuard, type RouteAuth } from './guard.js';
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+
+/** The part of a JSON schema (as the OpenAPI document carries it) that is needed to make up a value. */
+interface Schema {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+}
+interface Operation {
+  parameters?: { in: string; name: string; schema?: Schema }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const AUTHS: RouteAuth[] = ['public', 'optional', 'user', 'admin'];
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+let made = 0;
+
+/**
+ * A value that passes the schema where it can, with every number set to `n` (one of the other account's
+ * ids), so a field that names a row points at someone else's row.
+ */
+function sample(sch: Schema | undefined, n: number): unknown {
+  if (!sch) return null;
+  if (sch.const !== undefined) return sch.const;
+  if (sch.enum) return sch.enum[0];
+  const alt = sch.anyOf ?? sch.oneOf;
+  if (alt) return sample(alt.find((x) => x.type !== 'null') ?? alt[0], n);
+  if (sch.allOf) return Object.assign({}, ...sch.allOf.map((x) => sample(x, n)));
+  const type = Array.isArray(sch.type) ? sch.type.find((t) => t !== 'null') : sch.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(sch.properties ?? {}).map(([k, v]) => [k, sample(v, n)]));
+    case 'array':
+      return [sample(sch.items, n)];
+    case 'boolean':
+      return true;
+    case 'integer':
+    case 'number':
+      return Math.min(Math.max(n, sch.minimum ?? n), sch.maximum ?? n);
+    case 'string': {
+      made++;
+      if (sch.format === 'email') return `tenant-${made}@example.com`;
+      const tries = [`tenant-${made}-sample`, '123456', '1234567890', 'ONLINE'];
+      const ok = tries.find((t) => !sch.pattern || new RegExp(sch.pattern).test(t)) ?? tries[0]!;
+      return ok.padEnd(sch.minLength ?? 0, 'x').slice(0, sch.maxLength ?? 1000);
+    }
+    default:
+      return null;
+  }
+}
+
+const TABLES = [
+  'accounts',
+  'users',
+  'sessions',
+  'departments',
+  'status_periods',
+  'audit_log',
+  'one_time_tokens',
+  'login_attempts',
+  'events',
+] as const;
+
+/** Makes every id created from now on larger than `to`, so the two accounts' ids never coincide. */
+async function raiseIds(s: Server, dialect: Dialect, to: number) {
+  const db = s.handle.db;
+  for (const t of TABLES) {
+    if (dialect === 'postgres') await sql`select setval(pg_get_serial_sequence(${t}, 'id'), ${to})`.execute(db);
+    else {
+      await sql`delete from sqlite_sequence where name = ${t}`.execute(db);
+      await sql`insert into sqlite_sequence (name, seq) values (${t}, ${to})`.execute(db);
+    }
+  }
+}
+
+describe.each(dialects)('tenant isolation over the whole route table (%s)', (dialect) => {
+  let s: Server;
+  let call: Call;
+  const db = () => s.handle.db;
+  const doc = () => s.app.swagger() as unknown as OpenApi;
+
+  beforeAll(async () => {
+    s = await startTestServer(dialect);
+    call = apiClient(s.url);
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('ISSUE3 every route declares who may call it, and the guard enforces it', async () => {
+    const table = s.app.routeTable;
+    expect(table.length).toBeGreaterThan(10);
+    for (const r of table) expect(AUTHS, `${r.method} ${r.url}`).toContain(r.auth);
+    // Every documented route is in the table, so none slipped past the declaration.
+    for (const [path, ops] of Object.entries(doc().paths))
+      for (const method of Object.keys(ops))
+        expect(
+          table.some((r) => openApiPath(r.url) === path && r.method === method.toUpperCase()),
+          `${method} ${path}`,
+        ).toBe(true);
+    // A route without a declaration stops start-up.
+    const bare = Fastify();
+    installAuthGuard(bare, db());
+    expect(() => bare.get('/undeclared', async () => 'x')).toThrow(/must declare config.auth/);
+    await bare.close();
+
+    const a = await signUpVia(call);
+    const agent = await addUserVia(call, a.token, { username: `guard-${uniq()}`, type: 'agent' });
+    for (const r of table.filter((x) => x.auth === 'user' || x.auth === 'admin')) {
+      const url = r.url.replace(/:\w+/g, '1');
+      const what = `${r.method} ${r.url}`;
+      expect(
+        (await call(r.method, url, { body: r.method === 'GET' || r.method === 'HEAD' ? undefined : {} })).status,
+        what,
+      ).toBe(401);
+      expect((await call(r.method, url, { token: 'not-a-token', body: undefined })).status, what).toBe(401);
+      if (r.auth === 'admin') expect((await call(r.method, url, { token: agent.token })).status, what).toBe(403);
+    }
+  });
+
+  it("ISSUE3 no signed-in route shows or changes another account's data", async () => {
+    // Its own server: account A is the first-run workspace, and the ids are raised half-way.
+    const own = await startTestServer(dialect);
+    try {
+      await walkAsAnotherAccount(own);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  async function walkAsAnotherAccount(s: Server) {
+    const call = apiClient(s.url);
+    const db = () => s.handle.db;
+    const operation = (method: string, url: string) =>
+      (s.app.swagger() as unknown as OpenApi).paths[openApiPath(url)]?.[method.toLowerCase()];
+    // Account A: its admin, an agent with 2FA, a department, a status update, several sessions, a hand-off token.
+    const sfx = uniq();
+    const a = await createWorkspaceVia(s.url, sfx);
+    const agent = await addUserVia(call, a.token, {
+      username: `alf-${sfx}`,
+      name: `Alf ${sfx}`,
+      email: `alf-${sfx}@example.com`,
+      type: 'agent',
+    });
+    const ua = `ua-a-${sfx}`;
+    const extra = await signInVia(call, a.username, a.password, { headers: { 'user-agent': ua } });
+    const reason = `reason-a-${sfx}`;
+    expect(
+      (await call('POST', '/api/online_status/update', { token: agent.token, body: { status: 'BUSY', reason } }))
+        .status,
+    ).toBe(200);
+    const { secret } = (await call('POST', '/api/user/2fa/setup', { token: agent.token })).body;
+    const enabled = await call('POST', '/api/user/2fa/enable', {
+      token: agent.token,
+      body: { code: await generate({ secret }) },
+    });
+    const handoff = (await call('POST', '/api/oauth/token', { token: a.token })).body.token as string;
+    const aAccountId = (await call('POST', '/api/auth/check', { token: a.token })).body.accountId as number;
+    const dept = `dept-a-${sfx}`;
+    await db()
+      .insertInto('departments')
+      .values({ account_id: aAccountId, name: dept, created_at: Date.now() })
+      .execute();
+
+    const markers = [
+      a.username,
+      a.email,
+      a.company,
+      a.name,
+      agent.username,
+      `alf-${sfx}@example.com`,
+      `Alf ${sfx}`,
+      ua,
+      reason,
+      dept,
+      secret,
+      ...enabled.body.backup_codes,
+      a.token,
+      a.refreshToken,
+      agent.token,
+      extra.body.token,
+      extra.body.refresh_token,
+      handoff,
+    ] as string[];
+    const aIds = new Set<number>();
+    for (const t of TABLES) {
+      const q = db()
+        .selectFrom(t as 'users')
+        .select('id');
+      const rows = await (t === 'accounts'
+        ? q.where('id', '=', aAccountId)
+        : q.where('account_id', '=', aAccountId)
+      ).execute();
+      for (const r of rows) aIds.add(Number(r.id));
+    }
+    const candidates = [...aIds].filter((id) => id < 1000).sort((x, y) => x - y);
+    expect(candidates.length).toBeGreaterThan(2);
+    await raiseIds(s, dialect, 1000);
+
+    const snapshot = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const t of TABLES) {
+        if (t === 'events') {
+          // The relay marks delivery on its own; what the event says must not change.
+          out[t] = await db()
+            .selectFrom('events')
+            .select(['id', 'seq', 'type', 'payload'])
+            .where('account_id', '=', aAccountId)
+            .orderBy('id')
+            .execute();
+          continue;
+        }
+        const q = db()
+          .selectFrom(t as 'users')
+          .selectAll();
+        out[t] = await (t === 'accounts' ? q.where('id', '=', aAccountId) : q.where('account_id', '=', aAccountId))
+          .orderBy('id')
+          .execute();
+      }
+      return out;
+    };
+    const before = await snapshot();
+
+    // Account B, whose admin walks the whole table with A's ids.
+    const b = await signUpVia(call);
+    let bToken = b.token;
+    let pendingSecret: string | null = null;
+    let bSecret: string | null = null;
+    const signInB = async () => {
+      const r = await signInVia(
+        call,
+        b.username,
+        b.password,
+        bSecret ? { tfa: await generate({ secret: bSecret }) } : {},
+      );
+      expect(r.status, r.text).toBe(200);
+      bToken = r.body.token;
+    };
+    const known: Record<string, () => Promise<unknown>> = {
+      'POST /api/users': async () => ({
+        username: `b-${uniq()}`,
+        name: 'B user',
+        password: 'user password 1',
+        type: 'agent',
+      }),
+      'PATCH /api/users/:id': async () => ({
+        name: 'Taken over',
+        active: false,
+        type: 'agent',
+        rank: 9,
+        permission: [],
+      }),
+      'PUT /api/account/security': async () => ({ require_2fa: true }),
+      'POST /api/user/password': async () => ({ current: b.password, password: b.password }),
+      'POST /api/user/2fa/enable': async () => ({
+        code: pendingSecret ? await generate({ secret: pendingSecret }) : '123456',
+      }),
+      'POST /api/user/2fa/disable': async () => ({ password: b.password }),
+      'POST /api/online_status/update': async () => ({ status: 'AWAY', reason: 'b reason' }),
+      // Tokens in the body must not outrank the caller's Bearer token.
+      'POST /api/auth/check': async () => ({ _token: a.token, refresh_token: a.refreshToken }),
+    };
+
+    const routes = s.app.routeTable.filter((r) => r.auth !== 'public');
+    const answered = new Map<string, number[]>();
+    // Keys that name a row; `event_id` and `seq` count per account, so B has its own small numbers there.
+    const aIdKeys = /^(id|session|.*Id|.*_id)$/;
+    const perAccount = new Set(['event_id', 'seq', 'head']);
+    const leakedIds = (v: unknown, path = ''): string[] => {
+      if (Array.isArray(v)) return v.flatMap((x, i) => leakedIds(x, `${path}[${i}]`));
+      if (v && typeof v === 'object')
+        return Object.entries(v).flatMap(([k, x]) =>
+          typeof x === 'number' && aIdKeys.test(k) && !perAccount.has(k) && aIds.has(x)
+            ? [`${path}.${k}=${x}`]
+            : leakedIds(x, `${path}.${k}`),
+        );
+      return [];
+    };
+    let calls = 0;
+    for (const r of routes) {
+      const key = `${r.method} ${r.url}`;
+      const op = operation(r.method, r.url);
+      const urls = r.url.includes(':') ? candidates.map((id) => r.url.replace(/:\w+/g, String(id))) : [r.url];
+      const queryParams = (op?.parameters ?? []).filter((p) => p.in === 'query');
+      const queries = [''];
+      if (queryParams.length > 0) {
+        for (const id of candidates)
+          queries.push(
+            `?${queryParams.map((p) => `${p.name}=${encodeURIComponent(String(sample(p.schema, id)))}`).join('&')}`,
+          );
+      }
+      queries.push(`?_token=${a.token}`);
+      const bodySchema = op?.requestBody?.content?.['application/json']?.schema;
+      const hasBody = ['POST', 'PUT', 'PATCH'].includes(r.method);
+      const bodies: (() => Promise<unknown>)[] = hasBody ? [async () => ({})] : [async () => undefined];
+      if (hasBody && known[key]) bodies.push(known[key]);
+      if (hasBody && bodySchema) {
+        const numeric = JSON.stringify(bodySchema).match(/"(integer|number)"/);
+        for (const id of numeric ? candidates : [candidates[0]!]) bodies.push(async () => sample(bodySchema, id));
+      }
+
+      for (const url of urls)
+        for (const query of r.method === 'GET' || r.method === 'HEAD' ? queries : [''])
+          for (const makeBody of bodies) {
+            const body = await makeBody();
+            let res: Answer = await call(r.method, `${url}${query}`, { token: bToken, body });
+            if (res.status === 401) {
+              // B signed itself out or ended its own sessions on the way: sign in again and retry.
+              await signInB();
+              res = await call(r.method, `${url}${query}`, { token: bToken, body });
+            }
+            calls++;
+            const what = `${r.method} ${url}${query} ${JSON.stringify(body)?.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`;
+            expect(res.status, what).toBeLessThan(500);
+            for (const m of markers) expect(res.text.includes(m), `${what} shows A's ${m}`).toBe(false);
+            expect(leakedIds(res.body), what).toEqual([]);
+            answered.set(key, [...(answered.get(key) ?? []), res.status]);
+            if (r.url === '/api/user/2fa/setup' && res.status === 200) pendingSecret = res.body.secret;
+            if (r.url === '/api/user/2fa/enable' && res.status === 200) bSecret = pendingSecret;
+            if (r.url === '/api/user/2fa/disable' && res.status === 200) bSecret = null;
+          }
+    }
+
+    // The walk really reached every handler: each route answered something other than "bad request".
+    for (const [key, statuses] of answered)
+      expect(
+        statuses.some((x) => x < 400 || x === 404 || x === 409),
+        `${key} answered only ${[...new Set(statuses)]}`,
+      ).toBe(true);
+    expect(calls).toBeGreaterThan(routes.length);
+
+    expect(await snapshot()).toEqual(before);
+    // A's people are untouched: their sessions still work and they can still sign in.
+    for (const token of [a.token, agent.token, extra.body.token])
+      expect((await call('POST', '/api/auth/check', { token })).body.result).toBe('success');
+    expect((await signInVia(call, a.username, a.password)).status).toBe(200);
+  }
+});

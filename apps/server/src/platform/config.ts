@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { HOST_VARIANTS, type HostVariant } from '@parley/contracts';
+import { z } from 'zod';
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      try {
+        const u = new URL(v);
+        if (!protocols.includes(u.protocol)) throw new Error();
+        return v;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be a ${protocols.join(' or ')} URL` });
+        return z.NEVER;
+      }
+    });
+
+/** `host=variant,host=variant` (DECISIONS 13): an unknown host is `combined`. */
+const hostMap = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const map: Record<string, HostVariant> = {};
+    for (const pair of (v ?? '').split(',').filter(Boolean)) {
+      const [host, variant] = pair.split('=').map((s) => s.trim());
+      if (!host || !HOST_VARIANTS.includes(variant as HostVariant)) {
+        ctx.addIssue({ code: 'custom', message: `must look like host=${HOST_VARIANTS.join('|')},...` });
+        return z.NEVER;
+      }
+      map[host.toLowerCase()] = variant as HostVariant;
+    }
+    return map;
+  });
+
+/** Every setting Parley reads, with its default. The README lists the same table. */
+export const ConfigSchema = z.object({
+  PORT: int(3000, 0, 65535),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  REDIS_URL: url(['redis:', 'rediss:']),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: int(1_048_576, 1024),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  HOST_VARIANTS: hostMap,
+  RELAY_LEASE_MS: int(15_000, 100),
+  RELAY_POLL_MS: int(250, 5),
+  RELAY_BATCH: int(200, 1, 5000),
+  EVENT_RETENTION_DAYS: int(7, 1),
+  WEB_DIST: z.string().optional(),
+  SMTP_URL: url(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().default('Parley <no-reply@localhost>'),
+  PUBLIC_URL: url(['http:', 'https:']),
+  NODE_ID: z.string().optional(),
+});
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY'> & {
+  TRUST_PROXY: boolean;
+  WEB_DIST: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; a bad value throws a one-line error naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
+  }
+  const c = parsed.data;
+  const root = path.resolve(import.meta.dirname, '../../../..');
+  return {
+    ...c,
+    TRUST_PROXY: c.TRUST_PROXY === 'true',
+    DATA_DIR: path.resolve(c.DATA_DIR),
+    WEB_DIST: path.resolve(c.WEB_DIST || path.join(root, 'apps/web/dist')),
+  };
+}

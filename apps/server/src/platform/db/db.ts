@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type DB = Kysely<Database>;
+
+export interface DbHandle {
+  db: DB;
+  dialect: Dialect;
+  /** Where the data lives, for logs: a file path or the Postgres database name (never the password). */
+  where: string;
+  close(): Promise<void>;
+}
+
+// bigint (int8) columns hold millisecond timestamps and ids: both fit safely in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+/** SQLite at `$DATA_DIR/parley.db` unless a Postgres URL is given. */
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): DbHandle {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle client that loses its server must not crash the process; the next query reports it.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', where: new URL(opts.databaseUrl).pathname.slice(1), close: () => db.destroy() };
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, 'parley.db');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', where: file, close: () => db.destroy() };
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: DB): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A unique index refused the row (Postgres 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export const now = () => Date.now();

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import { ErrorCode, Health, Ready } from '@parley/contracts';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type pino from 'pino';
+import { installAuthGuard } from '../auth/guard.js';
+import type { Config } from '../config.js';
+import { type DB, pingDatabase } from '../db/db.js';
+import type { Metrics } from '../metrics.js';
+import { failure, installErrorHandler } from './errors.js';
+
+export interface HttpDeps {
+  config: Config;
+  db: DB;
+  logger: pino.Logger;
+  metrics: Metrics;
+}
+
+/** The HTTP pipeline every module's routes plug into: parsing, auth guard, errors, health, static web app. */
+export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
+  const { config, db, metrics } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Parley API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  installAuthGuard(app, db);
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/healthz', { config: { auth: 'public' }, schema: { response: { 200: Health } } }, async () => ({
+    status: 'ok' as const,
+  }));
+  r.get(
+    '/readyz',
+    { config: { auth: 'public' }, schema: { response: { 200: Ready, 503: Ready } } },
+    async (_req, reply) => {
+      const database = await pingDatabase(db);
+      return reply.code(database ? 200 : 503).send({ status: database ? 'ready' : 'unavailable', database });
+    },
+  );
+  r.get('/metrics', { config: { auth: 'public' } }, async (_req, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  r.get('/api/docs', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  const index = path.join(config.WEB_DIST, 'index.html');
+  if (fs.existsSync(index)) {
+    await app.register(fastifyStatic, { root: config.WEB_DIST, index: false });
+    r.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_req, reply) =>
+      reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html'),
+    );
+  }
+  // Unknown API paths answer JSON; any other path is the web app, which shows its own 404.
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/socket.io') || req.method !== 'GET') {
+      return reply.code(404).send(failure(ErrorCode.notFound, `No such endpoint: ${req.method} ${url}`));
+    }
+    if (!fs.existsSync(index)) {
+      return reply.code(503).type('text/plain').send('The web app is not built yet. Run `npm run build`.');
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return app;
+}

@@ -1,0 +1,131 @@
+import type { Server as HttpServer } from 'node:http';
+import { type ClientToServer, HandshakeAuth, rooms, SESSION_COOKIE, type ServerToClient } from '@parley/contracts';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type pino from 'pino';
+import { createClient } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import type { AuthContext } from '../auth/sessions.js';
+import { resolveSession } from '../auth/sessions.js';
+import type { DB } from '../db/db.js';
+import { eventsAfter, headSeq, type Listener, type StoredEvent } from '../outbox/index.js';
+
+export type AppSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, { auth: AuthContext }>;
+export type AppIo = Server<ClientToServer, ServerToClient, Record<string, never>, { auth: AuthContext }>;
+
+/** Most events a reconnecting socket is sent in one catch-up; past that it reloads its views. */
+export const CATCH_UP_LIMIT = 5000;
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return undefined;
+}
+
+export interface RealtimeOptions {
+  httpServer: HttpServer;
+  db: DB;
+  log: pino.Logger;
+  redisUrl?: string;
+}
+
+export interface Realtime {
+  io: AppIo;
+  /** The relay listener that sends stored events to their rooms. */
+  listener: Listener;
+  /** Hooks modules add to handle client events on each authenticated socket. */
+  onConnection(fn: (socket: AppSocket) => void): void;
+  close(): Promise<void>;
+}
+
+export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
+  const io: AppIo = new Server(o.httpServer, {
+    path: '/socket.io',
+    serveClient: false,
+    // Same origin only: the web app is served by this server.
+    cors: undefined,
+    maxHttpBufferSize: 1_000_000,
+  });
+
+  const redisClients: { quit(): Promise<unknown> }[] = [];
+  if (o.redisUrl) {
+    const client = createClient({ url: o.redisUrl });
+    client.on('error', (err) => o.log.error({ err: err.message }, 'redis error'));
+    await client.connect();
+    redisClients.push(client);
+    io.adapter(createAdapter(client));
+  }
+
+  // A socket without a valid session token is refused before it connects.
+  io.use(async (socket, next) => {
+    try {
+      const parsed = HandshakeAuth.safeParse(socket.handshake.auth ?? {});
+      if (!parsed.success) return next(new Error('invalid handshake'));
+      const token = parsed.data.token ?? cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
+      const auth = await resolveSession(o.db, token);
+      if (!auth) return next(new Error('unauthorized'));
+      socket.data.auth = auth;
+      next();
+    } catch (err) {
+      o.log.error({ err }, 'socket handshake failed');
+      next(new Error('unavailable'));
+    }
+  });
+
+  const handlers: ((s: AppSocket) => void)[] = [];
+
+  io.on('connection', async (socket) => {
+    const { auth } = socket.data;
+    // Join first, then read the backlog: an event committed in between arrives twice, never zero times.
+    socket.join([rooms.account(auth.accountId), rooms.user(auth.userId)]);
+    for (const h of handlers) h(socket);
+    const lastSeq = HandshakeAuth.parse(socket.handshake.auth ?? {}).lastSeq;
+    try {
+      await sendCatchUp(socket, lastSeq);
+    } catch (err) {
+      o.log.error({ err }, 'catch-up failed');
+      socket.disconnect(true);
+    }
+  });
+
+  async function sendCatchUp(socket: AppSocket, lastSeq: number | undefined): Promise<void> {
+    const { auth } = socket.data;
+    if (lastSeq === undefined) {
+      socket.emit('catchUp', { events: [], head: await headSeq(o.db, auth.accountId), complete: true });
+      return;
+    }
+    const events = await eventsAfter(o.db, auth.accountId, lastSeq, CATCH_UP_LIMIT);
+    const head = await headSeq(o.db, auth.accountId);
+    const visible = events.filter((e) => e.socketEvent && e.rooms.some((r) => socket.rooms.has(r)));
+    socket.emit('catchUp', {
+      events: visible.map((e) => ({ name: e.socketEvent as string, seq: e.seq, data: e.payload })),
+      head: Math.max(head, events.at(-1)?.seq ?? 0),
+      complete: events.length < CATCH_UP_LIMIT,
+    });
+  }
+
+  const listener: Listener = {
+    name: 'realtime.fanout',
+    kind: 'effect',
+    events: '*',
+    async handle(e: StoredEvent) {
+      if (!e.socketEvent || e.rooms.length === 0) return;
+      // The event name is dynamic by design: the contract's ServerToClient map types each one.
+      (io.to(e.rooms) as unknown as { emit(n: string, p: unknown): void }).emit(e.socketEvent, {
+        seq: e.seq,
+        data: e.payload,
+      });
+    },
+  };
+
+  return {
+    io,
+    listener,
+    onConnection: (fn) => handlers.push(fn),
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      for (const c of redisClients) await c.quit().catch(() => {});
+    },
+  };
+}

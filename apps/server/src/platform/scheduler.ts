@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type pino from 'pino';
+import type { DB } from './db/db.js';
+
+export interface Task {
+  /** Imperative name, also the lease key: `pruneDeliveredEvents`. */
+  name: string;
+  everyMs: number;
+  run(): Promise<void>;
+}
+
+/**
+ * Runs timed tasks. Before each run a node takes the task's lease in the database, so across any number
+ * of nodes exactly one runs a task per period; a node that dies simply lets its lease lapse.
+ */
+export class Scheduler {
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly nodeId: string,
+    private readonly log: pino.Logger,
+  ) {}
+
+  schedule(task: Task): void {
+    const tick = () => {
+      const p = this.runOnce(task).finally(() => this.running.delete(p));
+      this.running.add(p);
+    };
+    this.timers.push(setInterval(tick, task.everyMs));
+    setImmediate(tick);
+  }
+
+  /** Takes the lease and runs the task; returns whether this node ran it. */
+  async runOnce(task: Task): Promise<boolean> {
+    try {
+      if (!(await this.acquire(task.name, task.everyMs))) return false;
+      await task.run();
+      return true;
+    } catch (err) {
+      this.log.error({ err, task: task.name }, 'task failed');
+      return false;
+    }
+  }
+
+  /** The lease lasts one period, so a task runs at most once per period whichever node holds it. */
+  async acquire(name: string, ms: number): Promise<boolean> {
+    const at = Date.now();
+    await this.db
+      .insertInto('task_leases')
+      .values({ name, owner: '', lease_until: 0, last_run_at: null })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const r = await this.db
+      .updateTable('task_leases')
+      .set({ owner: this.nodeId, lease_until: at + ms - 50, last_run_at: at })
+      .where('name', '=', name)
+      .where(sql<boolean>`lease_until <= ${at}`)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    await Promise.allSettled([...this.running]);
+  }
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { createParley, type Parley } from '../app.js';
+import { type Config, loadConfig } from '../platform/config.js';
+import type { Dialect } from '../platform/db/db.js';
+
+/** The dialects this run can test: SQLite always, Postgres when TEST_DATABASE_URL is set (CI sets it). */
+export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const redisUrl = process.env.TEST_REDIS_URL;
+
+export const tempDir = (prefix = 'parley-test-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/** A new, empty Postgres database on the TEST_DATABASE_URL server; `drop()` removes it. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `parley_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** A fresh database of the given dialect: a temp SQLite dir or a new Postgres database. */
+export async function freshDatabase(dialect: Dialect): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (dialect === 'postgres') {
+    const p = await freshPostgres();
+    return { env: { DATABASE_URL: p.url, DATA_DIR: tempDir() }, drop: p.drop };
+  }
+  const dir = tempDir();
+  return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function testConfig(env: Record<string, string | undefined> = {}): Config {
+  return loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RELAY_POLL_MS: '20', ...env });
+}
+
+/** A running server on a random port over a fresh database; `stop()` closes it and drops the data. */
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string | undefined> = {},
+  opts: { logger?: pino.Logger } = {},
+): Promise<Parley & { url: string; stop(): Promise<void> }> {
+  const fresh = await freshDatabase(dialect);
+  const parley = await createParley(testConfig({ ...fresh.env, ...env }), {
+    logger: opts.logger ?? pino({ level: 'silent' }),
+  });
+  const port = await parley.listen();
+  return Object.assign(parley, {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await parley.close();
+      await fresh.drop();
+    },
+  });
+}
+
+/** Creates the first workspace through the API and returns the admin's token. */
+export async function createWorkspaceVia(url: string, suffix = randomBytes(3).toString('hex')) {
+  const body = {
+    company: `Acme ${suffix}`,
+    name: 'Ann Admin',
+    username: `ann-${suffix}`,
+    email: `ann-${suffix}@example.com`,
+    password: 'correct horse battery',
+  };
+  const res = await fetch(`${url}/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { token: string; refresh_token: string };
+  if (res.status !== 200) throw new Error(`setup failed: ${res.status} ${JSON.stringify(json)}`);
+  return { ...body, token: json.token, refreshToken: json.refresh_token };
+}

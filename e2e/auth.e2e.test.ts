@@ -1,0 +1,147 @@
+import { generate } from 'otplib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, type RunningServer, screenshot, startServer } from './support.js';
+
+const PASSWORD = 'correct horse battery';
+
+async function signIn(page: Page, url: string, username: string, password = PASSWORD) {
+  await page.goto(url);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('ISSUE3 sign-in and sessions in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // The first workspace through the API; the browser tests below start from the sign-in page.
+    const r = await fetch(`${server.url}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        company: 'Acme',
+        name: 'Ann Admin',
+        username: 'ann',
+        email: 'ann@example.com',
+        password: PASSWORD,
+      }),
+    });
+    expect(r.status).toBe(200);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('AUTH-05 AUTH-06 turn on two-factor sign-in, then sign in with a code', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, server.url, 'ann');
+    await page.getByTestId('welcome').waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const secret = (await page.getByTestId('tfa-secret').textContent())!.trim();
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await screenshot(page, 'settings-2fa-scan');
+    await page.getByLabel('6-digit code').fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByTestId('backup-codes').waitFor();
+    expect(await page.getByTestId('backup-codes').locator('code').count()).toBe(10);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Log Out' }).click();
+
+    await signIn(page, server.url, 'ann');
+    const tfa = page.getByLabel('Two-factor code');
+    await tfa.waitFor();
+    await tfa.fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('welcome').waitFor();
+
+    // Turn it off again so the other tests sign in with a password only.
+    await page.goto(`${server.url}/settings/security`);
+    await page.getByLabel('Your password, to turn it off').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Turn off' }).click();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
+    await ctx.close();
+  });
+
+  it('AUTH-20 AUTH-22 AUTH-25 the 5-minute auth check survives a server restart without a visible error', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.clock.install();
+    await signIn(page, server.url, 'ann');
+    await page.getByTestId('welcome').waitFor();
+
+    await server.kill();
+    const checks: number[] = [];
+    let failed = 0;
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/check')) checks.push(r.status());
+    });
+    page.on('requestfailed', (r) => {
+      if (r.url().endsWith('/api/auth/check')) failed++;
+    });
+    await page.clock.fastForward('05:00'); // the check runs and fails: the server is down
+    await page.clock.fastForward('00:05'); // a retry 5 s later, still down
+    await expect.poll(() => failed, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await server.restart();
+    await page.clock.fastForward('00:05'); // the next retry reaches the restarted server
+    await expect.poll(() => checks.includes(200), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText('Network error').count()).toBe(0);
+    expect(await page.getByTestId('welcome').isVisible()).toBe(true);
+    await ctx.close();
+  });
+
+  it('AUTH-21 a revoked session is sent back to the sign-in page', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.clock.install();
+    await signIn(page, server.url, 'ann');
+    await page.getByTestId('welcome').waitFor();
+
+    // Another device of Ann's ends this session from its settings.
+    const other = await fetch(`${server.url}/api/auth2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client: 'ann', password: PASSWORD }),
+    }).then((r) => r.json() as Promise<{ token: string }>);
+    const auth = { authorization: `Bearer ${other.token}` };
+    const list = await fetch(`${server.url}/api/user/sessions`, { headers: auth }).then(
+      (r) => r.json() as Promise<{ data: { id: number; current: boolean; user_agent: string }[] }>,
+    );
+    const browserSession = list.data.find((s) => !s.current && s.user_agent.includes('Chrome'));
+    expect(browserSession).toBeDefined();
+    const del = await fetch(`${server.url}/api/user/sessions/${browserSession!.id}`, {
+      method: 'DELETE',
+      headers: auth,
+    });
+    expect(del.status).toBe(200);
+
+    await page.clock.fastForward('05:00');
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor({ timeout: 10_000 });
+    await ctx.close();
+  });
+
+  it('PLAN-03 PLAN-10 sign-up starts a trial, and a trial account is sent home from other paths', async () => {
+    const ctx = await newContext(browser, 'dark');
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel('Company name').fill('Trial Co');
+    await page.getByLabel('Your name').fill('Tess Trial');
+    await page.getByLabel('Username', { exact: true }).fill('tess');
+    await page.getByLabel('E-mail').fill('tess@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await screenshot(page, 'signup-dark');
+    await page.getByRole('button', { name: 'Start trial' }).click();
+    await page.getByTestId('welcome').waitFor();
+    expect(await page.getByTestId('welcome').textContent()).toBe('Welcome, Tess Trial');
+    await page.goto(`${server.url}/report`);
+    await page.getByTestId('welcome').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await ctx.close();
+  });
+});

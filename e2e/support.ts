@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const root = path.resolve(import.meta.dirname, '..');
+export const artifacts = path.join(root, 'test-results');
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  logs: () => string;
+  /** Stops the process but keeps the data, for a restart on the same port. */
+  kill(): Promise<void>;
+  /** Starts the process again over the same data and port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts `apps/server/src/main.ts` as its own process over a fresh data directory. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let out = '';
+  let child: ChildProcess | null = null;
+
+  async function boot(): Promise<void> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const collect = (d: Buffer) => {
+      out += d.toString();
+    };
+    proc.stdout?.on('data', collect);
+    proc.stderr?.on('data', collect);
+    child = proc;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+      try {
+        if ((await fetch(`${url}/readyz`)).ok) return;
+      } catch {}
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function kill(): Promise<void> {
+    const proc = child;
+    if (proc && proc.exitCode === null) {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+    child = null;
+  }
+
+  await boot();
+  return {
+    url,
+    dataDir,
+    logs: () => out,
+    kill,
+    restart: boot,
+    async stop() {
+      await kill();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium through playwright-core; never a downloaded browser. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}. Install it with: apt-get install -y chromium`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+}
+
+export async function newContext(browser: Browser, colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}

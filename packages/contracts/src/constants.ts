@@ -1,0 +1,70 @@
+/** Product-wide constants from the spec (section 9 of both documents) and DECISIONS.md. */
+
+/** DECISIONS 14: admin, supervisor and agent. */
+export const USER_TYPES = ['admin', 'supervisor', 'agent'] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+/** DECISIONS 5: plan codes. 99 is "unknown yet" on the client, or a console-only account. */
+export const PLANS = { trial: 0, starter: 1, basic: 2, pro: 3, enterprise: 4, console: 99 } as const;
+
+/** DECISIONS 13: host variants. */
+export const HOST_VARIANTS = ['support', 'trading', 'combined'] as const;
+export type HostVariant = (typeof HOST_VARIANTS)[number];
+
+/** STATUS: the agent's selectable statuses; OFFLINE only when disconnected. */
+export const AGENT_STATUSES = ['ONLINE', 'AWAY', 'BUSY', 'MEAL_BREAK', 'WASHROOM', 'PRAYER'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number] | 'OFFLINE';
+
+/** DECISIONS 4: canonical channel codes and display names. */
+export const CHANNELS = {
+  chat: 'Workspace',
+  LIVECHAT: 'Live Chat',
+  CALL: 'Call',
+  MANUAL: 'Manual',
+  EMAIL: 'Email',
+  GRAPH_EMAIL: 'Email',
+  WAUCHAT: 'Chat Bot',
+  WHATSAPP: 'Whatsapp',
+  FB_PM: 'Facebook Messenger',
+  FB_PAGE_POST: 'Facebook Post',
+  IG_PM: 'Instagram Direct Message',
+  IG_POST: 'Instagram Post',
+  IG_MENTION: 'Instagram Mentions',
+  TW_DM: 'Twitter Direct Message',
+  TW_MENTION: 'Twitter Mentions',
+  LINE_DM: 'Line Direct Message',
+  TELEGRAM: 'Telegram',
+  SMS: 'SMS',
+} as const;
+export type Channel = keyof typeof CHANNELS;
+
+/** DECISIONS 3: default ticket status codes; 4 means "all" in filters, 5+ are custom. */
+export const TICKET_STATUS = { open: 0, pending: 1, resolved: 2, closed: 3, all: 4 } as const;
+
+/** AUTH-20, AUTH-22, AUTH-24: the client's session loop. */
+export const AUTH_CHECK_INTERVAL_MS = 300_000;
+export const AUTH_RETRY_DELAY_MS = 5_000;
+export const AUTH_MAX_RETRIES = 5;
+/** The realtime socket retries after 5 s (A §9). */
+export const SOCKET_RETRY_MS = 5_000;
+
+/** AUTH-11: one cookie carries the session token, one the refresh token; about one year. */
+export const SESSION_COOKIE = 'parley_token';
+export const REFRESH_COOKIE = 'parley_refresh';
+export const SESSION_TTL_DAYS = 365;
+
+/** PLAN-14, PLAN-15: exact strings, typo included. */
+export const EXPIRED_TRIAL = 'Your trial has ended. Please upgrade to continue.';
+export const EXPIRED_SUBSCRIPTION = 'You subscription has expired. Please make payment to continue.';
+/** Days a new sign-up may use the product before it must upgrade. */
+export const TRIAL_DAYS = 14;
+/** DECISIONS 20: a trial account reaches only these signed-in paths; any other sends it to `/`. */
+export const TRIAL_PATHS = ['/', '/ticket', '/livechat', '/chat', '/plan', '/payment', '/kb', '/support'] as const;
+/** Sign-in throttling: more failures than this for one username or IP in the window are refused. */
+export const SIGNIN_MAX_FAILURES = 10;
+export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
+export const TOO_MANY_ATTEMPTS = 'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
+export const TFA_REQUIRED = '2FA required.';
+
+/** DECISIONS 20: account feature flags that replace hard-coded client ids. */
+export const ACCOUNT_FEATURES = ['dashboard', 'scam_calls', 'customer_analysis'] as const;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** The one error shape every API answer uses when something went wrong. */
+export const ApiError = z.object({
+  result: z.literal('failed'),
+  code: z.string(),
+  description: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof ApiError>;
+
+/** Stable machine-readable error codes; `description` carries the human text. */
+export const ErrorCode = {
+  validation: 'VALIDATION_FAILED',
+  badJson: 'BAD_JSON',
+  tooLarge: 'PAYLOAD_TOO_LARGE',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  rateLimited: 'RATE_LIMITED',
+  internal: 'INTERNAL',
+} as const;
