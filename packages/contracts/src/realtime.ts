@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnnouncementMessage } from './shell.js';
 import type { StatusUpdated } from './status.js';
 
 /**
@@ -13,6 +14,8 @@ export interface Envelope<T> {
 /** Events the server sends, by socket event name (the spec's names). */
 export interface ServerToClient {
   statusUpdated: (e: Envelope<StatusUpdated>) => void;
+  /** SHELL-37: an announcement was published or removed (null). */
+  announcementMessage: (e: Envelope<AnnouncementMessage>) => void;
   /** Catch-up after connect: everything after the client's lastSeq that it may see, then the head. */
   catchUp: (e: { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean }) => void;
 }
@@ -21,6 +24,10 @@ export interface ServerToClient {
 export interface ClientToServer {
   joinRoom: (ticketId: number, ack?: (r: { ok: boolean; error?: string }) => void) => void;
   leaveRoom: (ticketId: number) => void;
+  /** STATUS-14: the client says it is here; an Offline agent becomes Online. */
+  tellOnline: () => void;
+  /** SHELL-37: the announcement that shows now, if any. */
+  getAnnouncement: (ack: (r: AnnouncementMessage) => void) => void;
 }
 
 /** The socket handshake: the session token (or the HttpOnly cookie) and the last sequence applied. */

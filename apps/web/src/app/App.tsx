@@ -1,7 +1,9 @@
+import '@mantine/notifications/styles.css';
 import { Center, createTheme, Loader, MantineProvider } from '@mantine/core';
-import { type AuthCheckAnswer, TRIAL_PATHS } from '@parley/contracts';
+import { Notifications } from '@mantine/notifications';
+import { type AuthCheckAnswer, TOAST_LIMIT, TRIAL_PATHS } from '@parley/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { type ComponentType, type ReactNode, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { NetworkErrorPage } from '../features/auth/NetworkErrorPage';
 import { PasswordResetPage } from '../features/auth/PasswordResetPage';
@@ -9,14 +11,26 @@ import { SignInPage } from '../features/auth/SignInPage';
 import { TwoFactorRequiredPage } from '../features/auth/TwoFactorRequiredPage';
 import { SessionProvider, useSession, useSetupState } from '../features/auth/useSession';
 import { WorkspaceForm } from '../features/auth/WorkspaceForm';
-import { HomePage } from '../features/home/HomePage';
-import { SettingsPage } from '../features/settings/SettingsPage';
+import { lazyScreen } from '../lib/lazyRetry';
+import { cookieColorSchemeManager } from '../lib/prefs';
 import { realtime } from '../lib/realtime';
-import { NotFoundPage } from './NotFoundPage';
-import { SignedInLayout } from './SignedInLayout';
+import { CrashBoundary } from '../ui/CrashPage';
 
 const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+const colorSchemeManager = cookieColorSchemeManager();
+
+// The signed-in workspace and the public pages load on demand, so the sign-in page stays small.
+const SignedInApp = lazyScreen(() => import('./SignedInApp'), 'SignedInApp') as unknown as ComponentType<{
+  session: AuthCheckAnswer;
+}>;
+const screens = () => import('../features/screens/Screens');
+const About = lazyScreen(screens, 'AboutPage');
+const Pricing = lazyScreen(screens, 'PricingPage');
+const Contact = lazyScreen(screens, 'ContactPage');
+const EndLiveChat = lazyScreen(screens, 'EndLiveChatPage');
+const TokenPage = lazyScreen(screens, 'TokenPage') as unknown as ComponentType<{ what: string }>;
+const Knowledge = lazyScreen(screens, 'KnowledgeScreen');
 
 function Loading() {
   return (
@@ -37,7 +51,8 @@ function SignedOutHome() {
 function TrialGate({ session, children }: { session: AuthCheckAnswer; children: ReactNode }) {
   const { pathname } = useLocation();
   const allowed = TRIAL_PATHS.some((p) => pathname === p || (p !== '/' && pathname.startsWith(`${p}/`)));
-  if (session.account_type === 0 && !allowed && !pathname.startsWith('/settings')) return <Navigate to="/" replace />;
+  const always = pathname.startsWith('/settings') || pathname === '/about';
+  if (session.account_type === 0 && !allowed && !always) return <Navigate to="/" replace />;
   return children;
 }
 
@@ -53,43 +68,52 @@ function AppRoutes() {
   if (state.phase === 'loading') return <Loading />;
   if (state.phase === 'signedOut') {
     return (
-      <Routes>
-        <Route path="/" element={<SignedOutHome />} />
-        <Route path="/signup" element={<WorkspaceForm mode="signUp" />} />
-        <Route path="/password_reset" element={<PasswordResetPage />} />
-        {/* Every other path sends a signed-out visitor to / (A §2). */}
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Routes>
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route path="/" element={<SignedOutHome />} />
+          <Route path="/signup" element={<WorkspaceForm mode="signUp" />} />
+          <Route path="/password_reset" element={<PasswordResetPage />} />
+          <Route path="/about" element={<About />} />
+          <Route path="/pricing" element={<Pricing />} />
+          <Route path="/contact" element={<Contact />} />
+          <Route path="/end/livechat" element={<EndLiveChat />} />
+          <Route path="/register/livechat/:token" element={<TokenPage what="Live chat" />} />
+          <Route path="/start/livechat/:token" element={<TokenPage what="Live chat" />} />
+          <Route path="/survey/:token" element={<TokenPage what="Survey" />} />
+          <Route path="/new_ticket/:token" element={<TokenPage what="New ticket" />} />
+          <Route path="/meeting/:token" element={<TokenPage what="Meeting" />} />
+          <Route path="/dashboard/:id" element={<TokenPage what="Dashboard" />} />
+          <Route path="/support/:type/:lang/*" element={<Knowledge />} />
+          {/* SHELL-11: every other path sends a signed-out visitor to /. */}
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
     );
   }
   const { session } = state;
   if (session.tfa_setup_required) return <TwoFactorRequiredPage />;
   return (
     <TrialGate session={session}>
-      <Routes>
-        <Route element={<SignedInLayout session={session} />}>
-          <Route path="/" element={<HomePage session={session} />} />
-          <Route path="/settings/:tab?" element={<SettingsPage session={session} />} />
-        </Route>
-        {['/pricing', '/contact', '/login', '/signup', '/password_reset'].map((p) => (
-          <Route key={p} path={p} element={<Navigate to="/" replace />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
+      <Suspense fallback={<Loading />}>
+        <SignedInApp session={session} />
+      </Suspense>
     </TrialGate>
   );
 }
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto">
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-        </SessionProvider>
-      </QueryClientProvider>
-    </MantineProvider>
+    <CrashBoundary>
+      <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+        <Notifications position="bottom-left" limit={TOAST_LIMIT} />
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </SessionProvider>
+        </QueryClientProvider>
+      </MantineProvider>
+    </CrashBoundary>
   );
 }

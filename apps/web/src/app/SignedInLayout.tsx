@@ -1,76 +1,114 @@
-import {
-  ActionIcon,
-  AppShell,
-  Badge,
-  Button,
-  Group,
-  Stack,
-  Tooltip,
-  useComputedColorScheme,
-  useMantineColorScheme,
-} from '@mantine/core';
-import type { AuthCheckAnswer } from '@parley/contracts';
+import { AppShell, Burger, Group, Stack } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { type AuthCheckAnswer, COOKIES, CUSTOM_STATUS_FETCH_FAILED, LOCAL_KEYS } from '@parley/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, Outlet } from 'react-router';
-import { useSignOut } from '../features/auth/useSession';
-import { ExpiredNotice } from '../features/plans/ExpiredNotice';
-import { realtime } from '../lib/realtime';
+import { Link, Outlet, useLocation } from 'react-router';
+import { MyStatusModal } from '../features/status/MyStatusModal';
+import { subscribePresence, useCustomStatuses } from '../features/status/presence';
+import { getCookie, local, setCookie } from '../lib/cookies';
 import { Logo } from '../ui/Logo';
+import { Banners } from './shell/Banners';
+import { BottomTabs } from './shell/BottomTabs';
+import { DebugPanel } from './shell/DebugPanel';
+import { ShellModals } from './shell/Modals';
+import { NavPanel, navContextOf } from './shell/NavPanel';
+import { useShell } from './shell/shellStore';
+import { useShortcuts } from './shell/useShortcuts';
 
-function useConnected() {
-  const [connected, setConnected] = useState(realtime.connected);
-  useEffect(() => realtime.onState(setConnected), []);
-  return connected;
+/** SHELL-40, SHELL-41: "(3) Parley - Ann Admin"; the count only when something is unread. */
+export function pageTitle(product: string, adminName: string | undefined, unread: number): string {
+  return `${unread > 0 ? `(${unread}) ` : ''}${product}${adminName ? ` - ${adminName}` : ''}`;
 }
 
-/** The frame around every signed-in screen until the shell issue brings the navigation panel. */
+/** The frame around every signed-in screen: navigation, banners, modals, bottom tabs on narrow screens. */
 export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
-  const connected = useConnected();
-  const signOut = useSignOut();
-  const { setColorScheme } = useMantineColorScheme();
-  const colorScheme = useComputedColorScheme('light');
+  const { pathname } = useLocation();
+  const qc = useQueryClient();
+  const narrow = useMediaQuery('(max-width: 48em)');
+  const [mobileOpen, mobile] = useDisclosure(false);
+  // NAV-39, NAV-40: always_display=0 lets the panel stay collapsed; kept about a year.
+  const [collapsed, setCollapsed] = useState(() => getCookie(COOKIES.alwaysDisplay) === '0');
+  const unread = useShell((s) => s.unread);
   const title = session.productDetails?.title ?? 'Parley';
+  const custom = useCustomStatuses();
+  useShortcuts();
 
   useEffect(() => {
-    document.title = `${title} - ${session.adminName ?? ''}`;
-  }, [title, session.adminName]);
+    document.title = pageTitle(title, session.adminName, unread);
+  }, [title, session.adminName, unread]);
+  useEffect(() => subscribePresence(qc, session.userId), [qc, session.userId]);
+  useEffect(() => {
+    if (session.adminName) setCookie(COOKIES.displayName, session.adminName);
+  }, [session.adminName]);
+  // SHELL-14, SHELL-15: the last ticket location; the Tickets entry returns there.
+  useEffect(() => {
+    if (pathname.includes('ticket')) local.set(LOCAL_KEYS.lastTicketPath, pathname);
+    mobile.close();
+  }, [pathname, mobile]);
+  // STATUS-19: without the custom statuses the status menu would be wrong; say so and reload.
+  useEffect(() => {
+    if (custom.isError) {
+      window.alert(CUSTOM_STATUS_FETCH_FAILED);
+      window.location.reload();
+    }
+  }, [custom.isError]);
+
+  const toggle = () => {
+    setCollapsed((c) => {
+      setCookie(COOKIES.alwaysDisplay, c ? '1' : '0');
+      return !c;
+    });
+  };
+  const noNav = pathname.startsWith('/mobile/ticket'); // NAV-02
+  const isCollapsed = collapsed && !narrow;
+  const variant = navContextOf(session).variant;
 
   return (
-    <AppShell header={{ height: 56 }} padding="md">
-      <AppShell.Header px="md">
-        <Group h="100%" justify="space-between">
-          <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }}>
-            <Logo title={title} />
-          </Link>
-          <Group gap="sm">
-            <Badge color={connected ? 'green' : 'gray'} variant="dot" data-testid="connection">
-              {connected ? 'Connected' : 'Connecting…'}
-            </Badge>
-            <Tooltip label={colorScheme === 'dark' ? 'Light theme' : 'Dark theme'}>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                aria-label="Toggle theme"
-                onClick={() => setColorScheme(colorScheme === 'dark' ? 'light' : 'dark')}
-              >
-                {colorScheme === 'dark' ? '☀' : '☾'}
-              </ActionIcon>
-            </Tooltip>
-            <Button variant="default" component={Link} to="/settings">
-              Settings
-            </Button>
-            <Button variant="default" onClick={signOut}>
-              Log Out
-            </Button>
+    <AppShell
+      header={narrow ? { height: 52 } : undefined}
+      navbar={
+        noNav ? undefined : { width: isCollapsed ? 72 : 240, breakpoint: 'sm', collapsed: { mobile: !mobileOpen } }
+      }
+      footer={narrow ? { height: 60 } : undefined}
+      padding="md"
+    >
+      {narrow && (
+        <AppShell.Header px="sm">
+          <Group h="100%" gap="sm">
+            {!noNav && <Burger opened={mobileOpen} onClick={mobile.toggle} size="sm" aria-label="Open navigation" />}
+            <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }}>
+              <Logo title={title} />
+            </Link>
           </Group>
-        </Group>
-      </AppShell.Header>
+        </AppShell.Header>
+      )}
+      {!noNav && (
+        <AppShell.Navbar aria-label="Navigation">
+          {!narrow && (
+            <Group h={56} px="md" justify={isCollapsed ? 'center' : 'flex-start'}>
+              <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }} aria-label={title}>
+                <Logo title={isCollapsed ? '' : title} />
+              </Link>
+            </Group>
+          )}
+          <NavPanel session={session} collapsed={isCollapsed} onToggle={toggle} />
+        </AppShell.Navbar>
+      )}
       <AppShell.Main>
-        <Stack gap="md">
-          <ExpiredNotice expired={session.expired} />
+        <Stack gap="sm">
+          <Banners session={session} />
           <Outlet />
         </Stack>
       </AppShell.Main>
+      {narrow && (
+        <AppShell.Footer>
+          <BottomTabs variant={variant} />
+        </AppShell.Footer>
+      )}
+      <ShellModals />
+      <MyStatusModal />
+      <DebugPanel session={session} />
     </AppShell>
   );
 }

@@ -25,7 +25,11 @@ export class RealtimeClient {
       reconnectionDelayMax: 5000,
       auth: (cb) => cb(this.lastSeq === undefined ? {} : { lastSeq: this.lastSeq }),
     });
-    socket.on('connect', () => this.setConnected(true));
+    socket.on('connect', () => {
+      this.setConnected(true);
+      // STATUS-14: say we are here; an agent shown Offline becomes Online again.
+      socket.emit('tellOnline');
+    });
     socket.on('disconnect', () => this.setConnected(false));
     socket.on('catchUp', (e: Parameters<ServerToClient['catchUp']>[0]) => {
       for (const ev of e.events) this.apply(ev.name, ev.seq, ev.data);
@@ -44,10 +48,26 @@ export class RealtimeClient {
     this.socket.disconnect().connect();
   }
 
+  lastApplied(): number | undefined {
+    return this.lastSeq;
+  }
+
+  /** A socket exists (connected or trying to); false after `disconnect()`. */
+  isOpen(): boolean {
+    return this.socket !== null;
+  }
+
   disconnect(): void {
     this.socket?.disconnect();
     this.socket = null;
     this.setConnected(false);
+  }
+
+  /** Sends a client event and waits for the server's acknowledgement (rejects after `timeoutMs`). */
+  request<T>(name: string, timeoutMs = 10_000): Promise<T> {
+    const socket = this.socket;
+    if (!socket?.connected) return Promise.reject(new Error('not connected'));
+    return socket.timeout(timeoutMs).emitWithAck(name) as Promise<T>;
   }
 
   on(name: string, h: Handler): () => void {
@@ -62,7 +82,9 @@ export class RealtimeClient {
 
   onState(fn: (connected: boolean) => void): () => void {
     this.stateListeners.add(fn);
-    return () => this.stateListeners.delete(fn);
+    return () => {
+      this.stateListeners.delete(fn);
+    };
   }
 
   private apply(name: string, seq: number, data: unknown): void {

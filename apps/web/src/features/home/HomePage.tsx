@@ -1,26 +1,16 @@
-import { Container, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { AgentStatus, AuthCheckAnswer, StatusUpdated } from '@parley/contracts';
-import { useEffect, useState } from 'react';
-import { realtime } from '../../lib/realtime';
-import { MyStatusCard } from '../status/MyStatusCard';
+import { Badge, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type AuthCheckAnswer, effectiveStatus, STATUS_DURATION_NOTE, statusLabel } from '@parley/contracts';
+import { shell } from '../../app/shell/shellStore';
+import { useMyStatus } from '../status/presence';
+import { colorOf, t } from '../status/strings';
 import { TeamActivity } from '../status/TeamActivity';
 
-/** The signed-in home: a placeholder until the shell issue fills it, already live over the socket. */
+/** The signed-in home: who I am, my status, and my team's status changes as they happen. */
 export function HomePage({ session }: { session: AuthCheckAnswer }) {
-  const [status, setStatus] = useState<AgentStatus>((session.status as AgentStatus) ?? 'ONLINE');
-
-  // Another tab or device of mine changing my status moves this screen along too.
-  useEffect(
-    () =>
-      realtime.on('statusUpdated', (data) => {
-        const e = data as StatusUpdated;
-        if (e.userId === session.userId) setStatus(e.status as AgentStatus);
-      }),
-    [session.userId],
-  );
-
+  const me = useMyStatus();
+  const status = me.data ? effectiveStatus(me.data) : 'ONLINE';
   return (
-    <Container size="lg">
+    <Container size="lg" w="100%">
       <Stack gap="lg">
         <div>
           <Title order={1} size="h2" data-testid="welcome">
@@ -31,7 +21,25 @@ export function HomePage({ session }: { session: AuthCheckAnswer }) {
           </Text>
         </div>
         <SimpleGrid cols={{ base: 1, md: 2 }}>
-          <MyStatusCard current={status} onChanged={setStatus} />
+          <Card withBorder radius="md" padding="lg">
+            <Stack>
+              <Title order={2} size="h4">
+                {t.myStatus}
+              </Title>
+              <Group>
+                <Badge size="lg" color={colorOf(status)} variant="light" data-testid="home-status">
+                  {statusLabel(status)}
+                </Badge>
+                {me.data?.reason && status !== 'ONLINE' && <Text size="sm">{me.data.reason}</Text>}
+              </Group>
+              <Text size="xs" c="dimmed">
+                {STATUS_DURATION_NOTE}
+              </Text>
+              <Button variant="light" w="fit-content" onClick={() => shell.set({ myStatusOpen: true })}>
+                Change status
+              </Button>
+            </Stack>
+          </Card>
           <TeamActivity />
         </SimpleGrid>
       </Stack>

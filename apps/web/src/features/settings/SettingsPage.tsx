@@ -1,8 +1,12 @@
 import { Container, Stack, Tabs, Title } from '@mantine/core';
-import type { AuthCheckAnswer } from '@parley/contracts';
-import { useNavigate, useParams } from 'react-router';
+import { type AuthCheckAnswer, SETTINGS_SECTIONS } from '@parley/contracts';
+import type { ReactNode } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { useRefreshSession } from '../auth/useSession';
+import { CustomStatusesCard } from '../status/CustomStatusesCard';
 import { AccountCard } from './AccountCard';
+import { AnnouncementsCard } from './AnnouncementsCard';
+import { AppearanceCard } from './AppearanceCard';
 import { AuditLog } from './AuditLog';
 import { PasswordCard } from './PasswordCard';
 import { SessionsCard } from './SessionsCard';
@@ -10,12 +14,29 @@ import { t } from './strings';
 import { TwoFactorCard } from './TwoFactorCard';
 import { UsersAdmin } from './UsersAdmin';
 
-/** `/settings/:tab`: my security and sessions; for admins also users, account and audit log. */
+/** `/settings/:tab`: the settings sections of SHELL-54, in index order; admin sections for admins only. */
 export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
   const { tab = 'security' } = useParams();
   const navigate = useNavigate();
   const refresh = useRefreshSession();
   const admin = session.type === 'admin';
+  const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key !== 'billing');
+  const panels: Record<string, ReactNode> = {
+    security: (
+      <Stack>
+        <PasswordCard />
+        <TwoFactorCard enabled={Boolean(session.tfa_enabled)} onChange={refresh} />
+      </Stack>
+    ),
+    sessions: <SessionsCard />,
+    appearance: <AppearanceCard />,
+    users: <UsersAdmin me={session.userId} />,
+    statuses: <CustomStatusesCard />,
+    announcements: <AnnouncementsCard />,
+    account: <AccountCard require2fa={Boolean(session.settings?.[0]?.require_2fa)} onChange={refresh} />,
+    audit: <AuditLog />,
+  };
+  if (!sections.some((s) => s.key === tab)) return <Navigate to="/settings/security" replace />;
   return (
     <Container size="lg">
       <Stack>
@@ -24,34 +45,17 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
         </Title>
         <Tabs value={tab} onChange={(v) => navigate(`/settings/${v}`)} keepMounted={false}>
           <Tabs.List mb="md">
-            <Tabs.Tab value="security">{t.security}</Tabs.Tab>
-            <Tabs.Tab value="sessions">{t.sessions}</Tabs.Tab>
-            {admin && <Tabs.Tab value="users">{t.users}</Tabs.Tab>}
-            {admin && <Tabs.Tab value="account">{t.account}</Tabs.Tab>}
-            {admin && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
+            {sections.map((s) => (
+              <Tabs.Tab key={s.key} value={s.key}>
+                {s.label}
+              </Tabs.Tab>
+            ))}
           </Tabs.List>
-          <Tabs.Panel value="security">
-            <Stack>
-              <PasswordCard />
-              <TwoFactorCard enabled={Boolean(session.tfa_enabled)} onChange={refresh} />
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="sessions">
-            <SessionsCard />
-          </Tabs.Panel>
-          {admin && (
-            <>
-              <Tabs.Panel value="users">
-                <UsersAdmin me={session.userId} />
-              </Tabs.Panel>
-              <Tabs.Panel value="account">
-                <AccountCard require2fa={Boolean(session.settings?.[0]?.require_2fa)} onChange={refresh} />
-              </Tabs.Panel>
-              <Tabs.Panel value="audit">
-                <AuditLog />
-              </Tabs.Panel>
-            </>
-          )}
+          {sections.map((s) => (
+            <Tabs.Panel key={s.key} value={s.key}>
+              {panels[s.key]}
+            </Tabs.Panel>
+          ))}
         </Tabs>
       </Stack>
     </Container>

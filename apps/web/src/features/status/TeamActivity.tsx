@@ -1,9 +1,9 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
-import type { AgentStatus, StatusUpdated } from '@parley/contracts';
+import { effectiveStatus, type StatusUpdated, statusLabel } from '@parley/contracts';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { realtime } from '../../lib/realtime';
-import { statusColor, statusLabel, t } from './strings';
+import { colorOf, t } from './strings';
 
 /** A live feed of `statusUpdated` events from everyone in the account. */
 export function TeamActivity() {
@@ -31,8 +31,8 @@ export function TeamActivity() {
             <Group key={e.seq} justify="space-between" wrap="nowrap" data-testid="activity-item">
               <Text size="sm">
                 <b>{e.username}</b> is now{' '}
-                <Badge color={statusColor[e.status as AgentStatus] ?? 'gray'} variant="light">
-                  {statusLabel[e.status as AgentStatus] ?? e.status}
+                <Badge color={colorOf(effectiveStatus(e))} variant="light">
+                  {statusLabel(effectiveStatus(e))}
                 </Badge>
                 {e.reason && <Text span c="dimmed">{` ${e.reason}`}</Text>}
               </Text>

@@ -1,16 +1,4 @@
-import type { AgentStatus } from '@parley/contracts';
-
-export const statusLabel: Record<AgentStatus, string> = {
-  ONLINE: 'Online',
-  AWAY: 'Away',
-  BUSY: 'Busy',
-  MEAL_BREAK: 'Meal Break',
-  WASHROOM: 'Washroom',
-  PRAYER: 'Prayer',
-  OFFLINE: 'Offline',
-};
-
-export const statusColor: Record<AgentStatus, string> = {
+export const statusColor: Record<string, string> = {
   ONLINE: 'green',
   AWAY: 'yellow',
   BUSY: 'red',
@@ -19,12 +7,25 @@ export const statusColor: Record<AgentStatus, string> = {
   PRAYER: 'grape',
   OFFLINE: 'gray',
 };
+/** Custom statuses share one colour. */
+export const colorOf = (status: string) => statusColor[status] ?? 'violet';
 
 export const t = {
   myStatus: 'My Status',
   reason: 'Reason',
-  reasonHint: 'Your status duration will be recorded',
   update: 'Update',
   teamActivity: 'Team activity',
   noActivity: 'Status changes of your team appear here as they happen.',
+  onlineUsers: 'Online Users',
+  onlineNow: 'Online now',
+  lastSeen: (rel: string) => `Last seen ${rel}`,
+  neverSeen: 'Not seen yet',
+  youAre: (label: string) => `Your status is ${label}. Chats and tickets are not routed to you.`,
+  customStatuses: 'Custom statuses',
+  customStatusesHint: 'Statuses your agents can choose besides the built-in ones. Their time is recorded too.',
+  addStatus: 'Add status',
+  needsReason: 'Needs a reason',
+  name: 'Name',
+  remove: 'Remove',
+  noCustom: 'No custom statuses yet.',
 };

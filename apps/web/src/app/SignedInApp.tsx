@@ -1,0 +1,121 @@
+import { Center, Loader } from '@mantine/core';
+import type { AuthCheckAnswer } from '@parley/contracts';
+import { type ComponentType, type ReactNode, Suspense } from 'react';
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { HomePage } from '../features/home/HomePage';
+import { lazyScreen } from '../lib/lazyRetry';
+import { NotFoundPage } from './NotFoundPage';
+import { SignedInLayout } from './SignedInLayout';
+import { useConnected } from './shell/useConnected';
+
+const screens = () => import('../features/screens/Screens');
+const S = (name: keyof Awaited<ReturnType<typeof screens>>) => lazyScreen(screens, name);
+
+const Tickets = S('TicketsScreen');
+const LiveChat = S('LiveChatScreen');
+const Chat = S('ChatScreen');
+const Report = S('ReportScreen');
+const Call = S('CallScreen');
+const Contacts = S('ContactsScreen');
+const Case = S('CaseScreen');
+const CustomerAnalysis = S('CustomerAnalysisScreen');
+const Calendar = S('CalendarScreen');
+const Kanban = S('KanbanScreen');
+const Supervisory = S('SupervisoryScreen');
+const CallConfig = S('CallConfigScreen');
+const ScamCalls = S('ScamCallsScreen');
+const Trading = S('TradingScreen');
+const Recording = S('RecordingScreen');
+const Forms = S('FormsScreen');
+const Campaign = S('CampaignScreen');
+const Product = S('ProductScreen');
+const Timer = S('TimerScreen');
+const Plan = S('PlanScreen');
+const Generic = S('GenericScreen');
+const Knowledge = S('KnowledgeScreen');
+const About = S('AboutPage');
+const settings = () => import('../features/settings/SettingsPage');
+const Settings = lazyScreen(settings, 'SettingsPage') as unknown as ComponentType<{ session: AuthCheckAnswer }>;
+
+function ScreenLoader() {
+  return (
+    <Center mih="50dvh">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}
+
+/** SHELL-22: these screens need the live socket (and, later, the departments) before they render. */
+function NeedsLive({ children }: { children: ReactNode }) {
+  const connected = useConnected();
+  return connected ? children : <ScreenLoader />;
+}
+
+/** SHELL-30: an account held at plan 99 has no conversation view. */
+function Conversation({ session, list: List }: { session: AuthCheckAnswer; list: ComponentType }) {
+  const { '*': rest } = useParams();
+  if (session.plan === 99 && rest) return <Navigate to="/" replace />;
+  return <List />;
+}
+
+/** Every signed-in route of both documents (SHELL-12 .. SHELL-26). */
+export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
+  const features = session.productDetails?.features ?? [];
+  const dashboard = features.includes('dashboard');
+  const live = (C: ComponentType) => (
+    <NeedsLive>
+      <C />
+    </NeedsLive>
+  );
+  return (
+    <Suspense fallback={<ScreenLoader />}>
+      <Routes>
+        <Route element={<SignedInLayout session={session} />}>
+          <Route path="/" element={<HomePage session={session} />} />
+          {/* SHELL-18, DECISIONS 20: the dashboard is an account feature. */}
+          <Route path="/dashboard" element={dashboard ? <HomePage session={session} /> : <Navigate to="/" replace />} />
+          <Route path="/settings/:tab?" element={<Settings session={session} />} />
+          <Route path="/about" element={<About />} />
+          <Route path="/ticket/*" element={<Conversation session={session} list={Tickets} />} />
+          <Route path="/livechat/*" element={<Conversation session={session} list={LiveChat} />} />
+          <Route path="/chat/*" element={<Conversation session={session} list={Chat} />} />
+          <Route path="/call/*" element={<Call />} />
+          <Route path="/report/*" element={<Report />} />
+          <Route path="/interactions" element={<Generic />} />
+          <Route path="/upload" element={<Recording />} />
+          <Route path="/recording" element={<Recording />} />
+          <Route path="/contacts/*" element={<Contacts />} />
+          <Route path="/forms" element={<Forms />} />
+          <Route path="/case/*" element={<Case />} />
+          <Route path="/customer_analysis/*" element={<CustomerAnalysis />} />
+          <Route path="/campaign/:id?" element={<Campaign />} />
+          <Route path="/kb" element={<Knowledge />} />
+          <Route path="/support" element={<Knowledge />} />
+          <Route path="/support/:type/:lang/*" element={<Knowledge />} />
+          <Route path="/mobile/*" element={<Tickets />} />
+          <Route path="/payment" element={<Plan />} />
+          <Route path="/plan" element={<Plan />} />
+          <Route path="/sms/*" element={<Generic />} />
+          <Route path="/timer" element={<Timer />} />
+          <Route path="/product/:id?" element={<Product />} />
+          <Route path="/calendar" element={<Calendar />} />
+          <Route path="/calendar/:contact" element={<Calendar />} />
+          <Route path="/calendar/event/:eventId" element={<Calendar />} />
+          <Route path="/call_config" element={<CallConfig />} />
+          <Route path="/supervisory" element={live(Supervisory)} />
+          <Route path="/kanban" element={live(Kanban)} />
+          <Route path="/analyst_intelligence/:channel?/:id?" element={live(Trading)} />
+          <Route path="/prediction_validator" element={live(Trading)} />
+          <Route path="/integrated_insight" element={live(Trading)} />
+          <Route path="/ai_learning" element={live(Trading)} />
+          <Route path="/call_verification" element={live(ScamCalls)} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+        {/* SHELL-16: signed-in users opening these go home. */}
+        {['/pricing', '/contact', '/login', '/signup', '/password_reset'].map((p) => (
+          <Route key={p} path={p} element={<Navigate to="/" replace />} />
+        ))}
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,56 @@
+import { Indicator, UnstyledButton } from '@mantine/core';
+import {
+  BOTTOM_TABS,
+  type BottomTab,
+  bottomTabsFor,
+  DEFAULT_BOTTOM_TAB,
+  type HostVariant,
+  LOCAL_KEYS,
+} from '@parley/contracts';
+import { IconHeadset, IconMessages, IconTicket } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { local } from '../../lib/cookies';
+import classes from './BottomTabs.module.css';
+import { useShell } from './shellStore';
+
+const ICONS = { ticket: IconTicket, livechat: IconHeadset, chat: IconMessages };
+
+/** The tab the narrow layout opens on: the last chosen, else Workspace (DECISIONS 2). */
+export const savedBottomTab = () => local.get<BottomTab>(LOCAL_KEYS.bottomTab, DEFAULT_BOTTOM_TAB);
+
+/** SHELL-33 .. SHELL-35, DECISIONS 2: bottom tabs on narrow screens. */
+export function BottomTabs({ variant }: { variant: HostVariant }) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [tab, setTab] = useState<BottomTab>(savedBottomTab);
+  const badges = useShell((s) => ({ livechat: s.liveChatBadge, chat: s.chatBadge, ticket: s.ticketUnread }));
+  const current =
+    (Object.keys(BOTTOM_TABS) as BottomTab[]).find((k) => pathname.startsWith(BOTTOM_TABS[k].route)) ?? tab;
+  return (
+    <nav className={classes.bar} aria-label="Sections">
+      {bottomTabsFor(variant).map((k) => {
+        const Icon = ICONS[k];
+        return (
+          <UnstyledButton
+            key={k}
+            className={classes.tab}
+            data-active={current === k || undefined}
+            aria-current={current === k ? 'page' : undefined}
+            onClick={() => {
+              setTab(k);
+              local.set(LOCAL_KEYS.bottomTab, k);
+              navigate(BOTTOM_TABS[k].route);
+            }}
+            data-testid={`tab-${k}`}
+          >
+            <Indicator disabled={!badges[k]} size={8} color="red" offset={2}>
+              <Icon size={22} stroke={1.6} />
+            </Indicator>
+            <span>{BOTTOM_TABS[k].label}</span>
+          </UnstyledButton>
+        );
+      })}
+    </nav>
+  );
+}

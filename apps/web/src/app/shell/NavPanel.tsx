@@ -1,0 +1,246 @@
+import { ActionIcon, Box, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  type AuthCheckAnswer,
+  DEFAULT_PINNED_NAV,
+  HOST_VARIANTS,
+  type HostVariant,
+  LOCAL_KEYS,
+  NAV_HINTS,
+  type NavContext,
+  type NavItem,
+  type NavKey,
+  visibleNavItems,
+} from '@parley/contracts';
+import { IconBell, IconCheck, IconChevronsLeft, IconChevronsRight, IconPencil, IconPin } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { NavLink as RouterLink, useLocation } from 'react-router';
+import { OnlineUsersPanel } from '../../features/status/OnlineUsersPanel';
+import { local } from '../../lib/cookies';
+import classes from './NavPanel.module.css';
+import { NAV_ICONS } from './navIcons';
+import { useShell } from './shellStore';
+import { UserMenu } from './UserMenu';
+
+/** What the visibility rules need, read from the auth check. */
+export function navContextOf(session: AuthCheckAnswer, incomingCall = false): NavContext {
+  const variant = (HOST_VARIANTS as readonly string[]).includes(session.productDetails?.variant ?? '')
+    ? (session.productDetails?.variant as HostVariant)
+    : 'combined';
+  return {
+    variant,
+    isAdmin: session.type === 'admin',
+    permissions: session.permission ?? [],
+    plan: session.plan ?? 0,
+    features: session.productDetails?.features ?? [],
+    incomingCall,
+  };
+}
+
+type HintKey = 'minimized' | 'edit' | 'calendar';
+
+function Hint({
+  opened,
+  children,
+  onDone,
+  target,
+}: {
+  opened: boolean;
+  children: ReactNode;
+  onDone(): void;
+  target: ReactNode;
+}) {
+  return (
+    <Popover opened={opened} position="right" withArrow shadow="md" width={240} zIndex={300}>
+      <Popover.Target>{target}</Popover.Target>
+      <Popover.Dropdown role="dialog" aria-label="Hint">
+        <Stack gap="xs">
+          {children}
+          <Group justify="flex-end">
+            <Button size="xs" onClick={onDone}>
+              {NAV_HINTS.gotIt}
+            </Button>
+          </Group>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/**
+ * NAV-01 .. NAV-38: the left navigation panel. Collapsed, it shows only the items chosen in edit mode
+ * (kept in local storage); first-time hints explain that once.
+ */
+export function NavPanel({
+  session,
+  collapsed,
+  onToggle,
+}: {
+  session: AuthCheckAnswer;
+  collapsed: boolean;
+  onToggle(): void;
+}) {
+  const items = visibleNavItems(navContextOf(session));
+  const [pinned, setPinnedState] = useState<NavKey[]>(() => local.get(LOCAL_KEYS.pinnedNav, [...DEFAULT_PINNED_NAV]));
+  const [editing, setEditing] = useState(false);
+  const [hintsSeen, setHintsSeen] = useState<HintKey[]>(() => local.get(LOCAL_KEYS.navHintsSeen, []));
+  const badges = useShell((s) => ({ tickets: s.ticketUnread, kanban: s.kanbanNotify }));
+  const { pathname } = useLocation();
+
+  const seeHint = (k: HintKey) => {
+    const next = [...new Set([...hintsSeen, k])];
+    setHintsSeen(next);
+    local.set(LOCAL_KEYS.navHintsSeen, next);
+  };
+  const togglePin = (k: NavKey) => {
+    const next = pinned.includes(k) ? pinned.filter((p) => p !== k) : [...pinned, k];
+    setPinnedState(next);
+    local.set(LOCAL_KEYS.pinnedNav, next);
+  };
+  const shown = collapsed && !editing ? items.filter((i) => pinned.includes(i.key)) : items;
+  const hintMinimized = collapsed && !hintsSeen.includes('minimized');
+  const hintEdit = collapsed && hintsSeen.includes('minimized') && !hintsSeen.includes('edit');
+  const active = (i: NavItem) =>
+    i.route === '/' ? pathname === '/' : pathname === i.route || pathname.startsWith(`${i.route}/`);
+
+  return (
+    <Stack gap={0} className={classes.panel} data-collapsed={collapsed || undefined} style={{ flex: 1, minHeight: 0 }}>
+      <ScrollArea style={{ flex: 1 }} type="hover" scrollbarSize={6}>
+        <Stack gap={2} p="xs" component="ul" className={classes.list} aria-label="Main navigation">
+          {shown.map((i) => {
+            const Icon = NAV_ICONS[i.key];
+            const badge = (i.key === 'tickets' && badges.tickets) || (i.key === 'kanban' && badges.kanban);
+            const icon = (
+              <Indicator disabled={!badge} size={8} color="red" offset={2}>
+                <Icon size={20} stroke={1.6} />
+              </Indicator>
+            );
+            const isPinned = pinned.includes(i.key);
+            if (editing) {
+              return (
+                <li key={i.key}>
+                  <button
+                    type="button"
+                    className={classes.item}
+                    aria-pressed={isPinned}
+                    onClick={() => togglePin(i.key)}
+                    data-testid={`nav-edit-${i.key}`}
+                  >
+                    {icon}
+                    {!collapsed && <span className={classes.label}>{i.label}</span>}
+                    <IconPin size={14} className={classes.pin} data-on={isPinned || undefined} aria-hidden />
+                  </button>
+                </li>
+              );
+            }
+            return (
+              <li key={i.key}>
+                <Tooltip label={i.label} position="right" disabled={!collapsed} openDelay={200}>
+                  <RouterLink
+                    to={i.route}
+                    className={classes.item}
+                    data-active={active(i) || undefined}
+                    aria-current={active(i) ? 'page' : undefined}
+                    aria-label={collapsed ? i.label : undefined}
+                    data-testid={`nav-${i.key}`}
+                    onClick={i.hint ? () => seeHint(i.key as HintKey) : undefined}
+                  >
+                    {icon}
+                    {!collapsed && <span className={classes.label}>{i.label}</span>}
+                    {!collapsed && i.hint && !hintsSeen.includes(i.key as HintKey) && (
+                      <Text span size="xs" c="dimmed" className={classes.hint}>
+                        {i.hint}
+                      </Text>
+                    )}
+                  </RouterLink>
+                </Tooltip>
+              </li>
+            );
+          })}
+        </Stack>
+      </ScrollArea>
+      <Stack gap={4} p="xs" className={classes.footer}>
+        <Group gap={4} justify={collapsed ? 'center' : 'space-between'} wrap={collapsed ? 'wrap' : 'nowrap'}>
+          <Hint
+            opened={hintEdit}
+            onDone={() => seeHint('edit')}
+            target={
+              <Tooltip label={NAV_HINTS.editVisibility} position="right">
+                <ActionIcon
+                  variant={editing ? 'filled' : 'subtle'}
+                  color={editing ? undefined : 'gray'}
+                  size="lg"
+                  aria-label={editing ? 'Done' : NAV_HINTS.editVisibility}
+                  aria-pressed={editing}
+                  onClick={() => setEditing((e) => !e)}
+                  data-testid="nav-edit"
+                >
+                  {editing ? <IconCheck size={18} /> : <IconPencil size={18} stroke={1.6} />}
+                </ActionIcon>
+              </Tooltip>
+            }
+          >
+            <Text size="sm">{NAV_HINTS.editVisibility}</Text>
+          </Hint>
+          <OnlineUsersPanel collapsed={collapsed} />
+          <NotificationBell />
+          <Hint
+            opened={hintMinimized}
+            onDone={() => seeHint('minimized')}
+            target={
+              <Tooltip label={collapsed ? 'Expand' : 'Collapse'} position="right">
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  size="lg"
+                  aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+                  aria-expanded={!collapsed}
+                  onClick={onToggle}
+                  data-testid="nav-toggle"
+                >
+                  {collapsed ? <IconChevronsRight size={18} /> : <IconChevronsLeft size={18} />}
+                </ActionIcon>
+              </Tooltip>
+            }
+          >
+            <Text size="sm" fw={500}>
+              {NAV_HINTS.minimized}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {NAV_HINTS.minimizedMore}
+            </Text>
+          </Hint>
+        </Group>
+        <UserMenu session={session} collapsed={collapsed} />
+      </Stack>
+    </Stack>
+  );
+}
+
+/** NAV-37: the bell opens the notifications panel (filled by the notifications issue). */
+function NotificationBell() {
+  const [opened, setOpened] = useState(false);
+  return (
+    <Popover opened={opened} onChange={setOpened} position="right-end" withArrow shadow="md">
+      <Popover.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label="Notifications"
+          onClick={() => setOpened((o) => !o)}
+          data-testid="notification-bell"
+        >
+          <IconBell size={20} stroke={1.6} />
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown w={400} h={600} p="md" data-testid="notifications-panel">
+        <Text fw={600} mb="sm">
+          Notifications
+        </Text>
+        <Box ta="center" mt="xl">
+          <Text c="dimmed">No Notification</Text>
+        </Box>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,131 @@
+import { Avatar, Box, Button, Group, Indicator, Menu, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import { type AuthCheckAnswer, effectiveStatus, NAV_HINTS, PLANS, statusLabel } from '@parley/contracts';
+import {
+  IconInfoCircle,
+  IconLogout,
+  IconPlugConnected,
+  IconPlugConnectedX,
+  IconRocket,
+  IconSettings,
+  IconUserCircle,
+} from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { useMyStatus } from '../../features/status/presence';
+import { colorOf } from '../../features/status/strings';
+import { avatarHintSeen, useCookieFlag } from '../../lib/prefs';
+import { realtime } from '../../lib/realtime';
+import { shell } from './shellStore';
+import { useConnected } from './useConnected';
+
+/**
+ * NAV-34, NAV-35: the user menu. It names the product for this host and the version, and holds My Status,
+ * Settings, About, Upgrade, the socket switch and Log Out (which asks first, NAV-36).
+ */
+export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; collapsed: boolean }) {
+  const navigate = useNavigate();
+  const me = useMyStatus();
+  const connected = useConnected();
+  const [hintSeen, setHintSeen] = useCookieFlag(avatarHintSeen);
+  const status = connected ? (me.data ? effectiveStatus(me.data) : 'ONLINE') : 'OFFLINE';
+  const title = session.productDetails?.title ?? 'Parley';
+  const canUpgrade = session.type === 'admin' && (session.plan ?? 0) < PLANS.enterprise;
+
+  const avatar = (
+    <Indicator color={colorOf(status)} position="bottom-end" size={11} withBorder offset={4}>
+      <Avatar src={session.photo ?? undefined} name={session.adminName} color="initials" radius="xl" size={34} />
+    </Indicator>
+  );
+
+  return (
+    <Popover opened={!hintSeen} position="right-end" withArrow shadow="md" width={240} zIndex={300}>
+      <Popover.Target>
+        <Box>
+          <Menu position="right-end" width={240} shadow="md" withinPortal>
+            <Menu.Target>
+              <UnstyledButton
+                aria-label={`User menu: ${session.adminName}, ${statusLabel(status)}`}
+                data-testid="user-menu"
+                p={4}
+                style={{ borderRadius: 'var(--mantine-radius-md)', width: '100%' }}
+              >
+                <Group gap="sm" wrap="nowrap" justify={collapsed ? 'center' : 'flex-start'}>
+                  {avatar}
+                  {!collapsed && (
+                    <Box miw={0}>
+                      <Text size="sm" fw={600} truncate>
+                        {session.adminName}
+                      </Text>
+                      <Text size="xs" c="dimmed" truncate data-testid="my-status-label">
+                        {statusLabel(status)}
+                      </Text>
+                    </Box>
+                  )}
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>
+                <Text size="sm" fw={700} c="var(--mantine-color-text)">
+                  {title}
+                </Text>
+                <Text size="xs" c="dimmed" data-testid="app-version">
+                  Version {__APP_VERSION__}
+                </Text>
+              </Menu.Label>
+              <Menu.Divider />
+              <Menu.Item
+                leftSection={
+                  <Indicator color={colorOf(status)} size={10} position="middle-center" inline ml={4} mr={4} />
+                }
+                onClick={() => shell.set({ myStatusOpen: true })}
+              >
+                My Status
+              </Menu.Item>
+              <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => shell.openSettings(0)}>
+                Settings
+              </Menu.Item>
+              <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/settings/security')}>
+                Account & security
+              </Menu.Item>
+              <Menu.Item leftSection={<IconInfoCircle size={16} />} onClick={() => navigate('/about')}>
+                About
+              </Menu.Item>
+              {canUpgrade && (
+                <Menu.Item leftSection={<IconRocket size={16} />} onClick={() => shell.set({ upgradeOpen: true })}>
+                  Upgrade
+                </Menu.Item>
+              )}
+              {connected ? (
+                <Menu.Item leftSection={<IconPlugConnectedX size={16} />} onClick={() => realtime.disconnect()}>
+                  Disconnect
+                </Menu.Item>
+              ) : (
+                <Menu.Item leftSection={<IconPlugConnected size={16} />} onClick={() => realtime.connect()}>
+                  Connect
+                </Menu.Item>
+              )}
+              <Menu.Divider />
+              <Menu.Item
+                color="red"
+                leftSection={<IconLogout size={16} />}
+                onClick={() => shell.set({ logoutConfirmOpen: true })}
+              >
+                Log Out
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Box>
+      </Popover.Target>
+      <Popover.Dropdown role="dialog" aria-label="Hint">
+        <Stack gap="xs">
+          <Text size="sm">{NAV_HINTS.avatar}</Text>
+          <Group justify="flex-end">
+            <Button size="xs" onClick={() => setHintSeen(true)}>
+              {NAV_HINTS.gotIt}
+            </Button>
+          </Group>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,29 @@
+import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { ComponentType } from 'react';
+
+/** A screen with nothing in it yet: says what will be here and how it gets there. */
+export function EmptyScreen({
+  title,
+  text,
+  icon: Icon,
+}: {
+  title: string;
+  text: string;
+  icon?: ComponentType<{ size?: number; stroke?: number }>;
+}) {
+  return (
+    <Center mih="60dvh">
+      <Stack align="center" gap="xs" maw={440} ta="center" data-testid="empty-screen">
+        {Icon && (
+          <ThemeIcon size={56} radius="xl" variant="light">
+            <Icon size={30} stroke={1.5} />
+          </ThemeIcon>
+        )}
+        <Title order={1} size="h3">
+          {title}
+        </Title>
+        <Text c="dimmed">{text}</Text>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,182 @@
+import { Alert, Button, Checkbox, Group, Modal, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { dialogDateValue, ID_TYPES, identityValue, REFUSES_TO_PROVIDE, showsIdentityNumber } from '@parley/contracts';
+import { useEffect, useState } from 'react';
+
+/**
+ * SHELL-42 .. SHELL-48. One input of the generic dialog:
+ * - text: a line of text; date: a calendar date, sent as "YYYY-MM-DD 00:00:00";
+ * - select: a drop-down of `options`; option: the same options as radio buttons;
+ * - button: the options as buttons, a click picks one and submits;
+ * - id: an ID type, "Refuses to provide", and the identity number.
+ */
+export type DialogInput =
+  | { kind: 'text' | 'date'; name: string; label: string; required?: boolean }
+  | { kind: 'select' | 'option' | 'button'; name: string; label: string; options: string[]; required?: boolean }
+  | { kind: 'id'; name: string; label: string; required?: boolean };
+
+export interface InputDialogProps {
+  opened: boolean;
+  title: string;
+  description?: string;
+  /** Shown above the inputs, e.g. the server's answer to a previous try. */
+  error?: string | null;
+  /** Read-only rows shown above the inputs (what is already known). */
+  list?: { label: string; value: string }[];
+  inputs: DialogInput[];
+  submitLabel?: string;
+  extraButton?: { label: string; onClick(): void };
+  onClose(): void;
+  onSubmit(values: Record<string, string>): void;
+}
+
+function IdInput({ label, onChange }: { label: string; onChange(v: string): void }) {
+  const [idType, setIdType] = useState<string>('None');
+  const [refused, setRefused] = useState(false);
+  const [number, setNumber] = useState('');
+  useEffect(() => onChange(identityValue(idType, refused, number)), [idType, refused, number, onChange]);
+  return (
+    <Stack gap="xs">
+      <Select
+        label={`${label}: ID type`}
+        data={[...ID_TYPES]}
+        value={idType}
+        onChange={(v) => setIdType(v ?? 'None')}
+        allowDeselect={false}
+      />
+      <Checkbox label={REFUSES_TO_PROVIDE} checked={refused} onChange={(e) => setRefused(e.currentTarget.checked)} />
+      {showsIdentityNumber(idType, refused) && (
+        <TextInput label="Identity number" value={number} onChange={(e) => setNumber(e.currentTarget.value)} />
+      )}
+    </Stack>
+  );
+}
+
+export function InputDialog(p: InputDialogProps) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [missing, setMissing] = useState<string | null>(null);
+  useEffect(() => {
+    if (p.opened) {
+      setValues({});
+      setMissing(null);
+    }
+  }, [p.opened]);
+  const set = (name: string) => (v: string) => setValues((vs) => (vs[name] === v ? vs : { ...vs, [name]: v }));
+
+  function submit(extra: Record<string, string> = {}) {
+    const all = { ...values, ...extra };
+    const empty = p.inputs.find((i) => i.required && !all[i.name]);
+    if (empty) {
+      setMissing(`${empty.label}: This cannot be empty.`);
+      return;
+    }
+    p.onSubmit(all);
+  }
+
+  return (
+    <Modal opened={p.opened} onClose={p.onClose} title={p.title} centered>
+      <Stack>
+        {p.description && <Text size="sm">{p.description}</Text>}
+        {(p.error || missing) && (
+          <Alert color="red" role="alert">
+            {p.error || missing}
+          </Alert>
+        )}
+        {p.list && p.list.length > 0 && (
+          <Table>
+            <Table.Tbody>
+              {p.list.map((row) => (
+                <Table.Tr key={row.label}>
+                  <Table.Th w="40%">{row.label}</Table.Th>
+                  <Table.Td>{row.value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {p.inputs.map((i) => {
+          switch (i.kind) {
+            case 'text':
+              return (
+                <TextInput
+                  key={i.name}
+                  label={i.label}
+                  required={i.required}
+                  value={values[i.name] ?? ''}
+                  onChange={(e) => set(i.name)(e.currentTarget.value)}
+                />
+              );
+            case 'date':
+              return (
+                <TextInput
+                  key={i.name}
+                  type="date"
+                  label={i.label}
+                  required={i.required}
+                  onChange={(e) => set(i.name)(dialogDateValue(e.currentTarget.value))}
+                />
+              );
+            case 'select':
+              return (
+                <Select
+                  key={i.name}
+                  label={i.label}
+                  required={i.required}
+                  data={i.options}
+                  value={values[i.name] ?? null}
+                  onChange={(v) => set(i.name)(v ?? '')}
+                />
+              );
+            case 'option':
+              return (
+                <Radio.Group
+                  key={i.name}
+                  label={i.label}
+                  required={i.required}
+                  value={values[i.name] ?? ''}
+                  onChange={set(i.name)}
+                >
+                  <Stack gap={6} mt={4}>
+                    {i.options.map((o) => (
+                      <Radio key={o} value={o} label={o} />
+                    ))}
+                  </Stack>
+                </Radio.Group>
+              );
+            case 'button':
+              return (
+                <Stack key={i.name} gap={4}>
+                  <Text size="sm" fw={500}>
+                    {i.label}
+                  </Text>
+                  <Group gap="xs">
+                    {i.options.map((o) => (
+                      <Button key={o} variant="light" onClick={() => submit({ [i.name]: o })}>
+                        {o}
+                      </Button>
+                    ))}
+                  </Group>
+                </Stack>
+              );
+            case 'id':
+              return <IdInput key={i.name} label={i.label} onChange={set(i.name)} />;
+            default:
+              return null;
+          }
+        })}
+        <Group justify="flex-end">
+          {p.extraButton && (
+            <Button variant="light" onClick={p.extraButton.onClick}>
+              {p.extraButton.label}
+            </Button>
+          )}
+          <Button variant="default" onClick={p.onClose}>
+            Close
+          </Button>
+          {p.inputs.some((i) => i.kind !== 'button') && (
+            <Button onClick={() => submit()}>{p.submitLabel ?? 'OK'}</Button>
+          )}
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,346 @@
+import { z } from 'zod';
+import type { HostVariant } from './constants.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Left navigation panel (NAV-03 .. NAV-28, DECISIONS 9, 12, 13, 20)
+// ---------------------------------------------------------------------------------------------------------
+
+export type NavKey =
+  | 'home'
+  | 'report'
+  | 'tickets'
+  | 'chats'
+  | 'analyst_intelligence'
+  | 'prediction_validator'
+  | 'integrated_insight'
+  | 'ai_learning'
+  | 'scam_calls'
+  | 'kanban'
+  | 'contacts'
+  | 'customer_analysis'
+  | 'case'
+  | 'calendar'
+  | 'knowledgebase'
+  | 'call'
+  | 'incoming_call'
+  | 'call_report'
+  | 'supervisory'
+  | 'call_config'
+  | 'support';
+
+export interface NavItem {
+  key: NavKey;
+  route: string;
+  label: string;
+  /** A first-time hint shown beside the item (NAV-14). */
+  hint?: string;
+}
+
+/** What the visibility rules look at. */
+export interface NavContext {
+  variant: HostVariant;
+  isAdmin: boolean;
+  permissions: readonly string[];
+  plan: number;
+  /** Account feature flags (DECISIONS 20): `scam_calls`, `customer_analysis`, `dashboard`. */
+  features: readonly string[];
+  /** A call is ringing and shown outside the call pages (NAV-16, NAV-17). */
+  incomingCall?: boolean;
+}
+
+/** Every entry of the navigation table, in order. Labels of the trading pages are ours (NAV-08). */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { key: 'home', route: '/', label: 'Home' },
+  { key: 'report', route: '/report/omnichannel', label: 'Report' },
+  { key: 'tickets', route: '/ticket', label: 'Tickets' },
+  { key: 'chats', route: '/chat', label: 'Chats' },
+  { key: 'analyst_intelligence', route: '/analyst_intelligence', label: 'Analyst Intelligence' },
+  { key: 'prediction_validator', route: '/prediction_validator', label: 'Prediction Validator' },
+  { key: 'integrated_insight', route: '/integrated_insight', label: 'Integrated Insight' },
+  { key: 'ai_learning', route: '/ai_learning', label: 'AI Learning' },
+  { key: 'scam_calls', route: '/call_verification', label: 'Scam Calls' },
+  { key: 'kanban', route: '/kanban', label: 'Kanban' },
+  { key: 'contacts', route: '/contacts', label: 'Contacts' },
+  { key: 'customer_analysis', route: '/customer_analysis', label: 'Customer Analysis' },
+  { key: 'case', route: '/case', label: 'Case Management' },
+  { key: 'calendar', route: '/calendar', label: 'Calendar', hint: 'View events and holidays' },
+  { key: 'knowledgebase', route: '/support/kb/en', label: 'Knowledgebase' },
+  { key: 'call', route: '/call', label: 'Call' },
+  { key: 'incoming_call', route: '/call/ongoing', label: 'Incoming Call' },
+  { key: 'call_report', route: '/report/call', label: 'Call Report' },
+  { key: 'supervisory', route: '/supervisory', label: 'Supervisory' },
+  { key: 'call_config', route: '/call_config', label: 'Call Configurations' },
+  { key: 'support', route: '/support/manual/en', label: 'Support' },
+];
+
+const TRADING_PAGES: readonly NavKey[] = [
+  'analyst_intelligence',
+  'prediction_validator',
+  'integrated_insight',
+  'ai_learning',
+];
+
+/** Plans that count as Professional (Pro), Enterprise or Premium (Enterprise): DECISIONS 5. */
+const CUSTOMER_ANALYSIS_PLANS = [3, 4];
+
+/**
+ * NAV-22 .. NAV-24, DECISIONS 9: admins always see permission-gated items; hide_* apply to non-admins only.
+ * DECISIONS 13: `support` is the support/call variant, so "support" and "call" gates both mean it.
+ */
+export function isNavItemVisible(key: NavKey, c: NavContext): boolean {
+  const has = (p: string) => c.permissions.includes(p);
+  const hidden = (p: string) => !c.isAdmin && has(p);
+  const supportOrCombined = c.variant === 'support' || c.variant === 'combined';
+  if (TRADING_PAGES.includes(key)) return c.isAdmin && c.variant === 'trading';
+  switch (key) {
+    case 'home':
+    case 'knowledgebase':
+    case 'support':
+      return true;
+    case 'report':
+      return (c.isAdmin || has('view_report')) && supportOrCombined;
+    case 'tickets':
+      return c.variant === 'combined';
+    case 'chats':
+      return supportOrCombined && !hidden('hide_chat');
+    case 'scam_calls':
+      return c.isAdmin && c.features.includes('scam_calls') && supportOrCombined;
+    case 'kanban':
+      return c.isAdmin && !has('hide_kanban');
+    case 'contacts':
+      return !hidden('hide_contacts');
+    case 'customer_analysis':
+      return (
+        (c.features.includes('customer_analysis') || CUSTOMER_ANALYSIS_PLANS.includes(c.plan)) &&
+        c.variant === 'combined'
+      );
+    case 'case':
+      return !hidden('hide_case');
+    case 'calendar':
+      return !hidden('hide_calendar');
+    case 'call':
+      return !hidden('hide_call') && !c.incomingCall;
+    case 'incoming_call':
+      return Boolean(c.incomingCall);
+    case 'call_report':
+    case 'supervisory':
+      return c.isAdmin || has('view_report');
+    case 'call_config':
+      return c.isAdmin || has('call_settings');
+    default:
+      return false;
+  }
+}
+
+export const visibleNavItems = (c: NavContext) => NAV_ITEMS.filter((i) => isNavItemVisible(i.key, c));
+
+/** Items kept visible when the panel is minimized, until the user chooses otherwise (NAV-29). */
+export const DEFAULT_PINNED_NAV: readonly NavKey[] = ['home', 'tickets', 'chats', 'contacts', 'call'];
+
+/** NAV-30 .. NAV-33. The hint that the first document cuts off with "..." is written out in full here. */
+export const NAV_HINTS = {
+  minimized: 'Some items are hidden when the panel is minimized...',
+  minimizedMore: 'Pin the ones you use most with the pencil, and they stay when the panel is small.',
+  gotIt: 'Got It!',
+  editVisibility: 'Change visibility of menu items when minimized.',
+  avatar: 'Change your profile picture in settings.',
+} as const;
+
+export const LOG_OUT_CONFIRM = 'Are you sure you want to log out?';
+
+// ---------------------------------------------------------------------------------------------------------
+// Cookies and local keys (NAV-32, NAV-39, SHELL-65, SHELL-66)
+// ---------------------------------------------------------------------------------------------------------
+
+/** About one year, for the theme, rich-link, hint and display cookies. */
+export const PREFERENCE_COOKIE_DAYS = 365;
+export const COOKIES = {
+  dark: 'dark',
+  autoDark: 'auto_dark',
+  richLink: 'rich_link',
+  avatarHint: 'avatar_hint_seen',
+  /** NAV-40: the name the panel shows for the user, as last set. */
+  displayName: 'display_name',
+  /** NAV-40: 1 keeps the panel expanded, 0 lets it collapse. */
+  alwaysDisplay: 'always_display',
+} as const;
+
+export const LOCAL_KEYS = {
+  pinnedNav: 'parley.nav.pinned',
+  navHintsSeen: 'parley.nav.hints',
+  bottomTab: 'parley.bottomTab',
+  lastTicketPath: 'parley.lastTicketPath',
+  notificationPrompt: 'parley.notificationPrompt',
+  dismissedAnnouncement: 'parley.announcement.dismissed',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Bottom tabs on narrow screens (SHELL-33 .. SHELL-35, DECISIONS 2, HOST-06)
+// ---------------------------------------------------------------------------------------------------------
+
+export type BottomTab = 'ticket' | 'livechat' | 'chat';
+export const BOTTOM_TABS: Record<BottomTab, { label: string; route: string }> = {
+  ticket: { label: 'Tickets', route: '/ticket' },
+  livechat: { label: 'Live Chats', route: '/livechat' },
+  chat: { label: 'Workspace', route: '/chat' },
+};
+export const DEFAULT_BOTTOM_TAB: BottomTab = 'chat';
+/** Tickets only on the combined variant; the Workspace tab comes first on the support variant (HOST-06). */
+export function bottomTabsFor(variant: HostVariant): BottomTab[] {
+  if (variant === 'combined') return ['ticket', 'livechat', 'chat'];
+  if (variant === 'support') return ['chat', 'livechat'];
+  return ['livechat', 'chat'];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pagination (SHELL-51, SHELL-52)
+// ---------------------------------------------------------------------------------------------------------
+
+export type PageSlot = number | 'gap';
+/**
+ * SHELL-52: the window is 5 pages centred on the current one (shifted at the edges), plus the first and
+ * last page, with a gap mark where pages are skipped. Pages are 1-based.
+ */
+export function pageWindow(current: number, total: number, size = 5): PageSlot[] {
+  if (total <= 0) return [];
+  const cur = Math.min(Math.max(1, current), total);
+  let start = Math.max(1, cur - Math.floor(size / 2));
+  const end = Math.min(total, start + size - 1);
+  start = Math.max(1, end - size + 1);
+  const out: PageSlot[] = [];
+  if (start > 1) out.push(1);
+  if (start > 2) out.push('gap');
+  for (let p = start; p <= end; p++) out.push(p);
+  if (end < total - 1) out.push('gap');
+  if (end < total) out.push(total);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Generic input dialog (SHELL-42 .. SHELL-48)
+// ---------------------------------------------------------------------------------------------------------
+
+export const ID_TYPES = [
+  'None',
+  'MyKad ID',
+  'MyKid ID',
+  'PR MyKad',
+  'Passport No.',
+  'Army ID',
+  'Police ID',
+  'Baby of (B/O)',
+] as const;
+export const REFUSES_TO_PROVIDE = 'Refuses to provide';
+
+/** SHELL-46: the value of an id input. */
+export function identityValue(idType: string, refused: boolean, number: string): string {
+  if (idType === 'None' || refused) return REFUSES_TO_PROVIDE;
+  return number.trim();
+}
+/** SHELL-46: the identity number field shows only for a real ID type that was not refused. */
+export const showsIdentityNumber = (idType: string, refused: boolean) => idType !== 'None' && !refused;
+
+/** SHELL-47: a date from the input dialog becomes "YYYY-MM-DD 00:00:00"; an invalid date gives "". */
+export function dialogDateValue(input: string | Date | null | undefined): string {
+  if (!input) return '';
+  let y: number;
+  let m: number;
+  let d: number;
+  if (input instanceof Date) {
+    if (Number.isNaN(input.getTime())) return '';
+    y = input.getFullYear();
+    m = input.getMonth() + 1;
+    d = input.getDate();
+  } else {
+    const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(input.trim());
+    if (!match) return '';
+    [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const check = new Date(Date.UTC(y, m - 1, d));
+    if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return '';
+  }
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${y}-${pad(m)}-${pad(d)} 00:00:00`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Settings modal sections (SHELL-53, SHELL-54)
+// ---------------------------------------------------------------------------------------------------------
+
+/** The settings sections by index. 17 is subscriptions and billing (SHELL-53); the rest are ours. */
+export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; admin?: boolean }> = {
+  0: { key: 'security', label: 'Security' },
+  1: { key: 'sessions', label: 'Sessions' },
+  2: { key: 'appearance', label: 'Appearance' },
+  3: { key: 'users', label: 'Users', admin: true },
+  4: { key: 'statuses', label: 'Statuses', admin: true },
+  5: { key: 'announcements', label: 'Announcements', admin: true },
+  6: { key: 'account', label: 'Account', admin: true },
+  7: { key: 'audit', label: 'Audit log', admin: true },
+  17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Announcements (SHELL-37, SHELL-38)
+// ---------------------------------------------------------------------------------------------------------
+
+export const Announcement = z.object({
+  id: z.number(),
+  message: z.string(),
+  level: z.enum(['info', 'warning']),
+  created_at: z.number(),
+  created_by: z.string(),
+  /** After this (ms) the banner no longer shows; null: until replaced or removed. */
+  expires_at: z.number().nullable(),
+});
+export type Announcement = z.infer<typeof Announcement>;
+export const PublishAnnouncementInput = z.object({
+  message: z
+    .string({ error: 'Message is required.' })
+    .trim()
+    .min(1, 'Message is required.')
+    .max(500, 'Message is too long.'),
+  level: z.enum(['info', 'warning']).optional().default('info'),
+  expires_at: z.number().int().positive().nullable().optional().default(null),
+});
+export type PublishAnnouncementInput = z.infer<typeof PublishAnnouncementInput>;
+/** Payload of `announcementMessage` and of the `getAnnouncement` acknowledgement: null when none shows. */
+export const AnnouncementMessage = z.object({ announcement: Announcement.nullable() });
+export type AnnouncementMessage = z.infer<typeof AnnouncementMessage>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Strings (SHELL-*)
+// ---------------------------------------------------------------------------------------------------------
+
+export const SHELL_STRINGS = {
+  notFoundTitle: 'Error 404',
+  notFoundBody: 'The page you have requested was not found.',
+  maxRetries: 'maximum retries exceeded',
+  crashTitle: 'Something went wrong',
+  crashBody:
+    'Parley ran into a problem and needs to refresh. If it keeps happening, send the details below to support.',
+  refreshNow: 'Refresh Now',
+  noConnection: 'No connection. Messages you send will wait until the connection is back.',
+  reconnect: 'Reconnect',
+  goOnline: 'Go Online',
+  dismiss: 'Dismiss',
+  updateAvailable: "Update is available. What's new: ",
+  refresh: 'Refresh',
+  notificationPrompt: 'Turn on browser notifications to hear about new chats and SLA alerts.',
+  notificationEnable: 'Enable',
+  notificationNoThanks: 'No thanks',
+  interactionRequired: 'Please close this to activate sound.',
+  removedTitle: "You've got removed!",
+  removedBody: 'You are not longer a participant in this conversation.',
+  errorTitle: 'Error!',
+  emptyChat: "It's empty.",
+  emptyChatBody: 'Your messages will appear here after selecting a conversation.',
+  chatCrashed: 'Ops! The chat has crashed unexpectedly.',
+  incomingLiveChats: 'Take one',
+} as const;
+
+/** SHELL-59: toast duration; SHELL-58: at most 3 at once. */
+export const TOAST_MS = 3_000;
+export const TOAST_LIMIT = 3;
+/** SHELL-68: a screen that fails to load is retried this many times, this far apart. */
+export const LAZY_RETRIES = 5;
+export const LAZY_RETRY_MS = 5_000;
