@@ -16,10 +16,31 @@ export const REDACT = {
   censor: '[redacted]',
 };
 
-const SECRET_PARAMS = /([?&](?:_token|token|refresh_token|password)=)[^&]*/gi;
+const SECRET_PARAMS = new Set(['_token', 'token', 'refresh_token', 'password']);
+
+/** A parameter name as the query parser sees it: `%5Ftoken` and `_token` are the same parameter. */
+function paramName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
 
 /** Query-string tokens (`?_token=`) are part of the URL, so the URL itself is scrubbed too. */
-export const scrubUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+export function scrubUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? part : part.slice(0, eq);
+      return eq >= 0 && SECRET_PARAMS.has(paramName(name)) ? `${name}=[redacted]` : part;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
 
 /** The request fields a log line needs, without headers that carry credentials. */
 export function serializeRequest(req: FastifyRequest) {

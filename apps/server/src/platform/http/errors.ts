@@ -1,5 +1,5 @@
 import { type ApiError, ErrorCode } from '@parley/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /** An error a command or route throws on purpose: it becomes a 4xx with this code and text. */
@@ -47,6 +47,17 @@ export function installErrorHandler(app: FastifyInstance): void {
     req.log.error({ err }, 'request failed');
     return reply.code(500).send(failure(ErrorCode.internal, 'Something went wrong on our side.'));
   });
+}
+
+/**
+ * Errors Fastify meets before routing (a URL that does not decode, a path parameter that is too long): without
+ * this they would answer in Fastify's own shape, not ours.
+ */
+export function frameworkError(err: FastifyError, _req: unknown, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const description =
+    err.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The address is too long or not valid.';
+  reply.code(status).send(failure(status === 404 ? ErrorCode.notFound : ErrorCode.validation, description));
 }
 
 /** Fastify's own 4xx errors (body parsing, content type, limits) in our words. */

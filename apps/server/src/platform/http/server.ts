@@ -16,13 +16,33 @@ import { installAuthGuard } from '../auth/guard.js';
 import type { Config } from '../config.js';
 import { type DB, pingDatabase } from '../db/db.js';
 import type { Metrics } from '../metrics.js';
-import { failure, installErrorHandler } from './errors.js';
+import { AppError, failure, frameworkError, installErrorHandler } from './errors.js';
 
 export interface HttpDeps {
   config: Config;
   db: DB;
   logger: pino.Logger;
   metrics: Metrics;
+}
+
+/** Paths that are API, never the web app: an unknown one answers 404 JSON. */
+const API_PATH = /^\/(api|status|socket\.io)(\/|$)/;
+
+/** True when any string (or key) in a parsed body, query or params holds a NUL character. Iterative: bodies nest deep. */
+export function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 /** The HTTP pipeline every module's routes plug into: parsing, auth guard, errors, health, static web app. */
@@ -33,6 +53,7 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -41,6 +62,12 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Parley API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
+  });
+  // A NUL character is never meaningful text and Postgres cannot store it: refuse it as bad input on both
+  // dialects alike, before any route reads or writes with it (it was a 500 from the database).
+  app.addHook('preValidation', async (req) => {
+    if (containsNul(req.body) || containsNul(req.query) || containsNul(req.params))
+      throw new AppError(400, ErrorCode.validation, 'Text must not contain NUL characters.');
   });
   installAuthGuard(app, db);
 
@@ -72,19 +99,20 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   if (fs.existsSync(index)) {
     await app.register(fastifyStatic, { root: config.WEB_DIST, index: false });
     r.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_req, reply) =>
-      reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html'),
+      reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false }),
     );
   }
-  // Unknown API paths answer JSON; any other path is the web app, which shows its own 404.
+  // Unknown API paths answer JSON; any other path is the web app, which shows its own 404. `/status/` is
+  // API too: the spec's online list is `GET /status/get`, outside /api (STATUS-23).
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/socket.io') || req.method !== 'GET') {
+    if (API_PATH.test(url) || req.method !== 'GET') {
       return reply.code(404).send(failure(ErrorCode.notFound, `No such endpoint: ${req.method} ${url}`));
     }
     if (!fs.existsSync(index)) {
       return reply.code(503).type('text/plain').send('The web app is not built yet. Run `npm run build`.');
     }
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
   return app;
 }

@@ -1,0 +1,462 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createAccount, type SpineDb, silentLog, sleep, spineDatabase, waitFor } from '../../testing/spine.js';
+import { dialects } from '../../testing/support.js';
+import type { DB, DbHandle } from '../db/db.js';
+import { appendEvent, eventsAfter, headSeq, outboxSignal, runCommand, type StoredEvent } from './outbox.js';
+import { type Listener, Relay, type RelayOptions } from './relay.js';
+
+const countEvents = async (db: DB, accountId: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const countRows = async (db: DB, table: 'departments' | 'labels', accountId: number) =>
+  Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const pendingEvents = async (db: DB) =>
+  Number(
+    (
+      await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('delivered_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const eventRow = (db: DB, id: number) =>
+  db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/** Appends one event of the account in its own command. */
+const emit = (db: DB, accountId: number, type = 'test.happened', payload: unknown = {}) =>
+  runCommand(db, (trx) => appendEvent(trx, { accountId, type, payload }));
+
+function relay(h: DbHandle, nodeId: string, o: Partial<RelayOptions> = {}): Relay {
+  return new Relay({
+    db: h.db,
+    dialect: h.dialect,
+    nodeId,
+    leaseMs: 5_000,
+    pollMs: 20,
+    batch: 50,
+    log: silentLog,
+    ...o,
+  });
+}
+
+describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
+  const opened: SpineDb[] = [];
+  const relays: Relay[] = [];
+  const fresh = async () => {
+    const s = await spineDatabase(dialect);
+    opened.push(s);
+    return s;
+  };
+  afterAll(async () => {
+    await Promise.all(relays.map((r) => r.stop()));
+    await Promise.all(opened.map((s) => s.drop()));
+  });
+
+  it('SPINE a command that throws after writing rows leaves no rows, no event and no sequence bump', async () => {
+    const s = await fresh();
+    const first = await createAccount(s.db, 'No events yet');
+    const second = await createAccount(s.db, 'Has an event');
+    expect((await emit(s.db, second, 'test.first')).seq).toBe(1);
+
+    const signalled = vi.fn();
+    outboxSignal.on('appended', signalled);
+    try {
+      for (const accountId of [first, second]) {
+        const head = await headSeq(s.db, accountId);
+        const events = await countEvents(s.db, accountId);
+
+        // The command's own code throws after its rows and its event were written.
+        let seqInside = 0;
+        await expect(
+          runCommand(s.db, async (trx) => {
+            await trx
+              .insertInto('departments')
+              .values({ account_id: accountId, name: 'Doomed', created_at: Date.now() })
+              .execute();
+            seqInside = (await appendEvent(trx, { accountId, type: 'department.created', payload: { n: 1 } })).seq;
+            await trx
+              .insertInto('labels')
+              .values({
+                account_id: accountId,
+                name: 'Doomed',
+                color: '#000',
+                color_dark: '#fff',
+                level: 0,
+                sla: 0,
+                removed: 0,
+                created_at: Date.now(),
+              })
+              .execute();
+            throw new Error('validation failed late');
+          }),
+        ).rejects.toThrow('validation failed late');
+        expect(seqInside).toBe(head + 1);
+
+        // The database refuses a row after the event was appended (NOT NULL violated).
+        await expect(
+          runCommand(s.db, async (trx) => {
+            await appendEvent(trx, { accountId, type: 'department.created', payload: { n: 2 } });
+            await sql`insert into departments (account_id, name, created_at) values (${accountId}, null, 0)`.execute(
+              trx,
+            );
+          }),
+        ).rejects.toThrow();
+
+        expect(await countRows(s.db, 'departments', accountId)).toBe(0);
+        expect(await countRows(s.db, 'labels', accountId)).toBe(0);
+        expect(await countEvents(s.db, accountId)).toBe(events);
+        expect(await headSeq(s.db, accountId)).toBe(head);
+      }
+      // Nothing committed, so the relay was never woken.
+      expect(signalled).not.toHaveBeenCalled();
+
+      // The next successful command takes the very next number: the failures left no gap.
+      expect((await emit(s.db, first)).seq).toBe(1);
+      expect((await emit(s.db, second)).seq).toBe(2);
+      expect(signalled).toHaveBeenCalledTimes(2);
+    } finally {
+      outboxSignal.off('appended', signalled);
+    }
+  });
+
+  it('SPINE per-account sequence numbers are contiguous and independent between two accounts', async () => {
+    const s = await fresh();
+    const a = await createAccount(s.db, 'A');
+    const b = await createAccount(s.db, 'B');
+    const expected = new Map<number, number>([
+      [a, 0],
+      [b, 0],
+    ]);
+
+    // 60 concurrent commands over both accounts: some append two events, some fail after appending.
+    const jobs = Array.from({ length: 60 }, (_, i) => {
+      const accountId = i % 3 === 0 ? b : a;
+      const events = i % 4 === 0 ? 2 : 1;
+      const fails = i % 7 === 3;
+      if (!fails) expected.set(accountId, expected.get(accountId)! + events);
+      return runCommand(s.db, async (trx) => {
+        for (let k = 0; k < events; k++) {
+          await appendEvent(trx, { accountId, type: 'test.counted', payload: { i, k } });
+          await sleep(i % 5);
+        }
+        if (fails) throw new Error(`command ${i} fails`);
+      }).catch((err: Error) => {
+        if (!fails) throw err;
+      });
+    });
+    await Promise.all(jobs);
+
+    for (const accountId of [a, b]) {
+      const n = expected.get(accountId)!;
+      expect(n).toBeGreaterThan(10);
+      const events = await eventsAfter(s.db, accountId, 0, 1000);
+      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      expect(events.every((e) => e.accountId === accountId)).toBe(true);
+      expect(await headSeq(s.db, accountId)).toBe(n);
+      // The sequence follows commit order: ids, handed out as rows are written, rise with seq.
+      const ids = events.map((e) => e.id);
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+      // The catch-up read returns exactly what came after a given sequence number.
+      expect((await eventsAfter(s.db, accountId, n - 3, 1000)).map((e) => e.seq)).toEqual([n - 2, n - 1, n]);
+      expect(await eventsAfter(s.db, accountId, n, 1000)).toEqual([]);
+    }
+    // The payload and the realtime routing survive the round trip.
+    const { seq } = await runCommand(s.db, (trx) =>
+      appendEvent(trx, {
+        accountId: a,
+        type: 'test.routed',
+        payload: { text: 'héllo', list: [1, 2] },
+        realtime: { name: 'routed', rooms: ['account:1', 'user:2'] },
+      }),
+    );
+    const [routed] = await eventsAfter(s.db, a, seq - 1, 1);
+    expect(routed).toMatchObject({
+      seq,
+      type: 'test.routed',
+      payload: { text: 'héllo', list: [1, 2] },
+      socketEvent: 'routed',
+      rooms: ['account:1', 'user:2'],
+      attempts: 0,
+    });
+  });
+
+  it('SPINE a transactional listener runs exactly once per event with two relays competing on one database', async () => {
+    const s = await fresh();
+    // Two nodes: on Postgres two connection pools. SQLite is single-node and one process holds one
+    // connection; a second connection in the same process would block the event loop on SQLite's lock,
+    // so both relays share it (as two relays of one node would).
+    const other = dialect === 'postgres' ? s.open() : s;
+    const accounts = [await createAccount(s.db, 'A'), await createAccount(s.db, 'B'), await createAccount(s.db, 'C')];
+
+    const effectSeen = new Map<number, number>();
+    const listeners = (nodeId: string): Listener[] => [
+      {
+        name: 'recordDelivery',
+        kind: 'transactional',
+        events: ['test.competed'],
+        async handle(e: StoredEvent, trx) {
+          await trx
+            .insertInto('audit_log')
+            .values({
+              account_id: e.accountId,
+              user_id: null,
+              actor: nodeId,
+              action: 'test.delivered',
+              detail: String(e.id),
+              ip: '',
+              created_at: Date.now(),
+            })
+            .execute();
+          // Slower than the lease allows for a whole batch, so the other relay re-claims events that are
+          // still being handled: only the receipt keeps the listener's work from happening twice.
+          await sleep(3);
+        },
+      },
+      {
+        name: 'countEffect',
+        kind: 'effect',
+        events: ['test.competed'],
+        async handle(e: StoredEvent) {
+          effectSeen.set(e.id, (effectSeen.get(e.id) ?? 0) + 1);
+        },
+      },
+    ];
+    const opts = { leaseMs: 25, batch: 10, pollMs: 5 };
+    const one = relay(s, 'node-one', opts);
+    const two = relay(other, 'node-two', opts);
+    for (const l of listeners('node-one')) one.register(l);
+    for (const l of listeners('node-two')) two.register(l);
+
+    const append = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) await emit(s.db, accounts[i % 3]!, 'test.competed', { i });
+    };
+    await append(0, 60);
+    relays.push(one, two);
+    one.start();
+    two.start();
+    await append(60, 120);
+    await waitFor(
+      async () => (await pendingEvents(s.db)) === 0,
+      15_000,
+      () => 'every event delivered',
+    );
+    await Promise.all([one.stop(), two.stop()]);
+
+    const ids = (await s.db.selectFrom('events').select('id').execute()).map((r) => Number(r.id));
+    expect(ids).toHaveLength(120);
+    const runs = await s.db
+      .selectFrom('audit_log')
+      .select(['detail', 'actor'])
+      .where('action', '=', 'test.delivered')
+      .execute();
+    const perEvent = new Map<number, number>();
+    for (const r of runs) perEvent.set(Number(r.detail), (perEvent.get(Number(r.detail)) ?? 0) + 1);
+    expect([...perEvent.keys()].sort((x, y) => x - y)).toEqual(ids.sort((x, y) => x - y));
+    expect([...perEvent.values()].every((n) => n === 1)).toBe(true);
+    const receipts = await s.db
+      .selectFrom('event_receipts')
+      .select('event_id')
+      .where('listener', '=', 'recordDelivery')
+      .execute();
+    expect(receipts).toHaveLength(120);
+    // Effects are at least once: every event was seen, and the lapsed leases really did hand events to
+    // both relays (so the receipts above, not luck, kept the transactional work to once).
+    expect(ids.every((id) => (effectSeen.get(id) ?? 0) >= 1)).toBe(true);
+    expect([...effectSeen.values()].some((n) => n > 1)).toBe(true);
+    expect(one.delivered + two.delivered).toBeGreaterThanOrEqual(120);
+  });
+
+  it('SPINE with two relays, each account still sees its events in sequence order', async () => {
+    const s = await fresh();
+    const other = dialect === 'postgres' ? s.open() : s;
+    const accounts = [await createAccount(s.db, 'A'), await createAccount(s.db, 'B'), await createAccount(s.db, 'C')];
+    const seen = new Map<number, number[]>(accounts.map((a) => [a, []]));
+    const byNode = new Map<string, number>();
+    const ordered = (nodeId: string): Listener => ({
+      name: 'ordered',
+      kind: 'effect',
+      events: ['test.ordered'],
+      async handle(e: StoredEvent) {
+        seen.get(e.accountId)!.push(e.seq);
+        byNode.set(nodeId, (byNode.get(nodeId) ?? 0) + 1);
+        await sleep(1);
+      },
+    });
+    const opts = { batch: 4, pollMs: 5 };
+    const one = relay(s, 'node-one', opts);
+    const two = relay(other, 'node-two', opts);
+    one.register(ordered('node-one'));
+    two.register(ordered('node-two'));
+    relays.push(one, two);
+    one.start();
+    two.start();
+    for (let i = 0; i < 90; i++) await emit(s.db, accounts[i % 3]!, 'test.ordered', { i });
+    await waitFor(
+      async () => (await pendingEvents(s.db)) === 0,
+      10_000,
+      () => 'every event delivered',
+    );
+    await Promise.all([one.stop(), two.stop()]);
+    for (const a of accounts) expect(seen.get(a)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    if (dialect === 'postgres') expect(byNode.size).toBe(2);
+  });
+
+  it('SPINE an effect listener that throws is retried with backoff and then succeeds', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const calls = { flaky: [] as number[], before: [] as number[], tx: [] as number[], steady: [] as number[] };
+    const r = relay(s, 'node-retry');
+    r.register({
+      name: 'before',
+      kind: 'effect',
+      events: '*',
+      async handle(e) {
+        if (e.type === 'test.flaky') calls.before.push(Date.now());
+      },
+    });
+    r.register({
+      name: 'tx',
+      kind: 'transactional',
+      events: ['test.flaky'],
+      async handle() {
+        calls.tx.push(Date.now());
+      },
+    });
+    r.register({
+      name: 'flaky',
+      kind: 'effect',
+      events: '*',
+      async handle(e) {
+        if (e.type !== 'test.flaky') {
+          calls.steady.push(Date.now());
+          return;
+        }
+        calls.flaky.push(Date.now());
+        if (calls.flaky.length <= 2) throw new Error(`boom ${calls.flaky.length}`);
+      },
+    });
+    relays.push(r);
+
+    const { id } = await emit(s.db, accountId, 'test.flaky');
+    r.start();
+    await waitFor(
+      () => calls.flaky.length === 1,
+      5_000,
+      () => 'the first attempt',
+    );
+    await waitFor(
+      async () => (await eventRow(s.db, id)).attempts === 1,
+      5_000,
+      () => 'the failure recorded',
+    );
+    const failed = await eventRow(s.db, id);
+    expect(failed).toMatchObject({ attempts: 1, delivered_at: null, lease_owner: null, lease_until: null });
+    expect(failed.last_error).toBe('flaky: boom 1');
+    // Backoff 500 ms * 2^attempts: the first retry is due a second after the failure.
+    expect(failed.available_at - calls.flaky[0]!).toBeGreaterThanOrEqual(1_000);
+    expect(failed.available_at - calls.flaky[0]!).toBeLessThan(1_500);
+
+    // A failing event does not hold up the account's later events.
+    await emit(s.db, accountId, 'test.steady');
+    await waitFor(
+      () => calls.steady.length === 1,
+      1_000,
+      () => 'the later event',
+    );
+    expect(calls.flaky).toHaveLength(1);
+
+    await waitFor(
+      async () => (await eventRow(s.db, id)).delivered_at !== null,
+      8_000,
+      () => 'the retries',
+    );
+    const [t1, t2, t3] = calls.flaky;
+    expect(calls.flaky).toHaveLength(3);
+    expect(t2! - t1!).toBeGreaterThanOrEqual(1_000);
+    expect(t3! - t2!).toBeGreaterThanOrEqual(2_000);
+    const done = await eventRow(s.db, id);
+    expect(done).toMatchObject({ attempts: 2, lease_owner: null });
+    // The listeners that had already succeeded were not run again on the retries.
+    expect(calls.before).toHaveLength(1);
+    expect(calls.tx).toHaveLength(1);
+    await r.stop();
+  }, 15_000);
+
+  it('SPINE after 10 failures an event is marked dead with its last error, and is not retried', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    let failures = 0;
+    let sideEffects = 0;
+    // Driven tick by tick (no timers); the backoff is skipped by making the event due again.
+    const r = relay(s, 'node-dead');
+    r.register({
+      name: 'sideEffect',
+      kind: 'effect',
+      events: '*',
+      async handle() {
+        sideEffects++;
+      },
+    });
+    r.register({
+      name: 'alwaysFails',
+      kind: 'effect',
+      events: '*',
+      async handle() {
+        failures++;
+        throw new Error(`nope ${failures}`);
+      },
+    });
+    const { id } = await emit(s.db, accountId, 'test.poison');
+    const makeDue = () => s.db.updateTable('events').set({ available_at: 0 }).where('id', '=', id).execute();
+
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const before = Date.now();
+      expect(await r.tick()).toBe(1);
+      const row = await eventRow(s.db, id);
+      expect(row.attempts).toBe(attempt);
+      expect(row.last_error).toBe(`alwaysFails: nope ${attempt}`);
+      expect(row.lease_owner).toBeNull();
+      if (attempt < 10) {
+        expect(row.delivered_at).toBeNull();
+        const backoff = Math.min(60_000, 500 * 2 ** attempt);
+        expect(row.available_at).toBeGreaterThanOrEqual(before + backoff);
+        expect(row.available_at).toBeLessThanOrEqual(Date.now() + backoff);
+        // Not due yet: a tick leaves it alone.
+        expect(await r.tick()).toBe(0);
+        await makeDue();
+      } else {
+        // Dead: set aside as delivered, the error kept for an operator.
+        expect(row.delivered_at).not.toBeNull();
+      }
+    }
+    await makeDue();
+    expect(await r.tick()).toBe(0);
+    expect(failures).toBe(10);
+    expect(sideEffects).toBe(1);
+
+    // The account's other events still flow.
+    await emit(s.db, accountId, 'test.after');
+    expect(await r.tick()).toBe(1);
+    expect(sideEffects).toBe(2);
+  });
+});

@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { type SpineDb, silentLog, sleep, spineDatabase, waitFor } from '../testing/spine.js';
+import { dialects } from '../testing/support.js';
+import type { DbHandle } from './db/db.js';
+import { Scheduler, type Task } from './scheduler.js';
+
+/**
+ * SCHEDULER: timed work takes a lease in the database so that, across nodes, one node runs a task per
+ * period. Each "node" here is a Scheduler with its own connection (pool) to the same database.
+ */
+interface Run {
+  node: string;
+  at: number;
+}
+
+/** The same task (same name, so the same lease) as one node sees it: each run is recorded. */
+const taskOn = (node: string, runs: Run[], everyMs: number): Task => ({
+  name: 'sharedTask',
+  everyMs,
+  async run() {
+    runs.push({ node, at: Date.now() });
+  },
+});
+
+const gaps = (runs: Run[]) => runs.slice(1).map((r, i) => r.at - runs[i]!.at);
+
+describe.each(dialects)('SCHEDULER on %s', (dialect) => {
+  const opened: SpineDb[] = [];
+  const schedulers: Scheduler[] = [];
+  const twoNodes = async () => {
+    const s = await spineDatabase(dialect);
+    opened.push(s);
+    const nodes = (['node-a', 'node-b'] as const).map((name) => {
+      const h: DbHandle = s.open();
+      const scheduler = new Scheduler(h.db, name, silentLog);
+      schedulers.push(scheduler);
+      return { name, handle: h, scheduler };
+    });
+    return { s, a: nodes[0]!, b: nodes[1]! };
+  };
+  afterAll(async () => {
+    await Promise.all(schedulers.map((x) => x.stop()));
+    await Promise.all(opened.map((s) => s.drop()));
+  });
+
+  it('SCHEDULER two nodes racing for the same due time: exactly one runs the task', async () => {
+    const { a, b } = await twoNodes();
+    const runs: Run[] = [];
+    const everyMs = 300;
+    for (let round = 0; round < 5; round++) {
+      const ran = await Promise.all([
+        a.scheduler.runOnce(taskOn(a.name, runs, everyMs)),
+        b.scheduler.runOnce(taskOn(b.name, runs, everyMs)),
+      ]);
+      expect(ran.filter(Boolean), `round ${round}`).toHaveLength(1);
+      // Within the period the lease stands: neither node runs it again.
+      const again = await Promise.all([
+        a.scheduler.runOnce(taskOn(a.name, runs, everyMs)),
+        b.scheduler.runOnce(taskOn(b.name, runs, everyMs)),
+      ]);
+      expect(again, `round ${round} again`).toEqual([false, false]);
+      // The lease lasts one period less 50 ms; past it the task is due again.
+      await sleep(everyMs - 30);
+    }
+    expect(runs).toHaveLength(5);
+  });
+
+  it('SCHEDULER two nodes scheduling the same task: it runs on only one of them per due time', async () => {
+    const { a, b } = await twoNodes();
+    const runs: Run[] = [];
+    const everyMs = 200;
+    const started = Date.now();
+    a.scheduler.schedule(taskOn(a.name, runs, everyMs));
+    await sleep(70); // the nodes' timers out of phase
+    b.scheduler.schedule(taskOn(b.name, runs, everyMs));
+    await sleep(1_500);
+    await Promise.all([a.scheduler.stop(), b.scheduler.stop()]);
+    const elapsed = Date.now() - started;
+
+    // One run per period, not one per node per period: ~8 runs in 1.5 s, never two within a lease.
+    expect(runs.length).toBeGreaterThanOrEqual(Math.floor(elapsed / everyMs) - 2);
+    expect(runs.length).toBeLessThanOrEqual(Math.ceil(elapsed / everyMs) + 1);
+    expect(Math.min(...gaps(runs))).toBeGreaterThanOrEqual(everyMs - 50 - 15);
+  });
+
+  it('SCHEDULER after the holder stops, its lease expires and the other node takes over', async () => {
+    const { s, a, b } = await twoNodes();
+    const runs: Run[] = [];
+    const everyMs = 250;
+    a.scheduler.schedule(taskOn(a.name, runs, everyMs));
+    await sleep(100);
+    b.scheduler.schedule(taskOn(b.name, runs, everyMs));
+    await sleep(800);
+
+    // Whoever ran it last holds the lease; it goes away (its timers stop, its connection closes).
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    const [holder, other] = runs.at(-1)!.node === a.name ? [a, b] : [b, a];
+    await holder.scheduler.stop();
+    await holder.handle.close();
+    const stoppedAt = Date.now();
+    const lastByHolder = runs.filter((r) => r.node === holder.name).at(-1)!.at;
+
+    await waitFor(
+      () => runs.filter((r) => r.at > stoppedAt).length >= 3,
+      3 * everyMs + 500,
+      () => `the other node to take over: ${JSON.stringify(runs)}`,
+    );
+    await other.scheduler.stop();
+
+    const after = runs.filter((r) => r.at > stoppedAt);
+    expect(after.every((r) => r.node === other.name)).toBe(true);
+    // It waited for the lease to lapse, and took over within about one period of that.
+    const firstTakeover = after[0]!.at;
+    expect(firstTakeover - lastByHolder).toBeGreaterThanOrEqual(everyMs - 50 - 15);
+    expect(firstTakeover - lastByHolder).toBeLessThanOrEqual(2 * everyMs + 50);
+    expect(Math.min(...gaps(runs))).toBeGreaterThanOrEqual(everyMs - 50 - 15);
+    const now = await s.db
+      .selectFrom('task_leases')
+      .select('owner')
+      .where('name', '=', 'sharedTask')
+      .executeTakeFirstOrThrow();
+    expect(now.owner).toBe(other.name);
+  });
+});
