@@ -335,7 +335,8 @@ async function main(): Promise<void> {
     const base: StatusUpdated = {
       userId: auth.userId,
       username: auth.username,
-      status: 'AWAY',
+      status: 'ONLINE',
+      second_status: 'AWAY',
       reason: 'Benchmark',
       since: Date.now(),
     };

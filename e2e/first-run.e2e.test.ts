@@ -1,6 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, type RunningServer, screenshot, startServer } from './support.js';
+import {
+  launchBrowser,
+  logOut,
+  newContext,
+  type RunningServer,
+  screenshot,
+  setMyStatus,
+  startServer,
+  waitConnected,
+} from './support.js';
 
 describe('FOUNDATION first run in Chromium', () => {
   let server: RunningServer;
@@ -34,7 +43,7 @@ describe('FOUNDATION first run in Chromium', () => {
 
     await page.getByTestId('welcome').waitFor();
     expect(await page.getByTestId('welcome').textContent()).toBe('Welcome, Ann Admin');
-    await page.getByText('Connected').waitFor();
+    await waitConnected(page);
 
     // The session is an HttpOnly cookie: scripts cannot read it.
     const cookies = await ctx.cookies();
@@ -46,10 +55,9 @@ describe('FOUNDATION first run in Chromium', () => {
     const page2 = await ctx.newPage();
     await page2.goto(server.url);
     await page2.getByTestId('welcome').waitFor();
-    await page2.getByText('Connected').waitFor();
+    await waitConnected(page2);
 
-    await page.getByLabel('My Status', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Busy' }).click();
+    await setMyStatus(page, 'Busy');
     const update = page.getByRole('button', { name: 'Update' });
     expect(await update.isDisabled()).toBe(true); // Busy needs a reason
     await page.getByLabel('Reason').fill('In a meeting');
@@ -82,7 +90,7 @@ describe('FOUNDATION first run in Chromium', () => {
     await page.getByTestId('welcome').waitFor();
     await screenshot(page, 'home-dark');
 
-    await page.getByRole('button', { name: 'Log Out' }).click();
+    await logOut(page);
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
     await ctx.close();
   });

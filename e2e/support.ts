@@ -112,3 +112,26 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
+
+/** Waits until the signed-in shell's socket is connected. */
+export async function waitConnected(page: Page): Promise<void> {
+  await page.locator('[data-testid="user-menu"][data-connected="true"]').waitFor();
+}
+
+/** Log Out from the user menu, confirming the question (NAV-36). */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await page.getByText('Are you sure you want to log out?').waitFor();
+  await page.getByTestId('confirm-logout').click();
+}
+
+/** Sets My Status through the user menu's status dialog. */
+export async function setMyStatus(page: Page, label: string, reason = ''): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'My Status' }).click();
+  await page.getByRole('dialog', { name: 'My Status' }).waitFor();
+  await page.getByTestId('status-select').click();
+  await page.getByRole('option', { name: label, exact: true }).click();
+  if (reason) await page.getByLabel('Reason').fill(reason);
+}

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { migrateToLatest } from './migrations/index.js';
+import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
-import { statusRoutes } from './modules/status/index.js';
+import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import type { Config } from './platform/config.js';
 import { type DbHandle, openDatabase } from './platform/db/db.js';
@@ -31,6 +32,7 @@ export interface Parley {
   realtime: Realtime;
   relay: Relay;
   scheduler: Scheduler;
+  presence: Presence;
   nodeId: string;
   /** Listens on config.HOST:PORT; resolves to the bound port. */
   listen(): Promise<number>;
@@ -61,12 +63,17 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const metrics = createMetrics();
   const app = await createHttp({ config, db, logger, metrics });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: logger });
-  authRoutes(app, { db, hostVariants: config.HOST_VARIANTS });
+  authRoutes(app, {
+    db,
+    hostVariants: config.HOST_VARIANTS,
+    version: { id: config.APP_VERSION, description: config.APP_WHATS_NEW },
+  });
   myAccountRoutes(app, { db });
   signupRoutes(app, { db, mailer, publicUrl: config.PUBLIC_URL });
   usersRoutes(app, { db });
   auditRoutes(app, { db });
   statusRoutes(app, { db });
+  announcementRoutes(app, { db });
   eventsRoutes(app, { db });
   await app.ready();
 
@@ -75,6 +82,16 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     metrics.sockets.inc();
     s.on('disconnect', () => metrics.sockets.dec());
   });
+  // STATUS: presence follows the sockets of every node; a user whose last one closes goes Offline.
+  const presence = new Presence({
+    db,
+    nodeId,
+    log: logger,
+    graceMs: config.PRESENCE_GRACE_MS,
+    heartbeatMs: config.PRESENCE_HEARTBEAT_MS,
+  });
+  realtime.onConnection(presenceSocket(presence, logger));
+  realtime.onConnection(announcementSocket(db, logger));
 
   const relay = new Relay({
     db,
@@ -90,6 +107,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const scheduler = new Scheduler(db, nodeId, logger);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneExpiredSessions(db));
+  scheduler.schedule(presence.sweepTask());
   const background = opts.background ?? true;
 
   let closed = false;
@@ -101,7 +119,9 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     relay,
     scheduler,
     nodeId,
+    presence,
     async listen() {
+      await presence.start();
       if (background) relay.start();
       await app.listen({ port: config.PORT, host: config.HOST });
       const addr = app.server.address();
@@ -112,8 +132,10 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
       closed = true;
       await relay.stop();
       await scheduler.stop();
+      presence.stop();
       realtime.io.disconnectSockets(true);
       await realtime.close().catch(() => {});
+      await presence.close().catch((err) => logger.warn({ err }, 'presence: could not remove this node'));
       await app.close().catch(() => {});
       await handle.close();
     },

@@ -75,7 +75,7 @@ describe('navigation visibility', () => {
 
   it.each(
     rows,
-  )('NAV-04 NAV-05 NAV-06 NAV-07 NAV-09 NAV-10 NAV-11 NAV-12 NAV-13 NAV-14 NAV-16 NAV-17 NAV-18 NAV-19 NAV-20 NAV-22 NAV-23 NAV-24 NAV-28 HOST-10 $key over every context', (row) => {
+  )('NAV-04 NAV-05 NAV-06 NAV-07 NAV-09 NAV-10 NAV-11 NAV-12 NAV-13 NAV-14 NAV-16 NAV-17 NAV-18 NAV-19 NAV-20 NAV-22 NAV-23 NAV-24 NAV-28 HOST-10 PLAN-26 $key over every context', (row) => {
     for (const c of contexts)
       expect(isNavItemVisible(row.key, c), JSON.stringify({ key: row.key, c })).toBe(row.expect(c));
   });

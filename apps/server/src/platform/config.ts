@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { HOST_VARIANTS, type HostVariant } from '@parley/contracts';
 import { z } from 'zod';
@@ -69,14 +70,27 @@ export const ConfigSchema = z.object({
   MAIL_FROM: z.string().default('Parley <no-reply@localhost>'),
   PUBLIC_URL: url(['http:', 'https:']),
   NODE_ID: z.string().optional(),
+  PRESENCE_GRACE_MS: int(30_000, 0),
+  PRESENCE_HEARTBEAT_MS: int(15_000, 100),
+  APP_VERSION: z.string().max(40).optional(),
+  APP_WHATS_NEW: z.string().max(500).default(''),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY'> & {
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY' | 'APP_VERSION'> & {
   TRUST_PROXY: boolean;
   WEB_DIST: string;
+  APP_VERSION: string;
 };
 
 export class ConfigError extends Error {}
+
+function packageVersion(root: string): string {
+  try {
+    return String(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version ?? '0.0.0');
+  } catch {
+    return '0.0.0';
+  }
+}
 
 /** Reads the environment once; a bad value throws a one-line error naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -92,5 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TRUST_PROXY: c.TRUST_PROXY === 'true',
     DATA_DIR: path.resolve(c.DATA_DIR),
     WEB_DIST: path.resolve(c.WEB_DIST || path.join(root, 'apps/web/dist')),
+    // SHELL-64: the web app compares its build's version with this one and offers the update bar.
+    APP_VERSION: c.APP_VERSION || packageVersion(root),
   };
 }

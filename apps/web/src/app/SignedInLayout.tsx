@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { MyStatusModal } from '../features/status/MyStatusModal';
+import { ProfileModal } from '../features/status/ProfileModal';
 import { subscribePresence, useCustomStatuses } from '../features/status/presence';
 import { getCookie, local, setCookie } from '../lib/cookies';
 import { Logo } from '../ui/Logo';
@@ -108,6 +109,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
       )}
       <ShellModals />
       <MyStatusModal />
+      <ProfileModal />
       <DebugPanel session={session} />
     </AppShell>
   );

@@ -26,7 +26,11 @@ export type AuditAction =
   | 'account.security_changed'
   | 'account.created'
   | 'user.created'
-  | 'user.updated';
+  | 'user.updated'
+  | 'status.custom_created'
+  | 'status.custom_deleted'
+  | 'announcement.published'
+  | 'announcement.removed';
 
 /** Writes one audit entry, in the caller's transaction when given one. Never holds a secret. */
 export async function recordAudit(db: DB | Trx, e: AuditEntry): Promise<void> {

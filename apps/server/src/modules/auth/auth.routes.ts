@@ -17,12 +17,15 @@ import { hashToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
 import { variantFor } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
-import { authCheck } from './commands/authCheck.js';
+import { type AppVersion, authCheck } from './commands/authCheck.js';
 import { createWorkspace, setupNeeded } from './commands/createWorkspace.js';
 import { signIn } from './commands/signIn.js';
 import { clearSessionCookies, setSessionCookies } from './cookies.js';
 
-export function authRoutes(app: FastifyInstance, deps: { db: DB; hostVariants: Record<string, HostVariant> }): void {
+export function authRoutes(
+  app: FastifyInstance,
+  deps: { db: DB; hostVariants: Record<string, HostVariant>; version: AppVersion },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
   const client = (req: { headers: Record<string, unknown>; ip: string }) => ({
@@ -69,14 +72,18 @@ export function authRoutes(app: FastifyInstance, deps: { db: DB; hostVariants: R
     { config: { auth: 'optional' }, schema: { body: AuthCheckInput.nullish(), response: { 200: AuthCheckAnswer } } },
     async (req, reply) => {
       const variant = variantFor(deps.hostVariants, req.host);
-      if (req.auth) return authCheck(db, req.auth, variant);
+      if (req.auth) return authCheck(db, req.auth, variant, deps.version);
       // The access token expired or is missing: a valid refresh token renews both (rotation).
       const refresh = req.body?.refresh_token ?? req.cookies[REFRESH_COOKIE];
       const r = await refreshSession(db, refresh);
-      if (r.ok && r.token === null) return authCheck(db, r.auth, variant);
+      if (r.ok && r.token === null) return authCheck(db, r.auth, variant, deps.version);
       if (r.ok) {
         setSessionCookies(req, reply, r.token, r.refreshToken);
-        return { ...(await authCheck(db, r.auth, variant)), token: r.token, refresh_token: r.refreshToken };
+        return {
+          ...(await authCheck(db, r.auth, variant, deps.version)),
+          token: r.token,
+          refresh_token: r.refreshToken,
+        };
       }
       if (r.reason === 'reused') await noteReusedRefresh(db, refresh!, req.ip);
       clearSessionCookies(reply);

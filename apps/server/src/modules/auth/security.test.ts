@@ -455,7 +455,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     const state = async () => ({
       user: await db()
         .selectFrom('users')
-        .select(['status', 'status_reason'])
+        .select(['second_status', 'status_reason'])
         .where('id', '=', acct.userId)
         .executeTakeFirstOrThrow(),
       periods: (await db().selectFrom('status_periods').select('id').where('user_id', '=', acct.userId).execute())
@@ -496,12 +496,12 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
 
     const same = await call('POST', '/api/online_status/update', { cookies, origin: s.url, body: busy });
     expect(same.status).toBe(200);
-    expect((await state()).user).toEqual({ status: 'BUSY', status_reason: 'csrf' });
+    expect((await state()).user).toEqual({ second_status: 'BUSY', status_reason: 'csrf' });
 
     // A Bearer token is no ambient credential: no origin needed.
     const bearer = await call('POST', '/api/online_status/update', { token: acct.token, body: { status: 'ONLINE' } });
     expect(bearer.status).toBe(200);
-    expect((await state()).user.status).toBe('ONLINE');
+    expect((await state()).user).toEqual({ second_status: '', status_reason: '' });
   });
 
   it('ISSUE3 bad input is refused with 400 and writes nothing', async () => {

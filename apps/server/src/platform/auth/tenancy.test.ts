@@ -82,6 +82,8 @@ const TABLES = [
   'one_time_tokens',
   'login_attempts',
   'events',
+  'custom_statuses',
+  'announcements',
 ] as const;
 
 /** Makes every id created from now on larger than `to`, so the two accounts' ids never coincide. */
@@ -280,6 +282,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       }),
       'POST /api/user/2fa/disable': async () => ({ password: b.password }),
       'POST /api/online_status/update': async () => ({ status: 'AWAY', reason: 'b reason' }),
+      // A sampled expires_at is a small number, a time long past: refused.
+      'POST /api/announcement': async () => ({ message: 'b announcement' }),
       // Tokens in the body must not outrank the caller's Bearer token.
       'POST /api/auth/check': async () => ({ _token: a.token, refresh_token: a.refreshToken }),
     };

@@ -13,6 +13,10 @@ export interface Database {
   event_receipts: EventReceiptsTable;
   task_leases: TaskLeasesTable;
   status_periods: StatusPeriodsTable;
+  user_connections: UserConnectionsTable;
+  nodes: NodesTable;
+  custom_statuses: CustomStatusesTable;
+  announcements: AnnouncementsTable;
   departments: DepartmentsTable;
   labels: LabelsTable;
   tickets: TicketsTable;
@@ -50,9 +54,13 @@ export interface UsersTable {
   /** JSON list of permission strings. */
   permission: string;
   active: number;
+  /** Presence: ONLINE while any socket of the user is connected, else OFFLINE. */
   status: string;
+  /** The status the user chose when it is not Online (built-in or custom); '' when Online. */
+  second_status: Generated<string>;
   status_reason: string;
   status_since: number;
+  last_seen_at: number | null;
   totp_secret: string | null;
   totp_enabled: Generated<number>;
   /** JSON list of SHA-256 hashes of unused backup codes. */
@@ -116,6 +124,38 @@ export interface TaskLeasesTable {
   owner: string;
   lease_until: number;
   last_run_at: number | null;
+}
+
+export interface UserConnectionsTable {
+  socket_id: string;
+  account_id: number;
+  user_id: number;
+  node_id: string;
+  connected_at: number;
+}
+
+export interface NodesTable {
+  node_id: string;
+  seen_at: number;
+}
+
+export interface CustomStatusesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  needs_reason: Generated<number>;
+  created_at: number;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  account_id: number;
+  message: string;
+  level: Generated<string>;
+  created_by: string;
+  created_at: number;
+  expires_at: number | null;
+  removed_at: number | null;
 }
 
 export interface StatusPeriodsTable {

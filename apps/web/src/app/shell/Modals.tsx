@@ -2,6 +2,7 @@ import { Anchor, Button, Card, Group, Image, Modal, SimpleGrid, Stack, Text, Tit
 import { LOG_OUT_CONFIRM, PLANS, SETTINGS_SECTIONS, SHELL_STRINGS } from '@parley/contracts';
 import { Link, useNavigate } from 'react-router';
 import { useSignOut } from '../../features/auth/useSession';
+import { resumeAudio } from '../../lib/sound';
 import { shell, useShell } from './shellStore';
 
 /** NAV-36 */
@@ -70,7 +71,16 @@ function ErrorModal() {
 function InteractionRequired() {
   const opened = useShell((s) => s.interactionRequired);
   return (
-    <Modal opened={opened} onClose={() => shell.set({ interactionRequired: false })} centered size="sm" title="Sound">
+    <Modal
+      opened={opened}
+      onClose={() => {
+        resumeAudio();
+        shell.set({ interactionRequired: false });
+      }}
+      centered
+      size="sm"
+      title="Sound"
+    >
       <Text>{SHELL_STRINGS.interactionRequired}</Text>
     </Modal>
   );

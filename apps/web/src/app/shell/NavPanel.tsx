@@ -50,7 +50,7 @@ function Hint({
   target: ReactNode;
 }) {
   return (
-    <Popover opened={opened} position="right" withArrow shadow="md" width={240} zIndex={300}>
+    <Popover opened={opened} position="right" withArrow shadow="md" width={240} zIndex={300} withRoles={false}>
       <Popover.Target>{target}</Popover.Target>
       <Popover.Dropdown role="dialog" aria-label="Hint">
         <Stack gap="xs">
@@ -136,7 +136,7 @@ export function NavPanel({
               <li key={i.key}>
                 <Tooltip label={i.label} position="right" disabled={!collapsed} openDelay={200}>
                   <RouterLink
-                    to={i.route}
+                    to={i.key === 'tickets' ? local.get(LOCAL_KEYS.lastTicketPath, i.route) : i.route}
                     className={classes.item}
                     data-active={active(i) || undefined}
                     aria-current={active(i) ? 'page' : undefined}
@@ -233,7 +233,7 @@ function NotificationBell() {
           <IconBell size={20} stroke={1.6} />
         </ActionIcon>
       </Popover.Target>
-      <Popover.Dropdown w={400} h={600} p="md" data-testid="notifications-panel">
+      <Popover.Dropdown w={400} h={600} p="md" data-testid="notifications-panel" aria-label="Notifications">
         <Text fw={600} mb="sm">
           Notifications
         </Text>

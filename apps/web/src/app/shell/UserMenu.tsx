@@ -1,15 +1,29 @@
-import { Avatar, Box, Button, Group, Indicator, Menu, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Avatar,
+  Box,
+  Button,
+  Group,
+  Indicator,
+  Menu,
+  Popover,
+  Stack,
+  Text,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
 import { type AuthCheckAnswer, effectiveStatus, NAV_HINTS, PLANS, statusLabel } from '@parley/contracts';
 import {
   IconInfoCircle,
   IconLogout,
+  IconMoon,
   IconPlugConnected,
   IconPlugConnectedX,
   IconRocket,
   IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useMyStatus } from '../../features/status/presence';
 import { colorOf } from '../../features/status/strings';
 import { avatarHintSeen, useCookieFlag } from '../../lib/prefs';
@@ -23,7 +37,11 @@ import { useConnected } from './useConnected';
  */
 export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; collapsed: boolean }) {
   const navigate = useNavigate();
+  // The avatar hint shows on the home screen only, where it covers nothing one is working on.
+  const { pathname } = useLocation();
   const me = useMyStatus();
+  const { setColorScheme } = useMantineColorScheme();
+  const dark = useComputedColorScheme('light') === 'dark';
   const connected = useConnected();
   const [hintSeen, setHintSeen] = useCookieFlag(avatarHintSeen);
   const status = connected ? (me.data ? effectiveStatus(me.data) : 'ONLINE') : 'OFFLINE';
@@ -32,19 +50,35 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
 
   const avatar = (
     <Indicator color={colorOf(status)} position="bottom-end" size={11} withBorder offset={4}>
-      <Avatar src={session.photo ?? undefined} name={session.adminName} color="initials" radius="xl" size={34} />
+      <Avatar
+        src={session.photo ?? undefined}
+        name={session.adminName}
+        color="indigo"
+        variant="filled"
+        radius="xl"
+        size={34}
+      />
     </Indicator>
   );
 
   return (
-    <Popover opened={!hintSeen} position="right-end" withArrow shadow="md" width={240} zIndex={300}>
+    <Popover
+      opened={!hintSeen && !collapsed && pathname === '/'}
+      position="right-end"
+      withArrow
+      shadow="md"
+      width={240}
+      zIndex={300}
+      withRoles={false}
+    >
       <Popover.Target>
         <Box>
           <Menu position="right-end" width={240} shadow="md" withinPortal>
             <Menu.Target>
               <UnstyledButton
-                aria-label={`User menu: ${session.adminName}, ${statusLabel(status)}`}
+                aria-label={collapsed ? `${session.adminName}, ${statusLabel(status)}` : undefined}
                 data-testid="user-menu"
+                data-connected={connected}
                 p={4}
                 style={{ borderRadius: 'var(--mantine-radius-md)', width: '100%' }}
               >
@@ -64,14 +98,14 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
               </UnstyledButton>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Label>
-                <Text size="sm" fw={700} c="var(--mantine-color-text)">
+              <Menu.Item disabled style={{ cursor: 'default', opacity: 1 }}>
+                <Text size="sm" fw={700}>
                   {title}
                 </Text>
                 <Text size="xs" c="dimmed" data-testid="app-version">
                   Version {__APP_VERSION__}
                 </Text>
-              </Menu.Label>
+              </Menu.Item>
               <Menu.Divider />
               <Menu.Item
                 leftSection={
@@ -86,6 +120,18 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
               </Menu.Item>
               <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/settings/security')}>
                 Account & security
+              </Menu.Item>
+              <Menu.Item
+                leftSection={<IconMoon size={16} />}
+                closeMenuOnClick={false}
+                onClick={() => setColorScheme(dark ? 'light' : 'dark')}
+                rightSection={
+                  <Text size="xs" c="dimmed">
+                    {dark ? 'On' : 'Off'}
+                  </Text>
+                }
+              >
+                Dark theme
               </Menu.Item>
               <Menu.Item leftSection={<IconInfoCircle size={16} />} onClick={() => navigate('/about')}>
                 About
@@ -106,8 +152,7 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
               )}
               <Menu.Divider />
               <Menu.Item
-                color="red"
-                leftSection={<IconLogout size={16} />}
+                leftSection={<IconLogout size={16} color="var(--mantine-color-red-filled)" />}
                 onClick={() => shell.set({ logoutConfirmOpen: true })}
               >
                 Log Out

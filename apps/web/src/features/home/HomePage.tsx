@@ -27,7 +27,7 @@ export function HomePage({ session }: { session: AuthCheckAnswer }) {
                 {t.myStatus}
               </Title>
               <Group>
-                <Badge size="lg" color={colorOf(status)} variant="light" data-testid="home-status">
+                <Badge size="lg" color={colorOf(status)} variant="dot" tt="none" data-testid="home-status">
                   {statusLabel(status)}
                 </Badge>
                 {me.data?.reason && status !== 'ONLINE' && <Text size="sm">{me.data.reason}</Text>}

@@ -54,7 +54,7 @@ export function SessionsCard() {
                   {deviceOf(s.user_agent)}
                 </Text>
                 {s.current && (
-                  <Badge size="sm" variant="light">
+                  <Badge size="sm" variant="dot">
                     {t.thisDevice}
                   </Badge>
                 )}

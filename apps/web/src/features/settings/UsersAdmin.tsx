@@ -76,7 +76,7 @@ export function UsersAdmin({ me }: { me: number | undefined }) {
                         </Badge>
                       )}
                       {u.tfa_enabled && (
-                        <Badge size="xs" variant="light">
+                        <Badge size="xs" variant="dot">
                           2FA
                         </Badge>
                       )}

@@ -1,10 +1,23 @@
-import { ActionIcon, Avatar, Box, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Box,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { effectiveStatus, ONLINE_PANEL_REFRESH_MS, SHADOW_ADMIN, statusLabel } from '@parley/contracts';
 import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import { useState } from 'react';
+import { shell } from '../../app/shell/shellStore';
 import { statusApi, statusKeys } from './api';
 import { colorOf, t } from './strings';
 
@@ -47,7 +60,7 @@ export function OnlineUsersPanel({ collapsed }: { collapsed: boolean }) {
           </ActionIcon>
         </Tooltip>
       </Popover.Target>
-      <Popover.Dropdown p={0} w={300} h={400} data-testid="online-users">
+      <Popover.Dropdown p={0} w={300} h={400} data-testid="online-users" aria-label={t.onlineUsers}>
         <Group px="md" py="xs" justify="space-between">
           <Text fw={600}>{t.onlineUsers}</Text>
           <Text size="xs" c="dimmed">
@@ -59,20 +72,28 @@ export function OnlineUsersPanel({ collapsed }: { collapsed: boolean }) {
             {users.map((u) => {
               const s = effectiveStatus(u);
               return (
-                <Group key={u.userId} h={71} px="md" wrap="nowrap" gap="sm" data-testid="online-user">
-                  <Indicator color={colorOf(s)} position="bottom-end" size={12} withBorder offset={4}>
-                    <Avatar src={u.photo ?? undefined} name={u.name} color="initials" radius="xl" />
-                  </Indicator>
-                  <Box miw={0} style={{ flex: 1 }}>
-                    <Text size="sm" fw={500} truncate>
-                      {u.name}
-                    </Text>
-                    <Text size="xs" c="dimmed" truncate>
-                      {statusLabel(s)}
-                      {u.reason && s !== 'ONLINE' && s !== 'OFFLINE' ? ` · ${u.reason}` : ''} · {lastSeenText(u)}
-                    </Text>
-                  </Box>
-                </Group>
+                <UnstyledButton
+                  key={u.userId}
+                  onClick={() => {
+                    setOpened(false);
+                    shell.set({ profileUserId: u.userId });
+                  }}
+                >
+                  <Group h={71} px="md" wrap="nowrap" gap="sm" data-testid="online-user">
+                    <Indicator color={colorOf(s)} position="bottom-end" size={12} withBorder offset={4}>
+                      <Avatar src={u.photo ?? undefined} name={u.name} color="indigo" variant="filled" radius="xl" />
+                    </Indicator>
+                    <Box miw={0} style={{ flex: 1 }}>
+                      <Text size="sm" fw={500} truncate>
+                        {u.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" truncate>
+                        {statusLabel(s)}
+                        {u.reason && s !== 'ONLINE' && s !== 'OFFLINE' ? ` · ${u.reason}` : ''} · {lastSeenText(u)}
+                      </Text>
+                    </Box>
+                  </Group>
+                </UnstyledButton>
               );
             })}
           </Stack>

@@ -31,7 +31,7 @@ export function TeamActivity() {
             <Group key={e.seq} justify="space-between" wrap="nowrap" data-testid="activity-item">
               <Text size="sm">
                 <b>{e.username}</b> is now{' '}
-                <Badge color={colorOf(effectiveStatus(e))} variant="light">
+                <Badge color={colorOf(effectiveStatus(e))} variant="dot">
                   {statusLabel(effectiveStatus(e))}
                 </Badge>
                 {e.reason && <Text span c="dimmed">{` ${e.reason}`}</Text>}

@@ -43,7 +43,8 @@ export async function createUser(trx: Trx, input: CreateUserInput): Promise<{ us
       rank: input.rank ?? 0,
       permission: JSON.stringify(input.permission ?? defaultPermissions(input.type)),
       active: 1,
-      status: 'ONLINE',
+      // Presence: nobody is connected yet (STATUS-04).
+      status: 'OFFLINE',
       status_reason: '',
       status_since: at,
       created_at: at,

@@ -4,7 +4,11 @@ import type { DB } from '../../../platform/db/db.js';
 import { headSeq } from '../../../platform/outbox/index.js';
 import { productTitle } from '../../accounts/index.js';
 
-export const APP_VERSION = { id: '0.1.0', description: 'Sign-in, sessions, two-factor and users.' };
+/** The running version and its "What's new" text (SHELL-63, SHELL-64). */
+export interface AppVersion {
+  id: string;
+  description: string;
+}
 
 /** PLAN-13: a trial ends at trial_ends_at; a paid plan at subscription_ends_at (null: no end). */
 export function expiryOf(
@@ -16,7 +20,12 @@ export function expiryOf(
 }
 
 /** AUTH-15: the profile and settings the web app needs after sign-in. */
-export async function authCheck(db: DB, auth: AuthContext, variant: HostVariant): Promise<AuthCheckAnswer> {
+export async function authCheck(
+  db: DB,
+  auth: AuthContext,
+  variant: HostVariant,
+  version: AppVersion = { id: '0.0.0', description: '' },
+): Promise<AuthCheckAnswer> {
   const u = await db
     .selectFrom('users as u')
     .innerJoin('accounts as a', 'a.id', 'u.account_id')
@@ -27,6 +36,7 @@ export async function authCheck(db: DB, auth: AuthContext, variant: HostVariant)
       'u.rank',
       'u.permission',
       'u.status',
+      'u.second_status',
       'u.totp_enabled',
       'a.plan',
       'a.account_type',
@@ -66,10 +76,10 @@ export async function authCheck(db: DB, auth: AuthContext, variant: HostVariant)
     expired: expiryOf(account),
     settings: [{ company: u.company, require_2fa: Boolean(u.require_2fa) }],
     event_id: await headSeq(db, auth.accountId),
-    status: u.status,
+    status: u.second_status || u.status,
     tfa_enabled: Boolean(u.totp_enabled),
     tfa_setup_required: Boolean(u.require_2fa) && !u.totp_enabled,
-    version: APP_VERSION,
+    version,
     productDetails: {
       title: productTitle(variant),
       variant,

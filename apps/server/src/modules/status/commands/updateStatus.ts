@@ -1,53 +1,53 @@
-import type { StatusUpdated, UpdateStatusInput } from '@parley/contracts';
+import {
+  AGENT_STATUSES,
+  ErrorCode,
+  REASON_REQUIRED,
+  type StatusUpdated,
+  type UpdateStatusInput,
+} from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
-import { statusUpdatedAudience } from '../status.realtime.js';
+import { AppError, unauthorized } from '../../../platform/http/errors.js';
+import { runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { STATUS_STRINGS } from '../status.strings.js';
+import { applyStatus } from './applyStatus.js';
+
+const invalid = (what: string) => new AppError(400, ErrorCode.validation, what);
+
+/** The choices besides Online that need no lookup. */
+const BUILT_IN = new Set<string>(AGENT_STATUSES.filter((s) => s !== 'ONLINE'));
+
+/** The chosen status as stored in second_status ('' for Online); throws 400 for anything else. */
+async function resolveChoice(trx: Trx, accountId: number, input: UpdateStatusInput): Promise<string> {
+  if (input.status === 'ONLINE') return '';
+  if (BUILT_IN.has(input.status)) {
+    if (REASON_REQUIRED.includes(input.status) && input.reason === '') throw invalid(STATUS_STRINGS.reasonRequired);
+    return input.status;
+  }
+  if (input.status.toUpperCase() === 'OFFLINE') throw invalid(STATUS_STRINGS.offlineNotChosen);
+  const custom = await trx
+    .selectFrom('custom_statuses')
+    .select(['name', 'needs_reason'])
+    .where('account_id', '=', accountId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', input.status.toLowerCase()))
+    .executeTakeFirst();
+  if (!custom) throw invalid(STATUS_STRINGS.unknownStatus);
+  if (custom.needs_reason && input.reason === '') throw invalid(STATUS_STRINGS.customReasonRequired(custom.name));
+  return custom.name;
+}
 
 /**
- * Sets the agent's status. The open status period is closed and a new one opened, so the time spent in
- * each status (with its reason) can be reported later. Emits `status.updated`.
+ * DECISIONS 6, STATUS-10: the agent chooses a status. ONLINE clears the choice; a built-in status or the
+ * name of one of the account's custom statuses becomes second_status, with its reason. Whoever chooses
+ * is evidently here, so presence becomes ONLINE as well (the presence sweep puts a user with no socket
+ * back Offline after the grace period). Choosing the current status again changes nothing.
  */
 export async function updateStatus(db: DB, auth: AuthContext, input: UpdateStatusInput): Promise<StatusUpdated> {
   return runCommand(db, async (trx) => {
-    const at = Date.now();
-    await trx
-      .updateTable('status_periods')
-      .set({ ended_at: at })
-      .where('account_id', '=', auth.accountId)
-      .where('user_id', '=', auth.userId)
-      .where('ended_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('status_periods')
-      .values({
-        account_id: auth.accountId,
-        user_id: auth.userId,
-        status: input.status,
-        reason: input.reason,
-        started_at: at,
-        ended_at: null,
-      })
-      .execute();
-    await trx
-      .updateTable('users')
-      .set({ status: input.status, status_reason: input.reason, status_since: at, updated_at: at })
-      .where('account_id', '=', auth.accountId)
-      .where('id', '=', auth.userId)
-      .execute();
-    const payload: StatusUpdated = {
-      userId: auth.userId,
-      username: auth.username,
-      status: input.status,
-      reason: input.reason,
-      since: at,
-    };
-    await appendEvent(trx, {
-      accountId: auth.accountId,
-      type: 'status.updated',
-      payload,
-      realtime: statusUpdatedAudience(auth.accountId, payload),
-    });
-    return payload;
+    const choice = await resolveChoice(trx, auth.accountId, input);
+    const r = await applyStatus(trx, auth, { status: 'ONLINE', second_status: choice, reason: input.reason });
+    // The session outlived its user (deleted in the meantime).
+    if (!r) throw unauthorized();
+    return r.state;
   });
 }

@@ -1,0 +1,388 @@
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  logOut,
+  newContext,
+  type RunningServer,
+  screenshot,
+  setMyStatus,
+  startServer,
+  waitConnected,
+} from './support.js';
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+const PASSWORD = 'correct horse battery';
+
+async function json(url: string, method: string, body?: unknown, token?: string) {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+async function signIn(page: Page, base: string, username: string) {
+  await page.goto(base);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('welcome').waitFor();
+  await waitConnected(page);
+}
+
+/** Labels of the navigation entries as the user sees them. */
+async function navLabels(page: Page): Promise<string[]> {
+  const nav = page.getByRole('list', { name: 'Main navigation' });
+  await nav.waitFor();
+  return (await nav.locator('li').allTextContents()).map((t) => t.trim().replace('View events and holidays', ''));
+}
+
+/** axe-core inside the page: the serious and critical violations, with where they are. */
+async function axe(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
+  });
+  return (
+    violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      // Mantine's Menu keeps a focus sentinel (role=presentation, tabindex=-1) inside role=menu so a mouse
+      // opening does not focus the first item. Screen readers skip it; the keyboard test covers the menu.
+      .filter(
+        (v: { id: string; targets: string[] }) =>
+          !(v.id === 'aria-required-children' && v.targets.every((t) => t.endsWith('-dropdown'))),
+      )
+      .map((v: { id: string; targets: string[] }) => `${v.id}: ${v.targets.join(', ')}`)
+  );
+}
+
+describe('SHELL the workspace shell in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  /** The same server under a second name, mapped to the support variant. */
+  let supportUrl: string;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startServer({ HOST_VARIANTS: 'localhost=support', PRESENCE_GRACE_MS: '1000' }),
+      launchBrowser(),
+    ]);
+    supportUrl = server.url.replace('127.0.0.1', 'localhost');
+    const setup = await json(`${server.url}/api/setup`, 'POST', {
+      company: 'Acme Support',
+      name: 'Ann Admin',
+      username: 'ann',
+      email: 'ann@example.com',
+      password: PASSWORD,
+    });
+    adminToken = setup.token;
+    for (const [username, name, permission] of [
+      ['bob', 'Bob Agent', ['hide_chat']],
+      ['cat', 'Cat Agent', []],
+    ] as const) {
+      await json(
+        `${server.url}/api/users`,
+        'POST',
+        { username, name, email: `${username}@example.com`, type: 'agent', password: PASSWORD, permission },
+        adminToken,
+      );
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const contexts: BrowserContext[] = [];
+  const open = async (scheme: 'light' | 'dark' = 'light', viewport?: { width: number; height: number }) => {
+    const ctx = await newContext(browser, scheme);
+    if (viewport) await ctx.pages()[0]?.setViewportSize(viewport);
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    if (viewport) await page.setViewportSize(viewport);
+    return page;
+  };
+  // Each test closes its pages, so a user's sockets of one test do not keep them Online in the next.
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+
+  it('NAV-22 NAV-23 NAV-28 HOST-02 HOST-10 AUTH-17 admin and hide_chat agent on the support host see the menus the table gives', async () => {
+    const admin = await open();
+    await signIn(admin, supportUrl, 'ann');
+    const adminMenu = await navLabels(admin);
+    expect(adminMenu).toEqual([
+      'Home',
+      'Report',
+      'Chats',
+      'Kanban',
+      'Contacts',
+      'Case Management',
+      'Calendar',
+      'Knowledgebase',
+      'Call',
+      'Call Report',
+      'Supervisory',
+      'Call Configurations',
+      'Support',
+    ]);
+    await screenshot(admin, 'shell-admin-support-light');
+
+    const agent = await open();
+    await signIn(agent, supportUrl, 'bob');
+    const agentMenu = await navLabels(agent);
+    expect(agentMenu).toEqual(['Home', 'Contacts', 'Case Management', 'Calendar', 'Knowledgebase', 'Call', 'Support']);
+
+    // The combined host (any unknown host) adds Tickets.
+    const combined = await open();
+    await signIn(combined, server.url, 'cat');
+    expect(await navLabels(combined)).toContain('Tickets');
+    expect(await navLabels(combined)).not.toContain('Report');
+  });
+
+  it('STATUS-04 STATUS-07 STATUS-09 STATUS-15 STATUS-20 a status change is seen live by a second agent; Go Online', async () => {
+    const cat = await open();
+    await signIn(cat, server.url, 'cat');
+    const ann = await open();
+    await signIn(ann, server.url, 'ann');
+
+    await ann.getByTestId('online-users-toggle').click();
+    const panel = ann.getByTestId('online-users');
+    await panel.waitFor();
+    const catRow = panel.getByTestId('online-user').filter({ hasText: 'Cat Agent' });
+    await expect.poll(() => catRow.textContent()).toContain('Online');
+    const box = await catRow.boundingBox();
+    expect(Math.round(box?.height ?? 0)).toBe(71);
+
+    await setMyStatus(cat, 'Away');
+    const update = cat.getByRole('button', { name: 'Update' });
+    expect(await update.isDisabled()).toBe(true); // Away needs a reason
+    await cat.getByRole('dialog', { name: 'My Status' }).getByText('Your status duration will be recorded').waitFor();
+    await cat.getByLabel('Reason').fill('Dentist');
+    await update.click();
+
+    await expect.poll(() => catRow.textContent(), { timeout: 10_000 }).toContain('Away · Dentist');
+    await screenshot(ann, 'shell-online-users-light');
+
+    // The agent's own banner offers Go Online, which is also seen live.
+    const banner = cat.getByTestId('banner-status');
+    await banner.waitFor();
+    await banner.getByRole('button', { name: 'Go Online' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await expect.poll(() => catRow.textContent(), { timeout: 10_000 }).toContain('Online now');
+
+    // Closing the agent's last tab turns it Offline after the grace period.
+    await cat.context().close();
+    await expect.poll(() => catRow.textContent(), { timeout: 15_000 }).toContain('Offline');
+  });
+
+  it('NAV-01 NAV-29 NAV-30 NAV-31 collapse, hints, edit mode pins what stays when minimized, kept after reload', async () => {
+    const page = await open();
+    await signIn(page, server.url, 'ann');
+    await page.getByTestId('nav-toggle').click();
+    await page.getByText('Some items are hidden when the panel is minimized...').waitFor();
+    await page.getByRole('button', { name: 'Got It!' }).first().click();
+    await page
+      .getByRole('dialog', { name: 'Hint' })
+      .getByText('Change visibility of menu items when minimized.')
+      .waitFor();
+    await page
+      .getByRole('dialog', { name: 'Hint' })
+      .filter({ hasText: 'Change visibility of menu items when minimized.' })
+      .getByRole('button', { name: 'Got It!' })
+      .click();
+
+    // Minimized: the default pins (Kanban is not one of them).
+    expect(await page.getByTestId('nav-kanban').count()).toBe(0);
+    await page.getByTestId('nav-edit').click();
+    await page.getByTestId('nav-edit-kanban').click();
+    expect(await page.getByTestId('nav-edit-kanban').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('nav-edit').click();
+    await page.getByTestId('nav-kanban').waitFor();
+
+    await page.reload();
+    await waitConnected(page);
+    await page.getByTestId('nav-kanban').waitFor();
+    expect(await page.getByTestId('nav-contacts').count()).toBe(1);
+    expect(await page.getByTestId('nav-supervisory').count()).toBe(0);
+    expect(await page.getByText('Some items are hidden').count()).toBe(0); // hints are shown once
+    await screenshot(page, 'shell-collapsed-light');
+    await page.getByTestId('nav-toggle').click();
+    await page.getByTestId('nav-supervisory').waitFor();
+  });
+
+  it('SHELL-37 SHELL-38 an admin publishes an announcement, an agent sees it live and dismisses it for good', async () => {
+    const cat = await open();
+    await signIn(cat, server.url, 'cat');
+    const ann = await open();
+    await signIn(ann, server.url, 'ann');
+    await ann.goto(`${server.url}/settings/announcements`);
+    await ann.getByLabel('Message').fill('System maintenance tonight at 22:00.');
+    await ann.getByRole('button', { name: 'Publish' }).click();
+    await ann.getByTestId('current-announcement').waitFor();
+
+    const banner = cat.getByTestId('banner-announcement');
+    await banner.waitFor({ timeout: 10_000 });
+    expect(await banner.textContent()).toContain('System maintenance tonight at 22:00.');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await cat.reload();
+    await waitConnected(cat);
+    await cat.waitForTimeout(500);
+    expect(await cat.getByTestId('banner-announcement').count()).toBe(0);
+  });
+
+  it('NAV-34 NAV-35 NAV-36 HOST-05 SHELL-36 the user menu: product name, version, socket switch, log out asks first', async () => {
+    const page = await open();
+    await signIn(page, supportUrl, 'ann');
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menu').getByText('Parley Support').waitFor();
+    expect(await page.getByTestId('app-version').textContent()).toMatch(/^Version \d+\.\d+\.\d+/);
+    await page.getByRole('menuitem', { name: 'Disconnect' }).click();
+    const banner = page.getByTestId('banner-connection');
+    await banner.waitFor();
+    await screenshot(page, 'shell-no-connection-light');
+    await banner.getByRole('button', { name: 'Reconnect' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await waitConnected(page);
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.getByText('Are you sure you want to log out?').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByTestId('welcome').isVisible()).toBe(true);
+    await logOut(page);
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+  });
+
+  it('SHELL-17 SHELL-12 SHELL-14 routes: 404 in the shell, empty states, the last ticket location', async () => {
+    const page = await open();
+    await signIn(page, server.url, 'ann');
+    await page.goto(`${server.url}/no/such/page`);
+    await page.getByText('Error 404').waitFor();
+    await page.getByText('The page you have requested was not found.').waitFor();
+    for (const path of ['/calendar', '/contacts', '/report/omnichannel', '/kanban', '/support/kb/en', '/about']) {
+      await page.goto(`${server.url}${path}`);
+      await page.locator('[data-testid="empty-screen"], h1:has-text("About Parley")').first().waitFor();
+    }
+    await page.goto(`${server.url}/chat`);
+    await page.getByText("It's empty.").waitFor();
+    await page.goto(`${server.url}/ticket/42`);
+    await page.getByTestId('empty-screen').waitFor();
+    await page.goto(`${server.url}/`);
+    await waitConnected(page);
+    expect(await page.getByTestId('nav-tickets').getAttribute('href')).toBe('/ticket/42');
+    for (const path of ['/pricing', '/contact', '/login']) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByTestId('welcome').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+    }
+  });
+
+  it('SHELL-33 DECISIONS-2 narrow screens get bottom tabs, Workspace by default', async () => {
+    const page = await open('light', { width: 390, height: 800 });
+    await signIn(page, server.url, 'ann');
+    await page.getByTestId('tab-chat').waitFor();
+    expect(await page.getByTestId('tab-ticket').textContent()).toBe('Tickets');
+    expect(await page.getByTestId('tab-livechat').textContent()).toBe('Live Chats');
+    expect(await page.getByTestId('tab-chat').textContent()).toBe('Workspace');
+    await page.getByTestId('tab-livechat').click();
+    expect(new URL(page.url()).pathname).toBe('/livechat');
+    await screenshot(page, 'shell-narrow-light');
+  });
+
+  it('SHELL-65 dark mode follows the toggle and stays in a cookie of about a year', async () => {
+    const page = await open('light');
+    await signIn(page, server.url, 'ann');
+    await page.goto(`${server.url}/settings/appearance`);
+    await page.getByText('Dark', { exact: true }).click();
+    await expect.poll(() => page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    const cookies = await page.context().cookies();
+    const dark = cookies.find((c) => c.name === 'dark');
+    expect(dark?.value).toBe('1');
+    expect((dark?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(360 * 86_400);
+    await page.reload();
+    await waitConnected(page);
+    expect(await page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    await page.goto(`${server.url}/`);
+    await waitConnected(page);
+    await screenshot(page, 'shell-home-dark');
+  });
+
+  it('SHELL keyboard: the navigation, the user menu and My Status are reachable and usable by keyboard', async () => {
+    const page = await open();
+    await signIn(page, server.url, 'ann');
+    // Tab from the top of the page until the Contacts entry has focus, then open it with Enter.
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'nav-contacts');
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/contacts`);
+    // The user menu opens with Enter and its items are reached with the arrow keys.
+    await page.getByTestId('user-menu').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'My Status' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'My Status' }).waitFor({ state: 'detached' });
+  });
+
+  it('SHELL accessibility: axe-core finds no serious or critical violation, light and dark', async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await open(scheme);
+      await page.goto(server.url);
+      await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+      found.push(...(await axe(page)).map((v) => `${scheme} sign-in ${v}`));
+      await signIn(page, server.url, 'ann');
+      for (const path of [
+        '/',
+        '/settings/security',
+        '/settings/sessions',
+        '/settings/appearance',
+        '/settings/users',
+        '/settings/statuses',
+        '/settings/announcements',
+        '/calendar',
+        '/chat',
+        '/no/such/page',
+        '/about',
+      ]) {
+        await page.goto(`${server.url}${path}`);
+        await waitConnected(page);
+        await page.waitForTimeout(300);
+        found.push(...(await axe(page)).map((v) => `${scheme} ${path} ${v}`));
+      }
+      await page.getByTestId('online-users-toggle').click();
+      await page.getByTestId('online-users').waitFor();
+      await page.waitForTimeout(400); // let the opening transition finish: colours are checked as painted
+      found.push(...(await axe(page)).map((v) => `${scheme} online-users ${v}`));
+      await page.keyboard.press('Escape');
+      await page.getByTestId('user-menu').click();
+      found.push(...(await axe(page)).map((v) => `${scheme} user-menu ${v}`));
+      await page.getByRole('menuitem', { name: 'My Status' }).click();
+      await page.getByRole('dialog', { name: 'My Status' }).waitFor();
+      await page.getByRole('menu').waitFor({ state: 'detached' });
+      found.push(...(await axe(page)).map((v) => `${scheme} my-status ${v}`));
+    }
+    expect(found).toEqual([]);
+  });
+});
