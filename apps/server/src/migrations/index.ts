@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Dialect } from '../platform/db/db.js';
 import { m0001_init } from './0001_init.js';
 import { m0002_accounts_security } from './0002_accounts_security.js';
@@ -31,7 +31,22 @@ class StaticProvider implements MigrationProvider {
 /** Applies every pending migration; safe to run on every start and from several nodes at once. */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const run = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  };
+  if (dialect === 'postgres') return run(); // Kysely takes an advisory lock and a transaction there.
+  // Kysely's SQLite adapter takes no lock and no transaction. One write transaction around the whole run
+  // makes a second process wait (busy_timeout) and then see the work done, and a crash half-way leaves
+  // nothing half-applied. better-sqlite3 is one connection, so every statement runs inside it.
+  await sql`begin immediate`.execute(db);
+  try {
+    const applied = await run();
+    await sql`commit`.execute(db);
+    return applied;
+  } catch (err) {
+    await sql`rollback`.execute(db).catch(() => {});
+    throw err;
+  }
 }
