@@ -6,6 +6,7 @@ import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
+import { ticketRoomSocket } from './modules/tickets/tickets.realtime.js';
 import { usersRoutes } from './modules/users/index.js';
 import type { Config } from './platform/config.js';
 import { type DbHandle, openDatabase } from './platform/db/db.js';
@@ -92,6 +93,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   });
   realtime.onConnection(presenceSocket(presence, logger));
   realtime.onConnection(announcementSocket(db, logger));
+  realtime.onConnection(ticketRoomSocket(db));
 
   const relay = new Relay({
     db,
