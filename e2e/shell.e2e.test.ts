@@ -2,41 +2,20 @@ import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiJson as json,
   launchBrowser,
   logOut,
   newContext,
+  PASSWORD,
   type RunningServer,
   screenshot,
   setMyStatus,
+  signInUi as signIn,
   startServer,
   waitConnected,
 } from './support.js';
 
 const axeSource: string = createRequire(import.meta.url)('axe-core').source;
-const PASSWORD = 'correct horse battery';
-
-async function json(url: string, method: string, body?: unknown, token?: string) {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return JSON.parse(text);
-}
-
-async function signIn(page: Page, base: string, username: string) {
-  await page.goto(base);
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('welcome').waitFor();
-  await waitConnected(page);
-}
 
 /** Labels of the navigation entries as the user sees them. */
 async function navLabels(page: Page): Promise<string[]> {

@@ -135,3 +135,53 @@ export async function setMyStatus(page: Page, label: string, reason = ''): Promi
   await page.getByRole('option', { name: label, exact: true }).click();
   if (reason) await page.getByLabel('Reason').fill(reason);
 }
+
+export const PASSWORD = 'correct horse battery';
+
+/** A JSON call to the server; throws with the answer on a non-2xx. */
+export async function apiJson(url: string, method: string, body?: unknown, token?: string) {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** Signs in through the sign-in page and waits for the connected home screen. */
+export async function signInUi(page: Page, base: string, username: string, password = PASSWORD): Promise<void> {
+  await page.goto(base);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('welcome').waitFor();
+  await waitConnected(page);
+}
+
+/** The first-run workspace (admin `ann`) and optional agents, through the API. Returns the admin token. */
+export async function seedWorkspace(
+  url: string,
+  agents: { username: string; name: string; permission?: string[] }[] = [],
+): Promise<string> {
+  const setup = await apiJson(`${url}/api/setup`, 'POST', {
+    company: 'Acme Support',
+    name: 'Ann Admin',
+    username: 'ann',
+    email: 'ann@example.com',
+    password: PASSWORD,
+  });
+  for (const a of agents) {
+    await apiJson(
+      `${url}/api/users`,
+      'POST',
+      { ...a, email: `${a.username}@example.com`, type: 'agent', password: PASSWORD, permission: a.permission ?? [] },
+      setup.token,
+    );
+  }
+  return setup.token;
+}

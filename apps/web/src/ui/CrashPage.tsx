@@ -1,24 +1,62 @@
-import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
 import { SHELL_STRINGS } from '@parley/contracts';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
-/** SHELL-49, SHELL-50: full screen, Refresh Now, and the stack so support can see what broke. */
+/**
+ * SHELL-49, SHELL-50: full screen, Refresh Now, and the stack so support can see what broke. Plain HTML
+ * with inline styles: it sits outside the UI library, which may be what failed.
+ */
 export function CrashPage({ error }: { error: Error }) {
+  const dark = typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches;
+  const fg = dark ? '#e9ecef' : '#212529';
   return (
-    <Center mih="100dvh" p="md" role="alert">
-      <Stack maw={720} w="100%">
-        <Title order={1} size="h2">
-          {SHELL_STRINGS.crashTitle}
-        </Title>
-        <Text>{SHELL_STRINGS.crashBody}</Text>
-        <Button onClick={() => window.location.reload()} w="fit-content">
+    <main
+      role="alert"
+      style={{
+        minHeight: '100dvh',
+        display: 'grid',
+        placeItems: 'center',
+        padding: 16,
+        background: dark ? '#1a1b1e' : '#fff',
+        color: fg,
+        fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+      }}
+    >
+      <div style={{ maxWidth: 720, width: '100%' }}>
+        <h1 style={{ fontSize: 26, margin: '0 0 12px' }}>{SHELL_STRINGS.crashTitle}</h1>
+        <p style={{ margin: '0 0 16px', lineHeight: 1.5 }}>{SHELL_STRINGS.crashBody}</p>
+        <button
+          type="button"
+          onClick={() => window.location.reload()}
+          style={{
+            background: '#3b5bdb',
+            color: '#fff',
+            border: 0,
+            borderRadius: 8,
+            padding: '10px 18px',
+            fontSize: 15,
+            cursor: 'pointer',
+          }}
+        >
           {SHELL_STRINGS.refreshNow}
-        </Button>
-        <Code block data-testid="crash-stack" style={{ maxHeight: '40dvh', overflow: 'auto' }}>
+        </button>
+        <pre
+          data-testid="crash-stack"
+          style={{
+            marginTop: 16,
+            maxHeight: '40dvh',
+            overflow: 'auto',
+            padding: 12,
+            borderRadius: 8,
+            background: dark ? '#25262b' : '#f1f3f5',
+            color: fg,
+            fontSize: 12,
+            whiteSpace: 'pre-wrap',
+          }}
+        >
           {`${error.name}: ${error.message}\n${error.stack ?? ''}`}
-        </Code>
-      </Stack>
-    </Center>
+        </pre>
+      </div>
+    </main>
   );
 }
 

@@ -1,12 +1,17 @@
-import { Code, Drawer, Table } from '@mantine/core';
+import { Button, Code, Drawer, Group, Table } from '@mantine/core';
 import type { AuthCheckAnswer } from '@parley/contracts';
+import { useState } from 'react';
 import { realtime } from '../../lib/realtime';
+import { playNotification } from '../../lib/sound';
 import { shell, useShell } from './shellStore';
 import { useConnected } from './useConnected';
 
 /** alt+shift+d: what support asks for when something looks wrong. Never shows tokens. */
 export function DebugPanel({ session }: { session: AuthCheckAnswer }) {
   const opened = useShell((s) => s.debugOpen);
+  const [crash, setCrash] = useState(false);
+  // Support can check that the crash page shows (and what it shows) without waiting for a real crash.
+  if (crash) throw new Error('Crash simulated from the debug panel');
   const connected = useConnected();
   const rows: [string, string][] = [
     ['Version (page)', __APP_VERSION__],
@@ -33,6 +38,14 @@ export function DebugPanel({ session }: { session: AuthCheckAnswer }) {
           ))}
         </Table.Tbody>
       </Table>
+      <Group mt="md">
+        <Button variant="default" onClick={() => void playNotification()}>
+          Play the notification sound
+        </Button>
+        <Button variant="default" color="red" onClick={() => setCrash(true)}>
+          Simulate a crash
+        </Button>
+      </Group>
     </Drawer>
   );
 }

@@ -38,7 +38,9 @@ export function useShortcuts() {
   );
   useEffect(() => {
     const set = (on: boolean) => {
-      if (shell.get().altMode !== on) shell.set({ altMode: on });
+      if (shell.get().altMode === on) return;
+      shell.set({ altMode: on });
+      document.body.toggleAttribute('data-alt-mode', on);
     };
     const down = (e: KeyboardEvent) => set(e.key === 'Alt' || (e.altKey && !e.shiftKey));
     const up = (e: KeyboardEvent) => e.key === 'Alt' && set(false);

@@ -1,0 +1,235 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  newContext,
+  type RunningServer,
+  screenshot,
+  seedWorkspace,
+  signInUi,
+  startServer,
+  waitConnected,
+} from './support.js';
+
+const YEAR_S = 360 * 86_400;
+
+describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    await seedWorkspace(server.url);
+  });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const open = async (scheme: 'light' | 'dark' = 'light'): Promise<Page> => {
+    const ctx = await newContext(browser, scheme);
+    contexts.push(ctx);
+    return ctx.newPage();
+  };
+  const cookie = async (page: Page, name: string) => (await page.context().cookies()).find((c) => c.name === name);
+  const path = (page: Page) => new URL(page.url()).pathname;
+
+  it('SHELL-01 SHELL-03 SHELL-05 SHELL-07 SHELL-09 SHELL-11 signed-out routes open without sign-in; others go to /', async () => {
+    const page = await open();
+    const visits: [string, string][] = [
+      ['/about', 'About Parley'],
+      ['/pricing', 'Pricing'],
+      ['/contact', 'Contact'],
+      ['/signup', 'Start your free trial'],
+      ['/survey/abc123', 'Survey'],
+      ['/new_ticket/abc123', 'New ticket'],
+      ['/meeting/abc123', 'Meeting'],
+      ['/dashboard/7', 'Dashboard'],
+      ['/support/kb/en', 'Knowledgebase'],
+      ['/support/manual/en/12/34', 'Support'],
+      ['/end/livechat', 'This chat has ended'],
+    ];
+    for (const [to, heading] of visits) {
+      await page.goto(`${server.url}${to}`);
+      await page.getByRole('heading', { name: heading }).first().waitFor();
+      expect(path(page), to).toBe(to);
+    }
+    for (const to of ['/ticket', '/settings/security', '/kanban', '/no/such/page']) {
+      await page.goto(`${server.url}${to}`);
+      await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+      expect(path(page), to).toBe('/');
+    }
+  });
+
+  it('SHELL-16 SHELL-18 SHELL-20 SHELL-22 SHELL-23 NAV-02 signed-in routes, the dashboard flag, /mobile/ticket without the panel', async () => {
+    const page = await open();
+    await signInUi(page, server.url, 'ann');
+    for (const to of ['/calendar/pat', '/calendar/event/9', '/product', '/product/3', '/supervisory', '/kanban']) {
+      await page.goto(`${server.url}${to}`);
+      await page.getByTestId('empty-screen').waitFor();
+      expect(path(page), to).toBe(to);
+    }
+    // The dashboard is an account feature (DECISIONS 20); this account does not have it.
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByTestId('welcome').waitFor();
+    expect(path(page)).toBe('/');
+    for (const to of ['/pricing', '/contact', '/login']) {
+      await page.goto(`${server.url}${to}`);
+      await page.getByTestId('welcome').waitFor();
+      expect(path(page), to).toBe('/');
+    }
+    await page.goto(`${server.url}/mobile/ticket`);
+    await page.getByTestId('empty-screen').waitFor();
+    expect(await page.getByRole('list', { name: 'Main navigation' }).count()).toBe(0);
+    await page.goto(`${server.url}/ticket`);
+    await page.getByRole('list', { name: 'Main navigation' }).waitFor();
+  });
+
+  it('NAV-32 NAV-39 the avatar hint is remembered in a cookie of a year; always_display and display_name too', async () => {
+    const page = await open();
+    await signInUi(page, server.url, 'ann');
+    const hint = page
+      .getByRole('dialog', { name: 'Hint' })
+      .filter({ hasText: 'Change your profile picture in settings.' });
+    await hint.waitFor();
+    await hint.getByRole('button', { name: 'Got It!' }).click();
+    const seen = await cookie(page, 'avatar_hint_seen');
+    expect(seen?.value).toBe('1');
+    expect((seen?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(YEAR_S);
+    await page.reload();
+    await waitConnected(page);
+    await page.waitForTimeout(300);
+    expect(await hint.count()).toBe(0);
+
+    const name = await cookie(page, 'display_name');
+    expect(decodeURIComponent(name?.value ?? '')).toBe('Ann Admin');
+    expect((name?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(YEAR_S);
+    await page.getByTestId('nav-toggle').click();
+    const always = await cookie(page, 'always_display');
+    expect(always?.value).toBe('0');
+    expect((always?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(YEAR_S);
+    await page.reload();
+    await waitConnected(page);
+    expect(await page.getByTestId('nav-toggle').getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('STATUS-01 STATUS-02 STATUS-25 STATUS-24 NAV-37 the status menu lists the statuses; panels open and close by toggle', async () => {
+    const page = await open();
+    await signInUi(page, server.url, 'ann');
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'My Status' }).click();
+    const dialog = page.getByRole('dialog', { name: 'My Status' });
+    await dialog.waitFor();
+    await page.getByTestId('status-select').click();
+    const options = (await page.getByRole('option').allTextContents()).map((t) => t.trim());
+    expect(options).toEqual(['Online', 'Away', 'Busy', 'Meal Break', 'Washroom', 'Prayer']);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    const toggle = page.getByTestId('online-users-toggle');
+    await toggle.click();
+    await page.getByTestId('online-users').waitFor();
+    await toggle.click();
+    await page.getByTestId('online-users').waitFor({ state: 'hidden' });
+
+    await page.getByTestId('notification-bell').click();
+    const panel = page.getByTestId('notifications-panel');
+    await panel.waitFor();
+    expect(await panel.textContent()).toContain('No Notification');
+    const box = await panel.boundingBox();
+    expect([Math.round(box?.width ?? 0), Math.round(box?.height ?? 0)]).toEqual([400, 600]);
+  });
+
+  it('STATUS-22 the online-user panel refreshes every 60 s while open', async () => {
+    const page = await open();
+    await page.clock.install();
+    await signInUi(page, server.url, 'ann');
+    let calls = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/status/get') calls++;
+    });
+    await page.getByTestId('online-users-toggle').click();
+    await page.getByTestId('online-users').waitFor();
+    await expect.poll(() => calls).toBe(1);
+    await page.clock.runFor(61_000);
+    await expect.poll(() => calls).toBe(2);
+    await page.getByTestId('online-users-toggle').click();
+    await page.getByTestId('online-users').waitFor({ state: 'hidden' });
+    await page.clock.runFor(125_000);
+    await page.waitForTimeout(300);
+    expect(calls).toBe(2); // closed: no more refreshes
+  });
+
+  it('STATUS-19 a failed custom-status fetch alerts and reloads the page', async () => {
+    const page = await open();
+    await signInUi(page, server.url, 'ann');
+    await page.route('**/api/customstatus/get', (r) => r.fulfill({ status: 500, body: 'down' }));
+    const alerted = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => void d.accept().then(() => resolve(d.message()))),
+    );
+    const reloaded = page.waitForEvent('load');
+    await page.reload();
+    expect(await alerted).toBe('Failed to fetch custom status. Reload page to fix it.');
+    await reloaded;
+    await page.unroute('**/api/customstatus/get');
+  });
+
+  it('SHELL-53 SHELL-58 SHELL-59 SHELL-60 SHELL-62 SHELL-66 settings by index, shortcuts, toasts (3 at most, 3 s), rich-link cookie', async () => {
+    const page = await open();
+    await signInUi(page, server.url, 'ann');
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await page.waitForURL(`${server.url}/settings/security`); // section index 0
+
+    await page.goto(`${server.url}/settings/appearance`);
+    await page.getByLabel('Rich links').uncheck({ force: true });
+    const rich = await cookie(page, 'rich_link');
+    expect(rich?.value).toBe('0');
+    expect((rich?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(YEAR_S);
+
+    // alt+shift+v shows the version in a toast; five at once show three.
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Alt+Shift+V');
+    const toasts = page.locator('.mantine-Notification-root');
+    await toasts.first().waitFor();
+    expect(await toasts.count()).toBeLessThanOrEqual(3);
+    const box = await toasts.first().boundingBox();
+    expect(box?.x ?? 999).toBeLessThan(100); // bottom left
+    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeGreaterThan(600);
+    expect(await toasts.first().getByRole('button', { name: 'Close' }).count()).toBe(1);
+    await expect.poll(() => toasts.count(), { timeout: 15_000 }).toBe(0); // each goes after 3 s
+
+    // Holding Alt is the action mode; letting go ends it.
+    await page.keyboard.down('Alt');
+    await expect.poll(() => page.locator('body').getAttribute('data-alt-mode')).toBe('');
+    await page.keyboard.up('Alt');
+    await expect.poll(() => page.locator('body').getAttribute('data-alt-mode')).toBe(null);
+
+    await page.keyboard.press('Alt+Shift+S');
+    await page.getByRole('dialog', { name: 'My Status' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Alt+Shift+A');
+    await page.waitForURL(`${server.url}/about`);
+    await page.keyboard.press('Alt+Shift+E');
+    await expect.poll(() => page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    await page.keyboard.press('Alt+Shift+D');
+    await page.getByRole('dialog', { name: 'Debug' }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'Debug' }).textContent()).toContain('Socket');
+  });
+
+  it('SHELL-49 SHELL-50 the crash page: full screen, Refresh Now, and the error stack', async () => {
+    const page = await open();
+    await signInUi(page, server.url, 'ann');
+    await page.keyboard.press('Alt+Shift+D');
+    await page.getByRole('button', { name: 'Simulate a crash' }).click();
+    await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
+    expect(await page.getByTestId('crash-stack').textContent()).toContain('Crash simulated from the debug panel');
+    await screenshot(page, 'shell-crash-light');
+    await page.getByRole('button', { name: 'Refresh Now' }).click();
+    await page.getByTestId('welcome').waitFor();
+  });
+});
