@@ -4,7 +4,9 @@ import { migrateToLatest } from './migrations/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
+import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { labelRoutes } from './modules/labels/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { ticketRoomSocket } from './modules/tickets/tickets.realtime.js';
 import { usersRoutes } from './modules/users/index.js';
@@ -75,6 +77,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   auditRoutes(app, { db });
   statusRoutes(app, { db });
   announcementRoutes(app, { db });
+  labelRoutes(app, { db });
+  departmentRoutes(app, { db });
   eventsRoutes(app, { db });
   await app.ready();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LabelsUpdated, SettingsChanged } from './labels.js';
 import type { AnnouncementMessage } from './shell.js';
 import type { StatusUpdated } from './status.js';
 
@@ -16,6 +17,10 @@ export interface ServerToClient {
   statusUpdated: (e: Envelope<StatusUpdated>) => void;
   /** SHELL-37: an announcement was published or removed (null). */
   announcementMessage: (e: Envelope<AnnouncementMessage>) => void;
+  /** An admin saved the account's labels: the whole list after the save. */
+  labelsUpdated: (e: Envelope<LabelsUpdated>) => void;
+  /** LABEL-20: an admin changed an account setting. */
+  settingsChanged: (e: Envelope<SettingsChanged>) => void;
   /** Catch-up after connect: everything after the client's lastSeq that it may see, then the head. */
   catchUp: (e: { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean }) => void;
 }

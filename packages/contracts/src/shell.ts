@@ -276,6 +276,8 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   5: { key: 'announcements', label: 'Announcements', admin: true },
   6: { key: 'account', label: 'Account', admin: true },
   7: { key: 'audit', label: 'Audit log', admin: true },
+  8: { key: 'departments', label: 'Departments', admin: true },
+  9: { key: 'labels', label: 'Labels', admin: true },
   17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
 };
 

@@ -4,6 +4,7 @@ import { m0001_init } from './0001_init.js';
 import { m0002_accounts_security } from './0002_accounts_security.js';
 import { m0003_username_lower_unique } from './0003_username_lower_unique.js';
 import { m0004_presence_announcements } from './0004_presence_announcements.js';
+import { m0005_labels } from './0005_labels.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -12,6 +13,7 @@ const all: Record<string, ParleyMigration> = {
   '0002_accounts_security': m0002_accounts_security,
   '0003_username_lower_unique': m0003_username_lower_unique,
   '0004_presence_announcements': m0004_presence_announcements,
+  '0005_labels': m0005_labels,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -33,7 +33,7 @@ export async function connectSocket(url: string, token: string, opened: TestSock
 }
 
 /** Everything a socket receives of one event, in order (the envelope's `data`). */
-export function collect<E extends 'statusUpdated' | 'announcementMessage'>(
+export function collect<E extends 'statusUpdated' | 'announcementMessage' | 'labelsUpdated' | 'settingsChanged'>(
   socket: TestSocket,
   event: E,
 ): Parameters<ServerToClient[E]>[0]['data'][] {

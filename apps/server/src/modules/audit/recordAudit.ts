@@ -30,7 +30,12 @@ export type AuditAction =
   | 'status.custom_created'
   | 'status.custom_deleted'
   | 'announcement.published'
-  | 'announcement.removed';
+  | 'announcement.removed'
+  | 'labels.updated'
+  | 'settings.updated'
+  | 'department.created'
+  | 'department.renamed'
+  | 'department.deleted';
 
 /** Writes one audit entry, in the caller's transaction when given one. Never holds a secret. */
 export async function recordAudit(db: DB | Trx, e: AuditEntry): Promise<void> {

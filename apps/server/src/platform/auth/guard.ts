@@ -40,7 +40,7 @@ export function crossSite(req: FastifyRequest): boolean {
 
 /**
  * The token from, in order: `Authorization: Bearer`, the HttpOnly cookie, then the documented `_token`
- * or `token` parameters of the body or query (AUTH-26).
+ * or `token` parameters of the body, query or path (AUTH-26).
  */
 export function tokenFrom(req: FastifyRequest): string | undefined {
   return tokenAndSource(req)?.token;
@@ -51,7 +51,8 @@ function tokenAndSource(req: FastifyRequest): { token: string; cookie: boolean }
   if (h?.startsWith('Bearer ')) return { token: h.slice(7).trim(), cookie: false };
   const c = req.cookies?.[SESSION_COOKIE];
   if (c) return { token: c, cookie: true };
-  for (const src of [req.body, req.query]) {
+  // Paths like `/department2/{token}` and `/ticket/load/{token}/...` carry it as a path parameter.
+  for (const src of [req.body, req.query, req.params]) {
     if (src && typeof src === 'object') {
       const v = (src as Record<string, unknown>)._token ?? (src as Record<string, unknown>).token;
       if (typeof v === 'string' && v) return { token: v, cookie: false };

@@ -84,6 +84,7 @@ const TABLES = [
   'events',
   'custom_statuses',
   'announcements',
+  'labels',
 ] as const;
 
 /** Makes every id created from now on larger than `to`, so the two accounts' ids never coincide. */
@@ -186,6 +187,20 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       .insertInto('departments')
       .values({ account_id: aAccountId, name: dept, created_at: Date.now() })
       .execute();
+    const label = `label-a-${sfx}`;
+    await db()
+      .insertInto('labels')
+      .values({
+        account_id: aAccountId,
+        name: label,
+        color: '#000000',
+        color_dark: '#FFFFFF',
+        level: 1,
+        sla: 30,
+        removed: 0,
+        created_at: Date.now(),
+      })
+      .execute();
 
     const markers = [
       a.username,
@@ -198,6 +213,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       ua,
       reason,
       dept,
+      label,
       secret,
       ...enabled.body.backup_codes,
       a.token,
@@ -284,6 +300,12 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       'POST /api/online_status/update': async () => ({ status: 'AWAY', reason: 'b reason' }),
       // A sampled expires_at is a small number, a time long past: refused.
       'POST /api/announcement': async () => ({ message: 'b announcement' }),
+      // Sampled colours are not colours: a good new label reaches the handler.
+      'POST /api/label/update': async () => ({
+        labelArray: [{ name: 'b label', color: '#111111', colorDark: '#EEEEEE', level: 1, sla: 5 }],
+        delete: [],
+      }),
+      'POST /api/settings/update': async () => ({ action: 'duration', day: 5 }),
       // Tokens in the body must not outrank the caller's Bearer token.
       'POST /api/auth/check': async () => ({ _token: a.token, refresh_token: a.refreshToken }),
     };

@@ -38,6 +38,8 @@ export interface AccountsTable {
   require_2fa: Generated<number>;
   /** JSON object: product function key -> list of sub-keys (PLAN-16). */
   product_functions: Generated<string>;
+  /** JSON object of account settings (LABEL-14): `duration` = days until a Resolved ticket closes. */
+  settings: Generated<string>;
   created_at: number;
   updated_at: number;
 }

@@ -3,6 +3,8 @@ import { type AuthCheckAnswer, SETTINGS_SECTIONS } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useRefreshSession } from '../auth/useSession';
+import { DepartmentsCard } from '../departments/DepartmentsCard';
+import { LabelsCard } from '../labels/LabelsCard';
 import { CustomStatusesCard } from '../status/CustomStatusesCard';
 import { AccountCard } from './AccountCard';
 import { AnnouncementsCard } from './AnnouncementsCard';
@@ -20,7 +22,6 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
   const navigate = useNavigate();
   const refresh = useRefreshSession();
   const admin = session.type === 'admin';
-  const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key !== 'billing');
   const panels: Record<string, ReactNode> = {
     security: (
       <Stack>
@@ -35,7 +36,10 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     announcements: <AnnouncementsCard />,
     account: <AccountCard require2fa={Boolean(session.settings?.[0]?.require_2fa)} onChange={refresh} />,
     audit: <AuditLog />,
+    departments: <DepartmentsCard />,
+    labels: <LabelsCard />,
   };
+  const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key in panels);
   if (!sections.some((s) => s.key === tab)) return <Navigate to="/settings/security" replace />;
   return (
     <Container size="lg">

@@ -20,6 +20,7 @@ import { CreateUserInput, PERMISSIONS, USER_TYPES, type UserItem, type UserType 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { HttpError } from '../../lib/http';
+import { useDepartments } from '../departments/api';
 import { settingsApi } from './api';
 import { t } from './strings';
 
@@ -29,6 +30,8 @@ const errorText = (err: unknown) => (err instanceof HttpError ? err.description 
 
 /** Admins add users, change their type, rank and permissions, and deactivate them. */
 export function UsersAdmin({ me }: { me: number | undefined }) {
+  const departmentList = useDepartments();
+  const departmentNames = new Map((departmentList.data ?? []).map((d) => [d.id, d.name]));
   const qc = useQueryClient();
   const users = useQuery({ queryKey: ['settings', 'users'], queryFn: settingsApi.users });
   const [editing, setEditingState] = useState<UserItem | 'new' | null>(null);
@@ -61,6 +64,7 @@ export function UsersAdmin({ me }: { me: number | undefined }) {
                 <Table.Th>Type</Table.Th>
                 <Table.Th>Rank</Table.Th>
                 <Table.Th>Permissions</Table.Th>
+                <Table.Th>Departments</Table.Th>
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
@@ -88,6 +92,14 @@ export function UsersAdmin({ me }: { me: number | undefined }) {
                   <Table.Td>
                     <Text size="xs" c="dimmed">
                       {u.permission.join(', ') || '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td data-testid="user-departments">
+                    <Text size="xs">
+                      {u.departments
+                        .map((id) => departmentNames.get(id))
+                        .filter(Boolean)
+                        .join(', ') || '—'}
                     </Text>
                   </Table.Td>
                   <Table.Td>
@@ -155,9 +167,17 @@ function EditUserForm({ user, self, onDone }: { user: UserItem; self: boolean; o
   const [rank, setRank] = useState<number>(user.rank);
   const [permission, setPermission] = useState<string[]>(user.permission);
   const [active, setActive] = useState(user.active);
+  const [departments, setDepartments] = useState<string[]>(user.departments.map(String));
+  const allDepartments = useDepartments();
   const save = useMutation({
     mutationFn: () =>
-      settingsApi.updateUser(user.id, { type, rank, permission: permission as (typeof PERMISSIONS)[number][], active }),
+      settingsApi.updateUser(user.id, {
+        type,
+        rank,
+        permission: permission as (typeof PERMISSIONS)[number][],
+        departments: departments.map(Number),
+        active,
+      }),
     onSuccess: onDone,
   });
   return (
@@ -179,6 +199,14 @@ function EditUserForm({ user, self, onDone }: { user: UserItem; self: boolean; o
       />
       <NumberInput label="Rank" min={0} max={100} value={rank} onChange={(v) => setRank(Number(v) || 0)} />
       <MultiSelect label="Permissions" data={permissionOptions} value={permission} onChange={setPermission} clearable />
+      <MultiSelect
+        label="Departments"
+        data={(allDepartments.data ?? []).map((d) => ({ value: String(d.id), label: d.name }))}
+        value={departments}
+        onChange={setDepartments}
+        clearable
+        nothingFoundMessage="Add departments in Settings → Departments"
+      />
       <Switch label="Active" checked={active} disabled={self} onChange={(e) => setActive(e.currentTarget.checked)} />
       <Button onClick={() => save.mutate()} loading={save.isPending}>
         {t.save}
