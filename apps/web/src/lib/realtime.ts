@@ -1,5 +1,6 @@
 import type { ServerToClient } from '@parley/contracts';
 import { io, type Socket } from 'socket.io-client';
+import { SeqTracker } from './seqTracker';
 
 type Handler = (data: unknown, seq: number) => void;
 
@@ -10,8 +11,7 @@ type Handler = (data: unknown, seq: number) => void;
  */
 export class RealtimeClient {
   private socket: Socket | null = null;
-  private lastSeq: number | undefined;
-  private readonly seen = new Set<number>();
+  private readonly seqs = new SeqTracker();
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly stateListeners = new Set<(connected: boolean) => void>();
   connected = false;
@@ -23,7 +23,10 @@ export class RealtimeClient {
       withCredentials: true,
       reconnectionDelay: 5000,
       reconnectionDelayMax: 5000,
-      auth: (cb) => cb(this.lastSeq === undefined ? {} : { lastSeq: this.lastSeq }),
+      auth: (cb) => {
+        const from = this.seqs.resumeFrom();
+        cb(from === undefined ? {} : { lastSeq: from });
+      },
     });
     socket.on('connect', () => {
       this.setConnected(true);
@@ -33,7 +36,7 @@ export class RealtimeClient {
     socket.on('disconnect', () => this.setConnected(false));
     socket.on('catchUp', (e: Parameters<ServerToClient['catchUp']>[0]) => {
       for (const ev of e.events) this.apply(ev.name, ev.seq, ev.data);
-      this.lastSeq = Math.max(this.lastSeq ?? 0, e.head);
+      this.seqs.caughtUp(e.head);
     });
     socket.onAny((name: string, payload: { seq?: number; data?: unknown }) => {
       if (name === 'catchUp' || typeof payload?.seq !== 'number') return;
@@ -49,7 +52,7 @@ export class RealtimeClient {
   }
 
   lastApplied(): number | undefined {
-    return this.lastSeq;
+    return this.seqs.last;
   }
 
   /** A socket exists (connected or trying to); false after `disconnect()`. */
@@ -88,15 +91,7 @@ export class RealtimeClient {
   }
 
   private apply(name: string, seq: number, data: unknown): void {
-    if (this.seen.has(seq)) return;
-    this.seen.add(seq);
-    if (this.seen.size > 5000) {
-      // Keep memory flat: forget the oldest half.
-      const keep = [...this.seen].sort((a, b) => a - b).slice(2500);
-      this.seen.clear();
-      for (const s of keep) this.seen.add(s);
-    }
-    this.lastSeq = Math.max(this.lastSeq ?? 0, seq);
+    if (!this.seqs.accept(seq)) return;
     for (const h of this.handlers.get(name) ?? []) h(data, seq);
   }
 
