@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  cli,
   launchBrowser,
   newContext,
   type RunningServer,
@@ -231,5 +232,22 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await screenshot(page, 'shell-crash-light');
     await page.getByRole('button', { name: 'Refresh Now' }).click();
     await page.getByTestId('welcome').waitFor();
+  });
+
+  it('PLAN-09 SHELL-30 an account at plan 99 has no conversation lists and no conversation view', async () => {
+    await cli(server, 'account:update', '--account', '1', '--plan', '99');
+    try {
+      const page = await open();
+      await signInUi(page, server.url, 'ann');
+      for (const to of ['/ticket', '/chat', '/livechat']) {
+        await page.goto(`${server.url}${to}`);
+        await page.getByRole('heading', { name: 'No conversations in this account' }).waitFor();
+      }
+      await page.goto(`${server.url}/ticket/5`);
+      await page.getByTestId('welcome').waitFor();
+      expect(path(page)).toBe('/');
+    } finally {
+      await cli(server, 'account:update', '--account', '1', '--plan', '1');
+    }
   });
 });

@@ -185,3 +185,22 @@ export async function seedWorkspace(
   }
   return setup.token;
 }
+
+/** Runs the CLI against a running server's data (`npm run cli -- ...`). */
+export async function cli(server: RunningServer, ...args: string[]): Promise<string> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/cli.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const code = await new Promise<number | null>((r) => proc.on('exit', r));
+  if (code !== 0) throw new Error(`cli ${args.join(' ')} failed:\n${out}`);
+  return out;
+}

@@ -34,6 +34,7 @@ const Plan = S('PlanScreen');
 const Generic = S('GenericScreen');
 const Knowledge = S('KnowledgeScreen');
 const About = S('AboutPage');
+const NoConversations = S('NoConversationsScreen');
 const settings = () => import('../features/settings/SettingsPage');
 const Settings = lazyScreen(settings, 'SettingsPage') as unknown as ComponentType<{ session: AuthCheckAnswer }>;
 
@@ -51,10 +52,14 @@ function NeedsLive({ children }: { children: ReactNode }) {
   return connected ? children : <ScreenLoader />;
 }
 
-/** SHELL-30: an account held at plan 99 has no conversation view. */
+/**
+ * SHELL-30, PLAN-09, DECISIONS 5: an account held at plan 99 (a console account) has no conversation
+ * lists and no conversation view.
+ */
 function Conversation({ session, list: List }: { session: AuthCheckAnswer; list: ComponentType }) {
   const { '*': rest } = useParams();
   if (session.plan === 99 && rest) return <Navigate to="/" replace />;
+  if (session.plan === 99) return <NoConversations />;
   return <List />;
 }
 

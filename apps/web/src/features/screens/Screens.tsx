@@ -136,6 +136,13 @@ export const TimerScreen = () => (
 export const PlanScreen = () => (
   <EmptyScreen icon={IconCreditCard} title="Your plan" text="Plans, subscription and invoices of this workspace." />
 );
+export const NoConversationsScreen = () => (
+  <EmptyScreen
+    icon={IconMessages}
+    title="No conversations in this account"
+    text="This is a console account: it has reports and settings, but no tickets or chats."
+  />
+);
 export const GenericScreen = () => (
   <EmptyScreen icon={IconLink} title="Nothing here yet" text="This part of the workspace has no content yet." />
 );
