@@ -8,7 +8,7 @@ import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
-import { ticketRoomSocket } from './modules/tickets/tickets.realtime.js';
+import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import type { Config } from './platform/config.js';
 import { type DbHandle, openDatabase } from './platform/db/db.js';
@@ -79,6 +79,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   announcementRoutes(app, { db });
   labelRoutes(app, { db });
   departmentRoutes(app, { db });
+  ticketRoutes(app, { db });
   eventsRoutes(app, { db });
   await app.ready();
 

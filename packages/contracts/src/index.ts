@@ -7,4 +7,5 @@ export * from './labels.js';
 export * from './realtime.js';
 export * from './shell.js';
 export * from './status.js';
+export * from './tickets.js';
 export * from './users.js';

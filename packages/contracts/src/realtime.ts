@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { LabelsUpdated, SettingsChanged } from './labels.js';
 import type { AnnouncementMessage } from './shell.js';
 import type { StatusUpdated } from './status.js';
+import type { TicketUpdated } from './tickets.js';
 
 /**
  * Every server-to-client event is sent as `{ seq, data }`: `seq` is the account's event sequence, so a
@@ -21,6 +22,8 @@ export interface ServerToClient {
   labelsUpdated: (e: Envelope<LabelsUpdated>) => void;
   /** LABEL-20: an admin changed an account setting. */
   settingsChanged: (e: Envelope<SettingsChanged>) => void;
+  /** A ticket changed (priority, ...): the item as everyone sees it. */
+  updateTicket: (e: Envelope<TicketUpdated>) => void;
   /** Catch-up after connect: everything after the client's lastSeq that it may see, then the head. */
   catchUp: (e: { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean }) => void;
 }

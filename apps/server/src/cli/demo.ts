@@ -146,7 +146,12 @@ export async function seedDemo(
       await trx.insertInto('messages').values(rows).execute();
       await trx
         .updateTable('tickets')
-        .set({ updated_at: sql`${created + (n - 1) * 600_000}` })
+        .set({
+          updated_at: sql`${created + (n - 1) * 600_000}`,
+          // Messages alternate visitor, agent, ...: the last visitor message is the last even one.
+          last_message_at: created + (n - 1 - ((n - 1) % 2)) * 600_000,
+          has_responded: 1,
+        })
         .where('id', '=', Number(t.id))
         .execute();
       messages += n;

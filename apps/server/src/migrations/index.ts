@@ -5,6 +5,7 @@ import { m0002_accounts_security } from './0002_accounts_security.js';
 import { m0003_username_lower_unique } from './0003_username_lower_unique.js';
 import { m0004_presence_announcements } from './0004_presence_announcements.js';
 import { m0005_labels } from './0005_labels.js';
+import { m0006_tickets } from './0006_tickets.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -14,6 +15,7 @@ const all: Record<string, ParleyMigration> = {
   '0003_username_lower_unique': m0003_username_lower_unique,
   '0004_presence_announcements': m0004_presence_announcements,
   '0005_labels': m0005_labels,
+  '0006_tickets': m0006_tickets,
 };
 
 class StaticProvider implements MigrationProvider {

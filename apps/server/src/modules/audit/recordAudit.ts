@@ -32,6 +32,7 @@ export type AuditAction =
   | 'announcement.published'
   | 'announcement.removed'
   | 'labels.updated'
+  | 'ticket.priority_set'
   | 'settings.updated'
   | 'department.created'
   | 'department.renamed'

@@ -1,4 +1,4 @@
-import { rooms } from '@parley/contracts';
+import { rooms, type TicketUpdated } from '@parley/contracts';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
@@ -35,3 +35,9 @@ export function ticketRoomSocket(db: DB) {
     });
   };
 }
+
+/** `updateTicket` goes to everyone in the account, and only there; read state is added by each client. */
+export const ticketAudience = (accountId: number, _e: TicketUpdated) => ({
+  name: 'updateTicket',
+  rooms: [rooms.account(accountId)],
+});

@@ -85,7 +85,17 @@ const TABLES = [
   'custom_statuses',
   'announcements',
   'labels',
+  'campaigns',
+  'tickets',
 ] as const;
+
+/** Routes whose path parameters are not all ids: the URLs to try, given one of A's ids. */
+const PATHS: Record<string, (id: number) => string> = {
+  '/ticket/load/:token/:filter/:type/:offset': () => '/ticket/load/x/all/ticket/0',
+  '/api/ticket/load/:token/:filter/:type/:offset': () => '/api/ticket/load/x/open/ticket/0',
+  '/ticket/load2/department/:status/ticket/:offset/:id': (id) => `/ticket/load2/department/all/ticket/0/${id}`,
+  '/ticket/load2/label/:status/ticket/:offset/:id': (id) => `/ticket/load2/label/all/ticket/0/${id}`,
+};
 
 /** Makes every id created from now on larger than `to`, so the two accounts' ids never coincide. */
 async function raiseIds(s: Server, dialect: Dialect, to: number) {
@@ -201,8 +211,49 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         created_at: Date.now(),
       })
       .execute();
+    const idOf = async (t: 'departments' | 'labels', name: string) =>
+      Number(
+        (
+          await db()
+            .selectFrom(t)
+            .select('id')
+            .where('account_id', '=', aAccountId)
+            .where('name', '=', name)
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const campaign = `campaign-a-${sfx}`;
+    const camp = await db()
+      .insertInto('campaigns')
+      .values({ account_id: aAccountId, name: campaign, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ticketTitle = `ticket-a-${sfx}`;
+    await db()
+      .insertInto('tickets')
+      .values({
+        account_id: aAccountId,
+        ticket_number: 1,
+        title: ticketTitle,
+        channel: 'EMAIL',
+        closed: 0,
+        priority: 'M',
+        label: JSON.stringify([await idOf('labels', label)]),
+        department_id: await idOf('departments', dept),
+        campaign_id: Number(camp.id),
+        assignee: agent.username,
+        name: `customer-a-${sfx}`,
+        email: `customer-a-${sfx}@example.net`,
+        phone: '',
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
 
     const markers = [
+      campaign,
+      ticketTitle,
+      `customer-a-${sfx}`,
       a.username,
       a.email,
       a.company,
@@ -329,7 +380,11 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     for (const r of routes) {
       const key = `${r.method} ${r.url}`;
       const op = operation(r.method, r.url);
-      const urls = r.url.includes(':') ? candidates.map((id) => r.url.replace(/:\w+/g, String(id))) : [r.url];
+      const urls = PATHS[r.url]
+        ? candidates.map(PATHS[r.url]!)
+        : r.url.includes(':')
+          ? candidates.map((id) => r.url.replace(/:\w+/g, String(id)))
+          : [r.url];
       const queryParams = (op?.parameters ?? []).filter((p) => p.in === 'query');
       const queries = [''];
       if (queryParams.length > 0) {

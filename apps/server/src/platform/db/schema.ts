@@ -20,6 +20,8 @@ export interface Database {
   departments: DepartmentsTable;
   labels: LabelsTable;
   tickets: TicketsTable;
+  ticket_reads: TicketReadsTable;
+  campaigns: CampaignsTable;
   messages: MessagesTable;
   audit_log: AuditLogTable;
   login_attempts: LoginAttemptsTable;
@@ -206,6 +208,29 @@ export interface TicketsTable {
   phone: string;
   created_at: number;
   updated_at: number;
+  case_type: Generated<string>;
+  campaign_id: number | null;
+  /** 1 once an agent has answered the customer. */
+  has_responded: Generated<number>;
+  /** When the last customer message came in; 0 when none has. */
+  last_message_at: Generated<number>;
+  /** JSON object of free-form fields (TICKET-15 `other`). */
+  other: Generated<string>;
+}
+
+/** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */
+export interface TicketReadsTable {
+  account_id: number;
+  ticket_id: number;
+  user_id: number;
+  read_at: number;
+}
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  created_at: number;
 }
 
 export interface MessagesTable {

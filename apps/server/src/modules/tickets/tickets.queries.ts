@@ -1,0 +1,299 @@
+import {
+  type Campaign,
+  CHANNEL_ALIASES,
+  ErrorCode,
+  TICKET_LIST_TYPES,
+  TICKET_STRINGS,
+  type TicketInfo,
+  type TicketListItem,
+  type TicketListType,
+  type TicketLoadAnswer,
+  type TicketLoadQuery,
+  ticketStatusName,
+} from '@parley/contracts';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { DB } from '../../platform/db/db.js';
+import type { Database } from '../../platform/db/schema.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
+import type { Trx } from '../../platform/outbox/index.js';
+
+type Db = DB | Trx;
+type Eb = ExpressionBuilder<Database, 'tickets'>;
+
+/** Who is asking: every list is scoped to the account, and read state is the user's own. */
+export interface Viewer {
+  accountId: number;
+  userId: number;
+}
+
+/** One page of a list: the status code (4 = all), the list type, rows to skip and take, the filters. */
+export interface TicketPage {
+  status: number;
+  type: TicketListType;
+  offset: number;
+  limit: number;
+  query: TicketLoadQuery;
+}
+
+const ITEM_COLUMNS = [
+  'tickets.id',
+  'tickets.ticket_number',
+  'tickets.title',
+  'tickets.channel',
+  'tickets.closed',
+  'tickets.priority',
+  'tickets.case_type',
+  'tickets.label',
+  'tickets.assignee',
+  'tickets.department_id',
+  'tickets.campaign_id',
+  'tickets.created_at',
+  'tickets.updated_at',
+  'tickets.has_responded',
+  'tickets.last_message_at',
+  'tickets.name',
+  'tickets.email',
+  'tickets.phone',
+  'tickets.other',
+] as const;
+
+interface ItemRow {
+  id: number;
+  ticket_number: number;
+  title: string;
+  channel: string;
+  closed: number;
+  priority: string;
+  case_type: string;
+  label: string;
+  assignee: string;
+  department_id: number | null;
+  campaign_id: number | null;
+  created_at: number;
+  updated_at: number;
+  has_responded: number;
+  last_message_at: number;
+  name: string;
+  email: string;
+  phone: string;
+  other: string;
+  read_at: number | null;
+}
+
+function parseJson<T>(raw: string, ok: (v: unknown) => v is T, fallback: T): T {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return ok(v) ? v : fallback;
+  } catch {
+    return fallback;
+  }
+}
+const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const severity = (p: string): TicketListItem['severity'] => (p === 'H' || p === 'M' || p === 'L' ? p : '');
+
+export function toListItem(r: ItemRow): TicketListItem {
+  const updated = Number(r.updated_at);
+  const readAt = r.read_at === null ? null : Number(r.read_at);
+  return {
+    id: Number(r.id),
+    ticket_number: Number(r.ticket_number),
+    title: r.title,
+    channel: r.channel,
+    closed: Number(r.closed),
+    read: readAt !== null,
+    severity: severity(r.priority),
+    case_type: r.case_type,
+    label: parseJson(r.label, isNumbers, []),
+    assignee: r.assignee
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    department_id: r.department_id === null ? null : Number(r.department_id),
+    campaign_id: r.campaign_id === null ? null : Number(r.campaign_id),
+    created_at: Number(r.created_at),
+    updated_at: updated,
+    ts: Math.floor(updated / 1000),
+    hasResponded: Number(r.has_responded) === 1,
+    newMessage: Number(r.last_message_at) > (readAt ?? 0),
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    other: parseJson(r.other, isObject, {}),
+  };
+}
+
+/** LIKE patterns escape with '!', which reads the same in both dialects. */
+const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
+const like = (e: Expression<unknown>, pattern: string) => sql<SqlBool>`${e} like ${pattern} escape '!'`;
+const channelsWithAliases = (codes: readonly string[]) => {
+  const out = new Set(codes);
+  for (const [alias, code] of Object.entries(CHANNEL_ALIASES)) {
+    if (out.has(alias)) out.add(code);
+    if (out.has(code)) out.add(alias);
+  }
+  return [...out];
+};
+
+/** Every condition of a page as one expression; ids in the filters are already checked (`checkFilterIds`). */
+function conditions(eb: Eb, accountId: number, p: Omit<TicketPage, 'offset' | 'limit'>): Expression<SqlBool> {
+  const q = p.query;
+  const all: Expression<SqlBool>[] = [eb('tickets.account_id', '=', accountId)];
+  if (p.status !== 4) all.push(eb('tickets.closed', '=', p.status));
+  const kind = TICKET_LIST_TYPES[p.type];
+  if (kind.only) all.push(eb('tickets.channel', 'in', [...kind.only]));
+  if (kind.excluded.length) all.push(eb('tickets.channel', 'not in', [...kind.excluded]));
+  if (q.campaignId !== undefined) all.push(eb('tickets.campaign_id', '=', q.campaignId));
+  if (q.agent) all.push(like(sql`(',' || tickets.assignee || ',')`, `%,${likeEscape(q.agent)},%`));
+  const time = q.received === 'created' ? 'tickets.created_at' : 'tickets.updated_at';
+  if (q.start !== undefined) all.push(eb(time, '>=', q.start * 1000));
+  if (q.end !== undefined) all.push(eb(time, '<=', q.end * 1000 + 999));
+  if (q.priorityFilter?.length)
+    all.push(
+      eb(
+        'tickets.priority',
+        'in',
+        q.priorityFilter.map((x) => (x === 'none' ? '' : x)),
+      ),
+    );
+  if (q.channelFilter?.length) all.push(eb('tickets.channel', 'in', channelsWithAliases(q.channelFilter)));
+  if (q.labelFilter?.length) {
+    // `label` is a JSON list written without spaces ("[1,12]"): ",1,12," holds ",12," exactly when 12 is in it.
+    const listed = sql`(',' || substr(tickets.label, 2, length(tickets.label) - 2) || ',')`;
+    all.push(eb.or(q.labelFilter.map((id) => like(listed, `%,${id},%`))));
+  }
+  if (q.depFilter?.length) all.push(eb('tickets.department_id', 'in', q.depFilter));
+  if (q.withReply !== undefined) all.push(eb('tickets.has_responded', '=', Number(q.withReply)));
+  if (q.field && q.fieldValue !== undefined && q.fieldValue !== '') {
+    if (q.field === 'ticket_number') {
+      const n = Number(q.fieldValue);
+      all.push(Number.isSafeInteger(n) ? eb('tickets.ticket_number', '=', n) : sql<SqlBool>`1 = 0`);
+    } else {
+      all.push(like(sql`lower(${sql.ref(`tickets.${q.field}`)})`, `%${likeEscape(q.fieldValue.toLowerCase())}%`));
+    }
+  }
+  return eb.and(all);
+}
+
+/** TICKET-30: a label or department id in a filter must be the caller's account's (else 400, nothing shown). */
+export async function checkFilterIds(db: Db, accountId: number, q: TicketLoadQuery): Promise<void> {
+  const check = async (table: 'labels' | 'departments', ids: number[] | undefined, message: string) => {
+    const wanted = [...new Set(ids ?? [])];
+    if (wanted.length === 0) return;
+    const found = await db
+      .selectFrom(table)
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', wanted)
+      .execute();
+    if (found.length !== wanted.length) throw new AppError(400, ErrorCode.validation, message);
+  };
+  await check('labels', q.labelFilter, TICKET_STRINGS.badLabel);
+  await check('departments', q.depFilter, TICKET_STRINGS.badDepartment);
+}
+
+function selectItems(db: Db, viewer: Viewer) {
+  return db
+    .selectFrom('tickets')
+    .leftJoin('ticket_reads', (j) =>
+      j
+        .onRef('ticket_reads.ticket_id', '=', 'tickets.id')
+        .on('ticket_reads.user_id', '=', viewer.userId)
+        .on('ticket_reads.account_id', '=', viewer.accountId),
+    )
+    .select([...ITEM_COLUMNS, 'ticket_reads.read_at']);
+}
+
+/** TICKET-30, TICKET-33, TICKET-38: one page of a list and the number of rows matching in all. */
+export async function loadTickets(db: Db, viewer: Viewer, page: TicketPage): Promise<TicketLoadAnswer> {
+  await checkFilterIds(db, viewer.accountId, page.query);
+  const where = (eb: Eb) => conditions(eb, viewer.accountId, page);
+  const counted = await db
+    .selectFrom('tickets')
+    .where(where)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  let q = selectItems(db, viewer).where(where);
+  // TICKET-11, TICKET-12, TICKET-13: the sort, then newest id so pages never overlap.
+  if (page.query.sort === 'priority')
+    q = q
+      .orderBy(sql`case tickets.priority when 'H' then 0 when '' then 1 when 'M' then 2 when 'L' then 3 else 4 end`)
+      .orderBy('tickets.updated_at', 'desc');
+  else if (page.query.sort === 'created') q = q.orderBy('tickets.created_at', 'desc');
+  else q = q.orderBy('tickets.updated_at', 'desc');
+  const rows = await q.orderBy('tickets.id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return { data: rows.map((r) => toListItem(r as ItemRow)), count: Number(counted.n) };
+}
+
+async function itemRow(db: Db, viewer: Viewer, id: number): Promise<ItemRow> {
+  const row = await selectItems(db, viewer)
+    .where('tickets.account_id', '=', viewer.accountId)
+    .where('tickets.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(TICKET_STRINGS.notFound);
+  return row as ItemRow;
+}
+
+/** One ticket of the caller's account as the caller sees it in a list; 404 for any other id. */
+export async function ticketItem(db: Db, viewer: Viewer, id: number): Promise<TicketListItem> {
+  return toListItem(await itemRow(db, viewer, id));
+}
+
+/** TICKET-36, TICKET-37: one ticket in full; 404 for another account's id. */
+export async function ticketInfo(db: Db, viewer: Viewer, id: number): Promise<TicketInfo> {
+  const row = await itemRow(db, viewer, id);
+  const item = toListItem(row);
+  const readers = await db
+    .selectFrom('ticket_reads')
+    .innerJoin('users', 'users.id', 'ticket_reads.user_id')
+    .select('users.username')
+    .where('ticket_reads.account_id', '=', viewer.accountId)
+    .where('users.account_id', '=', viewer.accountId)
+    .where('ticket_reads.ticket_id', '=', id)
+    .orderBy('ticket_reads.read_at')
+    .execute();
+  return {
+    ...item,
+    statusName: ticketStatusName(item.closed),
+    reader: readers.map((r) => r.username),
+    last_message_at: Number(row.last_message_at),
+  };
+}
+
+/** TICKET-33: the department or label a load2 tab names must be the caller's account's. */
+export async function assertOwned(db: Db, accountId: number, table: 'departments' | 'labels', id: number) {
+  const found = await db
+    .selectFrom(table)
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!found)
+    throw notFound(table === 'departments' ? TICKET_STRINGS.departmentNotFound : TICKET_STRINGS.labelNotFound);
+}
+
+/** TICKET-10: one page of the account's campaigns, newest first, and how many there are. */
+export async function listCampaigns(
+  db: Db,
+  accountId: number,
+  pageSize: number,
+  page: number,
+): Promise<{ data: Campaign[]; total: number }> {
+  const total = await db
+    .selectFrom('campaigns')
+    .where('account_id', '=', accountId)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('campaigns')
+    .select(['id', 'name', 'created_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return {
+    data: rows.map((r) => ({ id: Number(r.id), name: r.name, created_at: Number(r.created_at) })),
+    total: Number(total.n),
+  };
+}

@@ -1,0 +1,109 @@
+import {
+  CampaignListAnswer,
+  CampaignListQuery,
+  ErrorCode,
+  parseTicketFilter,
+  TICKET_LIST_TYPES,
+  TICKET_LOAD2_STEP,
+  TICKET_PAGE_SIZE,
+  TICKET_STRINGS,
+  TicketInfoAnswer,
+  type TicketListType,
+  TicketLoad2Params,
+  TicketLoadAnswer,
+  TicketLoadParams,
+  TicketLoadQuery,
+  TicketPriorityAnswer,
+  TicketPriorityInput,
+} from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
+import { AppError } from '../../platform/http/errors.js';
+import { setTicketPriority } from './commands/setTicketPriority.js';
+import { assertOwned, listCampaigns, loadTickets, ticketInfo, type Viewer } from './tickets.queries.js';
+
+const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
+const statusOf = (filter: string) => {
+  const code = parseTicketFilter(filter);
+  if (code === null) throw bad(TICKET_STRINGS.badFilter);
+  return code;
+};
+const typeOf = (type: string): TicketListType => {
+  if (!Object.hasOwn(TICKET_LIST_TYPES, type)) throw bad(TICKET_STRINGS.badType);
+  return type as TicketListType;
+};
+const offsetOf = (offset: string) => {
+  if (!/^\d{1,9}$/.test(offset)) throw bad(TICKET_STRINGS.badOffset);
+  return Number(offset);
+};
+const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
+
+/** TICKET-30..38, TICKET-51, TICKET-10: the ticket lists, one ticket, its priority and the campaigns. */
+export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps;
+
+  // TICKET-31, TICKET-32 (design): both paths are the same call; `/api/...` is the newer client's.
+  for (const prefix of ['', '/api'])
+    r.get(
+      `${prefix}/ticket/load/:token/:filter/:type/:offset`,
+      {
+        config: { auth: 'user' },
+        schema: { params: TicketLoadParams, querystring: TicketLoadQuery, response: { 200: TicketLoadAnswer } },
+      },
+      async (req) =>
+        loadTickets(db, viewer(req), {
+          status: statusOf(req.params.filter),
+          type: typeOf(req.params.type),
+          offset: offsetOf(req.params.offset),
+          limit: TICKET_PAGE_SIZE,
+          query: req.query,
+        }),
+    );
+
+  // TICKET-33, TICKET-34 (design): the Department and Label tabs, 10 a step, same filters and answer.
+  for (const tab of ['department', 'label'] as const)
+    r.get(
+      `/ticket/load2/${tab}/:status/ticket/:offset/:id`,
+      {
+        config: { auth: 'user' },
+        schema: { params: TicketLoad2Params, querystring: TicketLoadQuery, response: { 200: TicketLoadAnswer } },
+      },
+      async (req) => {
+        const status = statusOf(req.params.status);
+        const offset = offsetOf(req.params.offset);
+        await assertOwned(db, req.auth!.accountId, tab === 'department' ? 'departments' : 'labels', req.params.id);
+        const query =
+          tab === 'department'
+            ? { ...req.query, depFilter: [req.params.id] }
+            : { ...req.query, labelFilter: [req.params.id] };
+        return loadTickets(db, viewer(req), { status, type: 'ticket', offset, limit: TICKET_LOAD2_STEP, query });
+      },
+    );
+
+  r.get(
+    '/ticket/info/:token/:id',
+    {
+      config: { auth: 'user' },
+      schema: {
+        params: z.object({ token: z.string().max(200), id: z.coerce.number().int().positive() }),
+        response: { 200: TicketInfoAnswer },
+      },
+    },
+    async (req) => ({ result: 'success' as const, data: await ticketInfo(db, viewer(req), req.params.id) }),
+  );
+
+  r.post(
+    '/api/ticket/priority',
+    { config: { auth: 'user' }, schema: { body: TicketPriorityInput, response: { 200: TicketPriorityAnswer } } },
+    async (req) => ({ result: 'success' as const, data: await setTicketPriority(db, req.auth!, req.body) }),
+  );
+
+  r.get(
+    '/api/campaign/list',
+    { config: { auth: 'user' }, schema: { querystring: CampaignListQuery, response: { 200: CampaignListAnswer } } },
+    async (req) => listCampaigns(db, req.auth!.accountId, req.query.pagination, req.query.page),
+  );
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CampaignListQuery,
+  channelName,
+  PRIORITY_SORT_ORDER,
+  parseTicketFilter,
+  prioritySortRank,
+  TICKET_LOAD2_STEP,
+  TICKET_PAGE_SIZE,
+  TicketLoadQuery,
+  ticketStatusName,
+} from './tickets.js';
+
+describe('ticket rules', () => {
+  it('TICKET-22 TICKET-23 status names; custom codes by name; anything else "?"', () => {
+    expect([0, 1, 2, 3].map((c) => ticketStatusName(c))).toEqual(['Open', 'Pending', 'Resolved', 'Closed']);
+    expect(ticketStatusName(4)).toBe('?');
+    expect(ticketStatusName(7)).toBe('?');
+    expect(ticketStatusName(7, [{ status_code: 7, name: 'Waiting on parts' }])).toBe('Waiting on parts');
+  });
+
+  it('TICKET-26 TICKET-67 filter words and codes; nothing else', () => {
+    expect(['open', 'pending', 'closed', 'all', '0', '1', '2', '3', '4'].map(parseTicketFilter)).toEqual([
+      0, 1, 3, 4, 0, 1, 2, 3, 4,
+    ]);
+    for (const bad of ['5', '-1', 'solved', 'OPEN', '01', '', 'constructor', 'toString'])
+      expect(parseTicketFilter(bad)).toBeNull();
+  });
+
+  it('TICKET-18 TICKET-19 channel display names, livechat as LIVECHAT, unknown as is', () => {
+    expect(channelName('FB_PM')).toBe('Facebook Messenger');
+    expect(channelName('GRAPH_EMAIL')).toBe('Email');
+    expect(channelName('livechat')).toBe('Live Chat');
+    expect(channelName('chat')).toBe('Workspace');
+    expect(channelName('PIGEON')).toBe('PIGEON');
+  });
+
+  it('TICKET-13 priority order H, none, M, L; TICKET-35 TICKET-38 sizes', () => {
+    expect(['L', 'M', '', 'H'].sort((a, b) => prioritySortRank(a) - prioritySortRank(b))).toEqual([
+      ...PRIORITY_SORT_ORDER,
+    ]);
+    expect(TICKET_PAGE_SIZE).toBe(30);
+    expect(TICKET_LOAD2_STEP).toBe(10);
+  });
+
+  it('TICKET-30 TICKET-11 query: lists split, blanks ignored, sort defaults to updated', () => {
+    expect(TicketLoadQuery.parse({ labelFilter: '1,2', priorityFilter: 'H,none', campaignId: '' })).toMatchObject({
+      labelFilter: [1, 2],
+      priorityFilter: ['H', 'none'],
+      campaignId: undefined,
+      sort: 'updated',
+      received: 'updated',
+    });
+    expect(TicketLoadQuery.safeParse({ priorityFilter: 'X' }).success).toBe(false);
+    expect(TicketLoadQuery.safeParse({ labelFilter: '1,abc' }).success).toBe(false);
+    expect(CampaignListQuery.parse({})).toEqual({ pagination: 5, page: 1 });
+  });
+});

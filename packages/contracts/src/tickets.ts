@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { CHANNELS, type Channel, TICKET_STATUS } from './constants.js';
+
+/** DECISIONS 3, TICKET-23: names of the default status codes; 4 means "all" in filters. */
+export const TICKET_STATUS_NAMES: Record<number, string> = { 0: 'Open', 1: 'Pending', 2: 'Resolved', 3: 'Closed' };
+
+/** TICKET-23, DECISIONS 3: the name of a status code; a custom status by its code, any other code "?". */
+export function ticketStatusName(code: number, custom: { status_code: number; name: string }[] = []): string {
+  return TICKET_STATUS_NAMES[code] ?? custom.find((c) => c.status_code === code)?.name ?? '?';
+}
+
+/**
+ * TICKET-26, TICKET-67 (design): the chat filter words and the code each stands for. "closed" is code 3
+ * only; Resolved (2) has no word, it is reached by its code.
+ */
+export const TICKET_FILTER_WORDS = {
+  open: TICKET_STATUS.open,
+  pending: TICKET_STATUS.pending,
+  closed: TICKET_STATUS.closed,
+  all: TICKET_STATUS.all,
+} as const;
+export type TicketFilterWord = keyof typeof TICKET_FILTER_WORDS;
+
+/** The `{filter}` of the load calls: a status code 0 to 4 or a chat word; null for anything else. */
+export function parseTicketFilter(v: string): number | null {
+  if (/^[0-4]$/.test(v)) return Number(v);
+  return Object.hasOwn(TICKET_FILTER_WORDS, v) ? TICKET_FILTER_WORDS[v as TicketFilterWord] : null;
+}
+
+export const TICKET_STRINGS = {
+  badFilter: 'Unknown filter: use a status code 0 to 4 or open, pending, closed or all.',
+  badType: 'Unknown list type: use ticket, chat, livechat, call2 or call.',
+  badOffset: 'The offset must be a whole number of 0 or more.',
+  badLabel: 'Unknown label in labelFilter.',
+  badDepartment: 'Unknown department in depFilter.',
+  notFound: 'Ticket not found.',
+  departmentNotFound: 'No such department.',
+  labelNotFound: 'Label not found.',
+} as const;
+
+/** DECISIONS 4, TICKET-19: lower-case `livechat` is stored by some sources and means LIVECHAT. */
+export const CHANNEL_ALIASES: Record<string, Channel> = { livechat: 'LIVECHAT' };
+
+/** TICKET-18, DECISIONS 4: the display name of a channel code; an unknown code shows as it is. */
+export function channelName(code: string): string {
+  const c = CHANNEL_ALIASES[code] ?? code;
+  return Object.hasOwn(CHANNELS, c) ? CHANNELS[c as Channel] : code;
+}
+
+/**
+ * TICKET-30, TICKET-32 (design): which channels each `{type}` of the load call lists.
+ * - `ticket`: the ticket inbox, every channel but the two conversation pages (internal `chat` and
+ *   LIVECHAT); CALL tickets are included (TICKET-58: call tickets sit in the ticket list).
+ * - `chat`: internal Workspace conversations (`chat`), the list the chat filter words serve.
+ * - `livechat`: website visitor chats (LIVECHAT, also stored as `livechat`).
+ * - `call2`: call tickets (CALL) as ticket-list items, for the call log.
+ * - `call`: the older name of the same list, kept so old clients work; it selects exactly what call2 does.
+ * `null` means "every channel except the listed ones" (see `excluded`).
+ */
+export const TICKET_LIST_TYPES = {
+  ticket: { only: null, excluded: ['chat', 'LIVECHAT', 'livechat'] },
+  chat: { only: ['chat'], excluded: [] },
+  livechat: { only: ['LIVECHAT', 'livechat'], excluded: [] },
+  call2: { only: ['CALL'], excluded: [] },
+  call: { only: ['CALL'], excluded: [] },
+} as const satisfies Record<string, { only: readonly string[] | null; excluded: readonly string[] }>;
+export type TicketListType = keyof typeof TICKET_LIST_TYPES;
+
+/** TICKET-20: severity/priority; '' is "none". */
+export const TICKET_PRIORITIES = ['H', 'M', 'L', ''] as const;
+export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
+/** TICKET-13: the priority sort order, H, then none, then M, then L. */
+export const PRIORITY_SORT_ORDER = ['H', '', 'M', 'L'] as const;
+export const prioritySortRank = (p: string): number => {
+  const i = (PRIORITY_SORT_ORDER as readonly string[]).indexOf(p);
+  return i < 0 ? PRIORITY_SORT_ORDER.length : i;
+};
+
+/** TICKET-38: rows per page of the ticket, chat and call lists; more exist while a page comes back full. */
+export const TICKET_PAGE_SIZE = 30;
+/** TICKET-35: rows per step of the Department and Label tabs. */
+export const TICKET_LOAD2_STEP = 10;
+/** TICKET-10: campaigns per page of the campaign picker. */
+export const CAMPAIGN_PAGE_SIZE = 5;
+
+/** TICKET-15: one row of a ticket list, as the caller sees it. */
+export const TicketListItem = z.object({
+  id: z.number(),
+  ticket_number: z.number(),
+  title: z.string(),
+  channel: z.string(),
+  /** Status code (TICKET-14 `closed`). */
+  closed: z.number(),
+  /** The caller has opened this ticket at least once. */
+  read: z.boolean(),
+  severity: z.enum(TICKET_PRIORITIES),
+  case_type: z.string(),
+  /** Label ids. */
+  label: z.array(z.number()),
+  /** Usernames. */
+  assignee: z.array(z.string()),
+  department_id: z.number().nullable(),
+  campaign_id: z.number().nullable(),
+  /** Milliseconds since the epoch. */
+  created_at: z.number(),
+  updated_at: z.number(),
+  /** `updated_at` in unix seconds (TICKET-14). */
+  ts: z.number(),
+  hasResponded: z.boolean(),
+  /** A message came in after the caller last read the ticket (or they never did). */
+  newMessage: z.boolean(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  /** Free-form JSON (TICKET-15), e.g. a "Preferred Appointment Date". */
+  other: z.record(z.string(), z.unknown()),
+});
+export type TicketListItem = z.infer<typeof TicketListItem>;
+
+/** TICKET-37 (design): `GET /ticket/info`: the list item plus who read it and when the last message came. */
+export const TicketInfo = TicketListItem.extend({
+  statusName: z.string(),
+  reader: z.array(z.string()),
+  last_message_at: z.number(),
+});
+export type TicketInfo = z.infer<typeof TicketInfo>;
+export const TicketInfoAnswer = z.object({ result: z.literal('success'), data: TicketInfo });
+
+/** TICKET-30: `{data, count}`; count is every matching row, not the page. */
+export const TicketLoadAnswer = z.object({ data: z.array(TicketListItem), count: z.number() });
+export type TicketLoadAnswer = z.infer<typeof TicketLoadAnswer>;
+
+const blank = (v: unknown) => (v === '' || v === null ? undefined : v);
+const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v === '' ? undefined : v.split(',').map((x) => x.trim())) : v),
+    z.array(item).max(100).optional(),
+  );
+const id = z.coerce.number().int().positive();
+const seconds = z.preprocess(blank, z.coerce.number().int().min(0).optional());
+
+export const TICKET_SORTS = ['updated', 'created', 'priority'] as const;
+export const TICKET_SEARCH_FIELDS = ['title', 'name', 'email', 'phone', 'ticket_number'] as const;
+export const CHANNEL_CODES = [...Object.keys(CHANNELS), ...Object.keys(CHANNEL_ALIASES)] as [string, ...string[]];
+
+/**
+ * TICKET-30 query of the load calls. Lists are comma-separated; an empty value means "no filter".
+ * Design (TICKET-06, TICKET-12), as built:
+ * - `sort`: `updated` (default, newest activity first, TICKET-11), `created` (newest first), `priority`
+ *   (H, none, M, L, TICKET-13; then newest activity). Ties break on id, newest first.
+ * - `start`/`end`: unix seconds, both inclusive; `received` says which time they bound: `updated`
+ *   (default) or `created` (the ticket's received time).
+ * - `agent`: one username; a ticket matches when it is among its assignees.
+ * - `priorityFilter`: H, M, L and `none` (no priority). `channelFilter`: channel codes (DECISIONS 4).
+ * - `labelFilter`: label ids, a ticket matches when it has any of them; `depFilter`: department ids. An id
+ *   that is not the caller's account's is refused (400), never silently ignored.
+ * - `withReply`: 1 = an agent has answered, 0 = not yet.
+ * - `field` + `fieldValue`: a case-insensitive "contains" search on one of title, name, email, phone, or an
+ *   exact ticket number.
+ * Accepted but not applied yet (no data behind them): appointment dates (`apptStart`, `apptEnd`, `appt`,
+ * `apptLessTwoDays`), `advFilter`, `automatic`, `automaticStatus`, `noAutomaticStatus`, `replyTAT`.
+ */
+export const TicketLoadQuery = z.object({
+  campaignId: z.preprocess(blank, id.optional()),
+  agent: z.preprocess(blank, z.string().max(100).optional()),
+  received: z.preprocess(blank, z.enum(['updated', 'created']).default('updated')),
+  start: seconds,
+  end: seconds,
+  priorityFilter: csv(z.enum(['H', 'M', 'L', 'none'])),
+  channelFilter: csv(z.enum(CHANNEL_CODES)),
+  labelFilter: csv(id),
+  depFilter: csv(id),
+  sort: z.preprocess(blank, z.enum(TICKET_SORTS).default('updated')),
+  withReply: z.preprocess(blank, z.enum(['0', '1']).optional()),
+  field: z.preprocess(blank, z.enum(TICKET_SEARCH_FIELDS).optional()),
+  fieldValue: z.preprocess(blank, z.string().max(200).optional()),
+  apptStart: z.string().max(20).optional(),
+  apptEnd: z.string().max(20).optional(),
+  appt: z.string().max(20).optional(),
+  apptLessTwoDays: z.string().max(20).optional(),
+  advFilter: z.string().max(2000).optional(),
+  automatic: z.string().max(100).optional(),
+  automaticStatus: z.string().max(100).optional(),
+  noAutomaticStatus: z.string().max(100).optional(),
+  replyTAT: z.string().max(100).optional(),
+});
+export type TicketLoadQuery = z.infer<typeof TicketLoadQuery>;
+
+/** Path of `/ticket/load/{token}/{filter}/{type}/{offset}`; filter and type are checked by the handler. */
+export const TicketLoadParams = z.object({
+  token: z.string().max(200),
+  filter: z.string().max(20),
+  type: z.string().max(20),
+  offset: z.string().max(20),
+});
+
+/** Path of `/ticket/load2/{department|label}/{status}/ticket/{offset}/{id}` (TICKET-33, TICKET-34). */
+export const TicketLoad2Params = z.object({
+  status: z.string().max(20),
+  offset: z.string().max(20),
+  id: z.coerce.number().int().positive(),
+});
+
+/** TICKET-51, TICKET-52 (design): `type` is the list the client shows the ticket in; it is checked, not used. */
+export const TicketPriorityInput = z.object({
+  id: z.coerce.number().int().positive(),
+  priority: z.enum(TICKET_PRIORITIES),
+  type: z.enum(Object.keys(TICKET_LIST_TYPES) as [TicketListType, ...TicketListType[]]).optional(),
+});
+export type TicketPriorityInput = z.infer<typeof TicketPriorityInput>;
+export const TicketPriorityAnswer = z.object({ result: z.literal('success'), data: TicketListItem });
+
+/** `updateTicket` (RT): a ticket changed; the item without the per-user read state. */
+export const TicketUpdated = TicketListItem.omit({ read: true, newMessage: true });
+export type TicketUpdated = z.infer<typeof TicketUpdated>;
+
+/** TICKET-64: a campaign. */
+export const Campaign = z.object({ id: z.number(), name: z.string(), created_at: z.number() });
+export type Campaign = z.infer<typeof Campaign>;
+/** TICKET-10: `GET /api/campaign/list?pagination=5&page=N`, pages from 1. */
+export const CampaignListQuery = z.object({
+  pagination: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(CAMPAIGN_PAGE_SIZE)),
+  page: z.preprocess(blank, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+});
+export const CampaignListAnswer = z.object({ data: z.array(Campaign), total: z.number() });
