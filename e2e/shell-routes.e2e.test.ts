@@ -84,7 +84,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       expect(path(page), to).toBe('/');
     }
     await page.goto(`${server.url}/mobile/ticket`);
-    await page.getByTestId('empty-screen').waitFor();
+    await page.getByRole('heading', { name: 'Tickets' }).waitFor();
     expect(await page.getByRole('list', { name: 'Main navigation' }).count()).toBe(0);
     await page.goto(`${server.url}/ticket`);
     await page.getByRole('list', { name: 'Main navigation' }).waitFor();

@@ -260,7 +260,7 @@ describe('SHELL the workspace shell in Chromium', () => {
     await page.goto(`${server.url}/chat`);
     await page.getByText("It's empty.").waitFor();
     await page.goto(`${server.url}/ticket/42`);
-    await page.getByTestId('empty-screen').waitFor();
+    await page.getByRole('heading', { name: 'Tickets' }).waitFor();
     await page.goto(`${server.url}/`);
     await waitConnected(page);
     expect(await page.getByTestId('nav-tickets').getAttribute('href')).toBe('/ticket/42');

@@ -223,3 +223,21 @@ export const CampaignListQuery = z.object({
   page: z.preprocess(blank, z.coerce.number().int().min(1).max(1_000_000).default(1)),
 });
 export const CampaignListAnswer = z.object({ data: z.array(Campaign), total: z.number() });
+
+/** TICKET-63: today shows the time, yesterday "Yesterday", else D/M/YYYY (local time). */
+export function ticketDate(ms: number, now: number = Date.now()): string {
+  const d = new Date(ms);
+  const today = new Date(now);
+  const sameDay = (a: Date, b: Date) =>
+    a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  if (sameDay(d, today)) return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+  if (sameDay(d, yesterday)) return 'Yesterday';
+  return `${d.getDate()}/${d.getMonth() + 1}/${d.getFullYear()}`;
+}
+
+/** TICKET-61: up to 3 names, then "+ N". */
+export function assigneeText(names: readonly string[]): string {
+  if (names.length <= 3) return names.join(', ');
+  return `${names.slice(0, 3).join(', ')} + ${names.length - 3}`;
+}

@@ -11,7 +11,7 @@ import { useConnected } from './shell/useConnected';
 const screens = () => import('../features/screens/Screens');
 const S = (name: keyof Awaited<ReturnType<typeof screens>>) => lazyScreen(screens, name);
 
-const Tickets = S('TicketsScreen');
+const Tickets = lazyScreen(() => import('../features/tickets/TicketsScreen'), 'TicketsScreen');
 const LiveChat = S('LiveChatScreen');
 const Chat = S('ChatScreen');
 const Report = S('ReportScreen');

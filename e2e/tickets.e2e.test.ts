@@ -1,0 +1,122 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cli,
+  launchBrowser,
+  newContext,
+  type RunningServer,
+  screenshot,
+  startServer,
+  waitConnected,
+} from './support.js';
+
+describe('the ticket list in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let password = '';
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const out = await cli(server, 'demo', '--tickets', '80');
+    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
+    expect(password).not.toBe('');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function signIn(page: Page, username: string) {
+    await page.goto(server.url);
+    await page.getByLabel('Username', { exact: true }).fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('welcome').waitFor();
+    await waitConnected(page);
+  }
+  const count = async (page: Page) => Number(await page.getByTestId('ticket-count').textContent());
+
+  it('TICKET-02 TICKET-03 TICKET-04 TICKET-38 columns, tabs, 30 a page and Show More', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'demo-admin');
+    await page.goto(`${server.url}/ticket`);
+    await page.getByTestId('ticket-row').first().waitFor();
+    const headers = (await page.getByRole('columnheader').allTextContents()).map((t) => t.trim());
+    expect(headers).toEqual(['#', 'Title', 'Received', 'Updated']);
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['All', 'Department', 'Label']);
+
+    await page.locator('label').filter({ hasText: /^All$/ }).click();
+    // Every status; the ticket list leaves out live chats and Workspace chats (their own screens).
+    await expect.poll(() => count(page)).toBeGreaterThan(60);
+    const total = await count(page);
+    await expect.poll(() => page.getByTestId('ticket-row').count()).toBe(30);
+    await page.getByRole('button', { name: 'Show More' }).click();
+    await expect.poll(() => page.getByTestId('ticket-row').count()).toBe(60);
+    await page.getByRole('button', { name: 'Show More' }).click();
+    await expect.poll(() => page.getByTestId('ticket-row').count()).toBe(total);
+    expect(await page.getByRole('button', { name: 'Show More' }).count()).toBe(0);
+    await screenshot(page, 'tickets-all-light');
+    await ctx.close();
+  });
+
+  it('TICKET-05 filter by label: every row carries it and the count drops', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'demo-admin');
+    await page.goto(`${server.url}/ticket`);
+    await page.locator('label').filter({ hasText: /^All$/ }).click();
+    await expect.poll(() => count(page)).toBeGreaterThan(60);
+    const before = await count(page);
+    await page.getByTestId('ticket-filters').click();
+    await page
+      .getByRole('dialog', { name: 'Filters' })
+      .getByLabel('Label', { exact: true })
+      .first()
+      .click({ force: true });
+    await page.getByRole('option', { name: 'Urgent' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => count(page)).toBeLessThan(before);
+    const n = await count(page);
+    expect(n).toBeGreaterThan(0);
+    const rows = page.getByTestId('ticket-row');
+    await expect.poll(() => rows.count()).toBe(Math.min(n, 30));
+    for (const text of await rows.allTextContents()) expect(text).toContain('Urgent');
+    await ctx.close();
+  });
+
+  it('TICKET-51 RT a priority change by another agent shows live in the list', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'demo-admin');
+    await page.goto(`${server.url}/ticket`);
+    const first = page.getByTestId('ticket-row').first();
+    await first.waitFor();
+    const number = Number(await first.locator('td').first().textContent());
+
+    // Another agent, through the API with their own session.
+    const signIn2 = await fetch(`${server.url}/api/auth2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client: 'demo-agent1', password }),
+    });
+    const { token } = (await signIn2.json()) as { token: string };
+    const list = await fetch(`${server.url}/ticket/load/${token}/0/ticket/0?field=ticket_number&fieldValue=${number}`);
+    const ticket = ((await list.json()) as { data: { id: number; severity: string }[] }).data[0];
+    expect(ticket).toBeDefined();
+    const next = ticket?.severity === 'H' ? 'L' : 'H';
+    const res = await fetch(`${server.url}/api/ticket/priority`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: ticket?.id, priority: next, type: 'ticket' }),
+    });
+    expect(res.status).toBe(200);
+    const row = page
+      .getByTestId('ticket-row')
+      .filter({ has: page.locator('td', { hasText: new RegExp(`^${number}$`) }) });
+    await expect
+      .poll(() => row.first().locator('.mantine-Badge-root').first().textContent(), { timeout: 10_000 })
+      .toBe(next);
+    await ctx.close();
+  });
+});
