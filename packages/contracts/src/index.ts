@@ -7,5 +7,6 @@ export * from './labels.js';
 export * from './realtime.js';
 export * from './shell.js';
 export * from './status.js';
+export * from './ticketAssignment.js';
 export * from './tickets.js';
 export * from './users.js';

@@ -6,6 +6,8 @@ import { m0003_username_lower_unique } from './0003_username_lower_unique.js';
 import { m0004_presence_announcements } from './0004_presence_announcements.js';
 import { m0005_labels } from './0005_labels.js';
 import { m0006_tickets } from './0006_tickets.js';
+import { m0007_ticket_indexes } from './0007_ticket_indexes.js';
+import { m0008_assignment } from './0008_assignment.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -16,6 +18,8 @@ const all: Record<string, ParleyMigration> = {
   '0004_presence_announcements': m0004_presence_announcements,
   '0005_labels': m0005_labels,
   '0006_tickets': m0006_tickets,
+  '0007_ticket_indexes': m0007_ticket_indexes,
+  '0008_assignment': m0008_assignment,
 };
 
 class StaticProvider implements MigrationProvider {

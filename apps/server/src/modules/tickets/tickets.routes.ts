@@ -7,7 +7,13 @@ import {
   TICKET_LOAD2_STEP,
   TICKET_PAGE_SIZE,
   TICKET_STRINGS,
+  TicketAssignInput,
+  TicketAutoAssignAnswer,
+  TicketAutoAssignInput,
+  TicketChangeAnswer,
+  TicketDepartmentInput,
   TicketInfoAnswer,
+  TicketLabelsInput,
   type TicketListType,
   TicketLoad2Params,
   TicketLoadAnswer,
@@ -15,14 +21,17 @@ import {
   TicketLoadQuery,
   TicketPriorityAnswer,
   TicketPriorityInput,
+  TicketStatusInput,
 } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
+import { assignTicketAutomatically } from './assignment.js';
+import { assignTicket, setTicketDepartment, setTicketLabels, setTicketStatus } from './commands/changeTicket.js';
 import { setTicketPriority } from './commands/setTicketPriority.js';
-import { assertOwned, listCampaigns, loadTickets, ticketInfo, type Viewer } from './tickets.queries.js';
+import { assertOwned, listCampaigns, loadTickets, ticketInfo, ticketItem, type Viewer } from './tickets.queries.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 const statusOf = (filter: string) => {
@@ -99,6 +108,47 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
     '/api/ticket/priority',
     { config: { auth: 'user' }, schema: { body: TicketPriorityInput, response: { 200: TicketPriorityAnswer } } },
     async (req) => ({ result: 'success' as const, data: await setTicketPriority(db, req.auth!, req.body) }),
+  );
+
+  // TICKET-27, TICKET-28, TICKET-29 (design) and issue 5's assignment: each change posts a system message,
+  // emits updateTicket to the account and is audited; another account's ticket is "Ticket not found.".
+  const success = { 200: TicketChangeAnswer };
+  r.post(
+    '/api/ticket/status',
+    { config: { auth: 'user' }, schema: { body: TicketStatusInput, response: success } },
+    async (req) => ({ result: 'success' as const, data: await setTicketStatus(db, req.auth!, req.body) }),
+  );
+  r.post(
+    '/api/ticket/assign',
+    { config: { auth: 'user' }, schema: { body: TicketAssignInput, response: success } },
+    async (req) => ({ result: 'success' as const, data: await assignTicket(db, req.auth!, req.body) }),
+  );
+  r.post(
+    '/api/ticket/labels',
+    { config: { auth: 'user' }, schema: { body: TicketLabelsInput, response: success } },
+    async (req) => ({ result: 'success' as const, data: await setTicketLabels(db, req.auth!, req.body) }),
+  );
+  r.post(
+    '/api/ticket/department',
+    { config: { auth: 'user' }, schema: { body: TicketDepartmentInput, response: success } },
+    async (req) => ({ result: 'success' as const, data: await setTicketDepartment(db, req.auth!, req.body) }),
+  );
+  // Automatic assignment on demand (admin), so the rules can be driven; new tickets are not wired to it yet.
+  r.post(
+    '/api/ticket/autoassign',
+    {
+      config: { auth: 'admin' },
+      schema: { body: TicketAutoAssignInput, response: { 200: TicketAutoAssignAnswer } },
+    },
+    async (req) => {
+      const { accountId, userId, username, name } = req.auth!;
+      const assignee = await assignTicketAutomatically(db, accountId, req.body.id, req.body.strategy, {
+        userId,
+        username,
+        name,
+      });
+      return { result: 'success' as const, assignee, data: await ticketItem(db, viewer(req), req.body.id) };
+    },
   );
 
   r.get(

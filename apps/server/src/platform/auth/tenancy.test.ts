@@ -87,6 +87,8 @@ const TABLES = [
   'labels',
   'campaigns',
   'tickets',
+  'messages',
+  'ticket_assignments',
 ] as const;
 
 /** Routes whose path parameters are not all ids: the URLs to try, given one of A's ids. */

@@ -21,6 +21,7 @@ export interface Database {
   labels: LabelsTable;
   tickets: TicketsTable;
   ticket_reads: TicketReadsTable;
+  ticket_assignments: TicketAssignmentsTable;
   campaigns: CampaignsTable;
   messages: MessagesTable;
   audit_log: AuditLogTable;
@@ -224,6 +225,19 @@ export interface TicketReadsTable {
   ticket_id: number;
   user_id: number;
   read_at: number;
+}
+
+/** Every assignment of a ticket to a user, manual or automatic (0008); the rotation reads it back. */
+export interface TicketAssignmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  username: string;
+  /** Who assigned: a username, or 'server' for automatic assignment without a caller. */
+  assigned_by: string;
+  /** 'manual', 'round_robin' or 'least_loaded'. */
+  how: string;
+  assigned_at: number;
 }
 
 export interface CampaignsTable {

@@ -1,0 +1,261 @@
+import {
+  ASSIGN_STRINGS,
+  type AssignHow,
+  ErrorCode,
+  TICKET_STRINGS,
+  TICKET_SYSTEM_MESSAGES,
+  type TicketAssignInput,
+  type TicketDepartmentInput,
+  type TicketLabelsInput,
+  type TicketListItem,
+  type TicketStatusInput,
+  type TicketUpdated,
+  ticketStatusName,
+} from '@parley/contracts';
+import type { AuthContext } from '../../../platform/auth/sessions.js';
+import type { DB } from '../../../platform/db/db.js';
+import type { TicketsTable } from '../../../platform/db/schema.js';
+import { AppError, notFound } from '../../../platform/http/errors.js';
+import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { type AuditAction, recordAudit } from '../../audit/index.js';
+import { ticketItem } from '../tickets.queries.js';
+import { ticketAudience } from '../tickets.realtime.js';
+
+const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
+
+/** The ticket row as a change sees it before applying itself. */
+export interface CurrentTicket {
+  id: number;
+  closed: number;
+  assignee: string[];
+  label: number[];
+  department_id: number | null;
+}
+
+/** What one change does: the columns it sets, the system message it posts, and who it newly assigns. */
+export interface TicketChange {
+  set: Partial<Pick<TicketsTable, 'closed' | 'assignee' | 'label' | 'department_id'>>;
+  message: string;
+  action: AuditAction;
+  detail: Record<string, unknown>;
+  /** Usernames newly assigned by this change, recorded in `ticket_assignments`. */
+  assigned?: { usernames: string[]; how: AssignHow };
+}
+
+/** Who makes a change: a signed-in user, or the server itself (automatic assignment). */
+export interface Actor {
+  accountId: number;
+  userId: number | null;
+  username: string;
+  name: string;
+}
+export const actorOf = (auth: AuthContext): Actor => ({
+  accountId: auth.accountId,
+  userId: auth.userId,
+  username: auth.username,
+  name: auth.name,
+});
+
+const splitAssignee = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/**
+ * The one write path of every ticket change: the ticket must be the actor's account's (else "Ticket not
+ * found.", TICKET-28), `plan` validates and decides (it throws before anything is written), then in one
+ * transaction: the update (`updated_at` moves), a system message (type `system`, sender `server`), the
+ * assignment records, an audit entry and `ticket.updated` (`updateTicket` to the account room).
+ */
+export async function changeTicket(
+  db: DB,
+  actor: Actor,
+  ticketId: number,
+  plan: (trx: Trx, current: CurrentTicket) => Promise<TicketChange | null>,
+): Promise<{ item: TicketListItem; changed: boolean }> {
+  return runCommand(db, async (trx) => {
+    const row = await trx
+      .selectFrom('tickets')
+      .select(['id', 'closed', 'assignee', 'label', 'department_id'])
+      .where('account_id', '=', actor.accountId)
+      .where('id', '=', ticketId)
+      .executeTakeFirst();
+    if (!row) throw notFound(TICKET_STRINGS.notFound);
+    let label: number[] = [];
+    try {
+      const parsed = JSON.parse(row.label) as unknown;
+      if (Array.isArray(parsed)) label = parsed.filter((x): x is number => typeof x === 'number');
+    } catch {
+      label = [];
+    }
+    const current: CurrentTicket = {
+      id: Number(row.id),
+      closed: Number(row.closed),
+      assignee: splitAssignee(row.assignee),
+      label,
+      department_id: row.department_id === null ? null : Number(row.department_id),
+    };
+    const change = await plan(trx, current);
+    const viewer = { accountId: actor.accountId, userId: actor.userId ?? 0 };
+    if (!change) return { item: await ticketItem(trx, viewer, ticketId), changed: false };
+    const at = Date.now();
+    await trx
+      .updateTable('tickets')
+      .set({ ...change.set, updated_at: at })
+      .where('account_id', '=', actor.accountId)
+      .where('id', '=', ticketId)
+      .execute();
+    await trx
+      .insertInto('messages')
+      .values({
+        account_id: actor.accountId,
+        ticket_id: ticketId,
+        type: 'system',
+        message: change.message,
+        sender: 'server',
+        client_id: null,
+        created_at: at,
+      })
+      .execute();
+    if (change.assigned && change.assigned.usernames.length > 0)
+      await trx
+        .insertInto('ticket_assignments')
+        .values(
+          change.assigned.usernames.map((username) => ({
+            account_id: actor.accountId,
+            ticket_id: ticketId,
+            username,
+            assigned_by: actor.userId === null ? 'server' : actor.username,
+            how: change.assigned!.how,
+            assigned_at: at,
+          })),
+        )
+        .execute();
+    await recordAudit(trx, {
+      accountId: actor.accountId,
+      userId: actor.userId,
+      actor: actor.userId === null ? 'server' : actor.username,
+      action: change.action,
+      detail: { id: ticketId, ...change.detail },
+    });
+    const item = await ticketItem(trx, viewer, ticketId);
+    const { read: _read, newMessage: _new, ...payload } = item;
+    await appendEvent(trx, {
+      accountId: actor.accountId,
+      type: 'ticket.updated',
+      payload: payload satisfies TicketUpdated,
+      realtime: ticketAudience(actor.accountId, payload),
+    });
+    return { item, changed: true };
+  });
+}
+
+/** TICKET-22, TICKET-27, TICKET-28: sets the status (0 to 3) and posts "X set the status to Y." */
+export async function setTicketStatus(db: DB, auth: AuthContext, input: TicketStatusInput): Promise<TicketListItem> {
+  const { item } = await changeTicket(db, actorOf(auth), input.id, async () => ({
+    set: { closed: input.status },
+    message: TICKET_SYSTEM_MESSAGES.status(auth.name || auth.username, ticketStatusName(input.status)),
+    action: 'ticket.status_set',
+    detail: { status: input.status },
+  }));
+  return item;
+}
+
+/**
+ * Manual assignment: every name must be an active user of the account (matched without regard to case,
+ * stored as the user's username), else 400 naming the first unknown one. `[]` unassigns. Users who were
+ * not assigned before are recorded in `ticket_assignments` as `manual`. Not limited by the plan.
+ */
+export async function assignTicket(db: DB, auth: AuthContext, input: TicketAssignInput): Promise<TicketListItem> {
+  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx, current) => {
+    const wanted = [...new Set(input.assignee.map((u) => u.trim()))];
+    const users = wanted.length
+      ? await trx
+          .selectFrom('users')
+          .select(['username', 'name'])
+          .where('account_id', '=', auth.accountId)
+          .where('active', '=', 1)
+          .where(
+            (eb) => eb.fn('lower', ['username']),
+            'in',
+            wanted.map((u) => u.toLowerCase()),
+          )
+          .execute()
+      : [];
+    const byLower = new Map(users.map((u) => [u.username.toLowerCase(), u]));
+    const found = wanted.map((w) => {
+      const u = byLower.get(w.toLowerCase());
+      if (!u) throw bad(ASSIGN_STRINGS.unknownAssignee(w));
+      return u;
+    });
+    const usernames = [...new Set(found.map((u) => u.username))];
+    return {
+      set: { assignee: usernames.join(',') },
+      message: TICKET_SYSTEM_MESSAGES.assigned(
+        auth.name || auth.username,
+        found.map((u) => u.name || u.username),
+      ),
+      action: 'ticket.assigned',
+      detail: { assignee: usernames, how: 'manual' },
+      assigned: { usernames: usernames.filter((u) => !current.assignee.includes(u)), how: 'manual' },
+    };
+  });
+  return item;
+}
+
+/** The ticket's labels: ids of the account's labels that are not removed, else 400 naming the first bad id. */
+export async function setTicketLabels(db: DB, auth: AuthContext, input: TicketLabelsInput): Promise<TicketListItem> {
+  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
+    const ids = [...new Set(input.label)];
+    const labels = ids.length
+      ? await trx
+          .selectFrom('labels')
+          .select(['id', 'name'])
+          .where('account_id', '=', auth.accountId)
+          .where('removed', '=', 0)
+          .where('id', 'in', ids)
+          .execute()
+      : [];
+    const byId = new Map(labels.map((l) => [Number(l.id), l.name]));
+    for (const labelId of ids) if (!byId.has(labelId)) throw bad(ASSIGN_STRINGS.unknownLabel(labelId));
+    return {
+      set: { label: JSON.stringify(ids) },
+      message: TICKET_SYSTEM_MESSAGES.labels(
+        auth.name || auth.username,
+        ids.map((x) => byId.get(x)!),
+      ),
+      action: 'ticket.labels_set',
+      detail: { label: ids },
+    };
+  });
+  return item;
+}
+
+/** The ticket's department: one of the account's, or null for none; another account's id is 400. */
+export async function setTicketDepartment(
+  db: DB,
+  auth: AuthContext,
+  input: TicketDepartmentInput,
+): Promise<TicketListItem> {
+  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
+    let name: string | null = null;
+    if (input.department_id !== null) {
+      const dep = await trx
+        .selectFrom('departments')
+        .select('name')
+        .where('account_id', '=', auth.accountId)
+        .where('id', '=', input.department_id)
+        .executeTakeFirst();
+      if (!dep) throw bad(ASSIGN_STRINGS.unknownDepartment);
+      name = dep.name;
+    }
+    return {
+      set: { department_id: input.department_id },
+      message: TICKET_SYSTEM_MESSAGES.department(auth.name || auth.username, name),
+      action: 'ticket.department_set',
+      detail: { department_id: input.department_id },
+    };
+  });
+  return item;
+}
