@@ -19,13 +19,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { rooms, type StatusUpdated } from '@parley/contracts';
-import { sql } from 'kysely';
 import { createParley, type Parley } from '../apps/server/src/app.js';
 import { resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
 import type { DB } from '../apps/server/src/platform/db/db.js';
-import { openDatabase } from '../apps/server/src/platform/db/db.js';
 import { appendEvent, runCommand } from '../apps/server/src/platform/outbox/index.js';
+import { fmt, freshBenchDatabase, percentile } from './lib/common.js';
 import { type FromWorker, nowMs, type Payload, startClientWorker, type ToWorker } from './lib/realtimeClients.js';
 
 interface Options {
@@ -64,8 +63,6 @@ interface PhaseResult {
 }
 
 /** The p-th percentile of sorted values (nearest rank). */
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 /** The main thread's handle on the client worker: requests with answers, and per-event deliveries. */
 class Clients {
@@ -206,30 +203,6 @@ async function runPhase(
   };
 }
 
-/** A fresh database on BENCH_DATABASE_URL's server; `drop()` removes it. */
-async function freshBenchDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `parley_bench_${randomBytes(6).toString('hex')}`;
-  const admin = openDatabase({ databaseUrl: base, dataDir: os.tmpdir(), poolSize: 1 });
-  try {
-    await sql`create database ${sql.raw(name)}`.execute(admin.db);
-  } finally {
-    await admin.close();
-  }
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const a = openDatabase({ databaseUrl: base, dataDir: os.tmpdir(), poolSize: 1 });
-      try {
-        await sql`drop database if exists ${sql.raw(name)} with (force)`.execute(a.db);
-      } finally {
-        await a.close();
-      }
-    },
-  };
-}
-
 /** The bench's command: no rows of its own, one event for the account room (the spine's fixed cost). */
 function pingCommand(db: DB, accountId: number, room: string, payload: Payload) {
   return runCommand(db, (trx) =>
@@ -241,8 +214,6 @@ function pingCommand(db: DB, accountId: number, room: string, payload: Payload) 
     }),
   );
 }
-
-const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
 
 function printTable(o: Options, dialect: string, baseline: PhaseResult, full: PhaseResult): void {
   const cpu = os.cpus();

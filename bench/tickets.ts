@@ -26,7 +26,7 @@ import { assertOwned, loadTickets, type TicketPage } from '../apps/server/src/mo
 import { resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
 import type { DB, Dialect } from '../apps/server/src/platform/db/db.js';
-import { openDatabase } from '../apps/server/src/platform/db/db.js';
+import { fmt, freshBenchDatabase, percentile } from './lib/common.js';
 
 interface Options {
   tickets: number;
@@ -53,30 +53,6 @@ const DEPARTMENTS = 10;
 const USERS = 8;
 /** Rows per INSERT ... SELECT statement (one transaction each). */
 const BATCH = 50_000;
-
-/** A fresh database on BENCH_DATABASE_URL's server; `drop()` removes it. */
-async function freshBenchDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `parley_bench_${randomBytes(6).toString('hex')}`;
-  const admin = openDatabase({ databaseUrl: base, dataDir: os.tmpdir(), poolSize: 1 });
-  try {
-    await sql`create database ${sql.raw(name)}`.execute(admin.db);
-  } finally {
-    await admin.close();
-  }
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const a = openDatabase({ databaseUrl: base, dataDir: os.tmpdir(), poolSize: 1 });
-      try {
-        await sql`drop database if exists ${sql.raw(name)} with (force)`.execute(a.db);
-      } finally {
-        await a.close();
-      }
-    },
-  };
-}
 
 /** The integers lo..hi in either dialect, as a FROM item `alias(col)`. */
 const series = (dialect: Dialect, lo: number, hi: number, alias = 's', col = 'i') =>
@@ -260,9 +236,6 @@ interface Stats {
   max: number;
 }
 
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-
 async function measure(n: number, warmup: number, call: () => Promise<void>): Promise<Stats> {
   for (let k = 0; k < warmup; k++) await call();
   const times = new Float64Array(n);
@@ -276,8 +249,6 @@ async function measure(n: number, warmup: number, call: () => Promise<void>): Pr
   for (const v of times) sum += v;
   return { p50: percentile(times, 50), p99: percentile(times, 99), mean: sum / n, max: times[n - 1]! };
 }
-
-const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
 
 async function main(): Promise<void> {
   const pgBase = process.env.BENCH_DATABASE_URL;
