@@ -119,4 +119,39 @@ describe('the ticket list in Chromium', () => {
       .toBe(next);
     await ctx.close();
   });
+
+  it('TICKET-07 TICKET-09 save a filter preset, reload, reopen it', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'demo-admin');
+    await page.goto(`${server.url}/ticket`);
+    await page.locator('label').filter({ hasText: /^All$/ }).click();
+    await expect.poll(() => count(page)).toBeGreaterThan(60);
+    const all = await count(page);
+    await page.getByTestId('ticket-filters').click();
+    await page
+      .getByRole('dialog', { name: 'Filters' })
+      .getByLabel('Label', { exact: true })
+      .first()
+      .click({ force: true });
+    await page.getByRole('option', { name: 'VIP' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => count(page)).toBeLessThan(all);
+    const vip = await count(page);
+
+    await page.getByRole('button', { name: 'Save filters' }).click();
+    await page.getByLabel('Preset name').fill('VIP everything');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+
+    await page.reload();
+    await waitConnected(page);
+    await expect.poll(() => count(page)).not.toBe(vip); // back to the default (open) list
+    await page.getByTestId('ticket-presets').click();
+    const item = page.getByRole('menuitem', { name: /VIP everything/ });
+    expect(await item.textContent()).toContain(String(vip));
+    await item.click();
+    await expect.poll(() => count(page)).toBe(vip);
+    for (const text of await page.getByTestId('ticket-row').allTextContents()) expect(text).toContain('VIP');
+    await ctx.close();
+  });
 });

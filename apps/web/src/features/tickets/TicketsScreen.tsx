@@ -33,6 +33,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { realtime } from '../../lib/realtime';
 import { useDepartments } from '../departments/api';
 import { applyTicketUpdate, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
+import { PresetsMenu } from './PresetsMenu';
 import classes from './TicketsScreen.module.css';
 
 const STATUS_TABS = [
@@ -299,6 +300,14 @@ export function TicketsScreen() {
             onChange={(e) => setFilters({ ...filters, search: e.currentTarget.value })}
           />
           <FilterPanel filters={filters} onChange={setFilters} labels={labelsQ.data ?? []} />
+          <PresetsMenu
+            filters={filters}
+            count={count}
+            onApply={(f) => {
+              setTab('all');
+              setFilters(f);
+            }}
+          />
         </Group>
       </Group>
       <SegmentedControl

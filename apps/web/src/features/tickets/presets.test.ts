@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FILTERS } from './api';
+import { fromPreset, presetKey, savePreset, toPreset } from './presets';
+
+describe('ticket filter presets', () => {
+  const f = {
+    ...DEFAULT_FILTERS,
+    status: '1',
+    labels: ['3'],
+    channels: ['EMAIL'],
+    priorities: ['H'],
+    sort: 'priority',
+  };
+
+  it('TICKET-07 TICKET-08 TICKET-09 a preset keeps the spec fields and gives the same filters back', () => {
+    const p = toPreset(' Urgent email ', f, 12);
+    expect(p.name).toBe('Urgent email');
+    expect(p.count).toBe(12);
+    expect(Object.keys(p.settings).sort()).toEqual(
+      [
+        'agentSelected',
+        'apptLessTwoDays',
+        'automaticStatus',
+        'campaignId',
+        'channelFilter',
+        'depFilter',
+        'filter',
+        'labelFilter',
+        'noAutomaticStatus',
+        'priorityFilter',
+      ].sort(),
+    );
+    expect(Object.keys(p.dateSelection).sort()).toEqual(['appointment', 'created', 'updated']);
+    expect(fromPreset(JSON.parse(JSON.stringify(p)))).toEqual(f);
+    expect(presetKey(7)).toBe('parley.ticketPresets.7');
+  });
+
+  it('TICKET-07 a damaged preset falls back to defaults; saving a name again replaces it', () => {
+    expect(fromPreset({ name: 'x', settings: { filter: '9', labelFilter: 'nope' } } as never)).toEqual(DEFAULT_FILTERS);
+    const a = toPreset('A', f, 1);
+    const list = savePreset(savePreset([], a), toPreset('A', DEFAULT_FILTERS, 5));
+    expect(list).toHaveLength(1);
+    expect(list[0]?.count).toBe(5);
+  });
+});

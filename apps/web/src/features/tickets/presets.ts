@@ -1,0 +1,72 @@
+import { DEFAULT_FILTERS, type TicketFilters } from './api';
+
+/**
+ * TICKET-07 .. TICKET-09: a saved filter preset, kept in local storage per user under
+ * `parley.ticketPresets.<userId>`. `count` is how many tickets matched when it was saved or last applied.
+ * Settings use the spec's names; ours map onto them (filter = status, depFilter = departments, ...).
+ */
+export interface TicketPreset {
+  name: string;
+  count: number;
+  settings: {
+    filter: string;
+    campaignId: string;
+    channelFilter: string[];
+    labelFilter: string[];
+    depFilter: string[];
+    priorityFilter: string[];
+    automaticStatus: string;
+    noAutomaticStatus: string;
+    apptLessTwoDays: boolean;
+    agentSelected: string;
+  };
+  /** TICKET-08: value current, yesterday or 1week, with sd/ed in unix seconds; none set from this screen yet. */
+  dateSelection: Record<'updated' | 'created' | 'appointment', { value: string; sd: number; ed: number } | null>;
+  /** Ours: the sort and search that were on. */
+  sort: string;
+  search: string;
+}
+
+export const presetKey = (userId: number | undefined) => `parley.ticketPresets.${userId ?? 'anon'}`;
+
+export function toPreset(name: string, f: TicketFilters, count: number): TicketPreset {
+  return {
+    name: name.trim(),
+    count,
+    settings: {
+      filter: f.status,
+      campaignId: '',
+      channelFilter: [...f.channels],
+      labelFilter: [...f.labels],
+      depFilter: [...f.departments],
+      priorityFilter: [...f.priorities],
+      automaticStatus: '',
+      noAutomaticStatus: '',
+      apptLessTwoDays: false,
+      agentSelected: '',
+    },
+    dateSelection: { updated: null, created: null, appointment: null },
+    sort: f.sort,
+    search: f.search,
+  };
+}
+
+export function fromPreset(p: TicketPreset): TicketFilters {
+  const s = p.settings ?? ({} as Partial<TicketPreset['settings']>);
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return {
+    ...DEFAULT_FILTERS,
+    status: typeof s.filter === 'string' && /^[0-4]$/.test(s.filter) ? s.filter : DEFAULT_FILTERS.status,
+    channels: list(s.channelFilter),
+    labels: list(s.labelFilter),
+    departments: list(s.depFilter),
+    priorities: list(s.priorityFilter),
+    sort: typeof p.sort === 'string' ? p.sort : DEFAULT_FILTERS.sort,
+    search: typeof p.search === 'string' ? p.search : '',
+  };
+}
+
+/** Saving under an existing name replaces that preset; names are unique per user. */
+export function savePreset(list: TicketPreset[], p: TicketPreset): TicketPreset[] {
+  return [...list.filter((x) => x.name !== p.name), p].sort((a, b) => a.name.localeCompare(b.name));
+}
