@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type https from 'node:https';
 import pino from 'pino';
 import { migrateToLatest } from './migrations/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
@@ -7,6 +8,16 @@ import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.
 import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { labelRoutes } from './modules/labels/index.js';
+import { liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
+import { httpTranslator, messageRoutes, messageSocket, noTranslator } from './modules/messages/index.js';
+import {
+  assignedListener,
+  focusSocket,
+  loadVapidKeys,
+  notificationRoutes,
+  pushListener,
+} from './modules/notifications/index.js';
+import { SlaEngine, slaLabelsListener, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
@@ -26,6 +37,10 @@ export interface ParleyOptions {
   logger?: pino.Logger;
   /** Start the relay and the scheduler (default true). */
   background?: boolean;
+  /** The SLA engine's clock (tests inject one). */
+  clock?: () => number;
+  /** Web Push trust (tests pass an agent trusting their local push endpoint). */
+  pushAgent?: https.Agent;
 }
 
 export interface Parley {
@@ -36,6 +51,7 @@ export interface Parley {
   relay: Relay;
   scheduler: Scheduler;
   presence: Presence;
+  sla: SlaEngine;
   nodeId: string;
   /** Listens on config.HOST:PORT; resolves to the bound port. */
   listen(): Promise<number>;
@@ -81,6 +97,14 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   departmentRoutes(app, { db });
   ticketRoutes(app, { db });
   eventsRoutes(app, { db });
+  liveChatRoutes(app, { db });
+  await messageRoutes(app, {
+    db,
+    dataDir: config.DATA_DIR,
+    translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : noTranslator,
+  });
+  const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
+  notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey });
   await app.ready();
 
   const realtime = await createRealtime({ httpServer: app.server, db, log: logger, redisUrl: config.REDIS_URL });
@@ -99,6 +123,9 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   realtime.onConnection(presenceSocket(presence, logger));
   realtime.onConnection(announcementSocket(db, logger));
   realtime.onConnection(ticketRoomSocket(db));
+  realtime.onConnection(messageSocket(db, logger));
+  realtime.onConnection(focusSocket(db, logger));
+  const liveChat = liveChatRealtime(realtime, db, logger);
 
   const relay = new Relay({
     db,
@@ -110,11 +137,20 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     log: logger,
   });
   relay.register(realtime.listener);
+  relay.register(liveChat.listener);
+  relay.register(assignedListener);
+  relay.register(slaTicketListener);
+  relay.register(slaLabelsListener);
+  const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
+  relay.register(pushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   const scheduler = new Scheduler(db, nodeId, logger);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneExpiredSessions(db));
   scheduler.schedule(presence.sweepTask());
+  scheduler.schedule(sweepOffersTask(db));
+  const sla = new SlaEngine({ db, log: logger, now: opts.clock });
+  scheduler.schedule(sla.task());
   const background = opts.background ?? true;
 
   let closed = false;
@@ -127,6 +163,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     scheduler,
     nodeId,
     presence,
+    sla,
     async listen() {
       await presence.start();
       if (background) relay.start();

@@ -1,7 +1,31 @@
 import { z } from 'zod';
 import type { LabelsUpdated, SettingsChanged } from './labels.js';
+import type {
+  AcceptAnswer,
+  LiveChatEnded,
+  LiveChatMerged,
+  LiveChatOffer,
+  LiveChatQueue,
+  RemoveLiveChat,
+} from './livechat.js';
+import type {
+  DeleteNoteEvent,
+  NewMessageEvent,
+  ParticipantChangedEvent,
+  PinEvent,
+  ReactionEvent,
+  ReadReceiptEvent,
+  ReceiveNoteEvent,
+  SendAck,
+  SendMessageInput,
+  SyncDeleteEvent,
+  TypingEvent,
+} from './messages.js';
+import type { NewNotification } from './notifications.js';
 import type { AnnouncementMessage } from './shell.js';
 import type { StatusUpdated } from './status.js';
+import type { ChannelDataUpdated, TicketCreated, UnreadCount, UnreadCount2 } from './ticketLive.js';
+import type { TicketStatusesUpdated } from './ticketStatuses.js';
 import type { TicketUpdated } from './tickets.js';
 
 /**
@@ -24,6 +48,48 @@ export interface ServerToClient {
   settingsChanged: (e: Envelope<SettingsChanged>) => void;
   /** A ticket changed (priority, ...): the item as everyone sees it. */
   updateTicket: (e: Envelope<TicketUpdated>) => void;
+  /** RT-22: a message was added to a conversation (account room, or the members of a Workspace chat). */
+  newMessage: (e: Envelope<NewMessageEvent>) => void;
+  /** RT-26: a message was deleted. */
+  syncDelete: (e: Envelope<SyncDeleteEvent>) => void;
+  /** RT-27: a note was added or edited; a note was deleted. Never sent to visitors. */
+  receiveNote: (e: Envelope<ReceiveNoteEvent>) => void;
+  deleteNote: (e: Envelope<DeleteNoteEvent>) => void;
+  /** RT-29, RT-28. */
+  addReaction: (e: Envelope<ReactionEvent>) => void;
+  removeReaction: (e: Envelope<ReactionEvent>) => void;
+  addPin: (e: Envelope<PinEvent>) => void;
+  removePin: (e: Envelope<PinEvent>) => void;
+  /** RT-30: the members of a conversation changed. */
+  participantChanged: (e: Envelope<ParticipantChangedEvent>) => void;
+  /** RT-11, RT-39: someone is typing in a ticket room (ephemeral: no envelope, no catch-up). */
+  sendTyping: (e: TypingEvent) => void;
+  removeTyping: (e: TypingEvent) => void;
+  /** RT-09: a read receipt in a ticket room (ephemeral). */
+  readMessage: (e: ReadReceiptEvent) => void;
+  /** NOTIF-16: a notification for this user (its own room). */
+  newNotification: (e: Envelope<NewNotification>) => void;
+  /** RT-21: a ticket was created (account room). */
+  createTicket: (e: Envelope<TicketCreated>) => void;
+  /** TICKET-49: a channel's data changed (non-admins' own rooms); ...2 for the conversation screens. */
+  channelDataUpdated: (e: Envelope<ChannelDataUpdated>) => void;
+  channelDataUpdated2: (e: Envelope<ChannelDataUpdated>) => void;
+  /** RT-33: this user's unread counts changed (own room). */
+  unreadCount2: (e: Envelope<UnreadCount2>) => void;
+  /** DECISIONS 3: an admin changed the custom ticket statuses (account room). */
+  ticketStatusesUpdated: (e: Envelope<TicketStatusesUpdated>) => void;
+  /** LIVECHAT-04: the account's live chat queue changed (the whole count, the oldest items). */
+  liveChatQueue: (e: Envelope<LiveChatQueue>) => void;
+  /** LIVECHAT-07: a live chat ended or was converted to a ticket. */
+  liveChatEnded: (e: Envelope<LiveChatEnded>) => void;
+  /** LIVECHAT-11: this user was removed from a live chat (go home if it is open). */
+  removeLiveChat: (e: Envelope<RemoveLiveChat>) => void;
+  /** LIVECHAT-09: a visitor session was merged into another. */
+  liveChatMerged: (e: Envelope<LiveChatMerged>) => void;
+  /** Automatic offering: a queued chat is offered to this user until `expires_at`. */
+  liveChatOffer: (e: Envelope<LiveChatOffer>) => void;
+  /** CHAT-09: how many people are in a chat's meeting (ephemeral). */
+  meetingCount: (e: { ticketId: number; count: number }) => void;
   /** Catch-up after connect: everything after the client's lastSeq that it may see, then the head. */
   catchUp: (e: { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean }) => void;
 }
@@ -32,10 +98,42 @@ export interface ServerToClient {
 export interface ClientToServer {
   joinRoom: (ticketId: number, ack?: (r: { ok: boolean; error?: string }) => void) => void;
   leaveRoom: (ticketId: number) => void;
+  /** RT-07: join a Workspace chat's room (a member only); same answer as joinRoom. */
+  joinChat: (ticketId: number, ack?: (r: { ok: boolean; error?: string }) => void) => void;
+  /** RT-10, MSG-10: send a message; the ack carries the stored message or the error. */
+  newChatMessage: (input: SendMessageInput, ack: (r: SendAck) => void) => void;
+  /** RT-11: typing started / stopped in a ticket the socket has joined. */
+  sendTyping: (ticketId: number) => void;
+  removeTyping: (ticketId: number) => void;
+  /** RT-09: the conversation was read up to a message (readMessage2 is the same for Workspace chats). */
+  readMessage: (r: { ticketId: number; messageId: number }) => void;
+  readMessage2: (r: { ticketId: number; messageId: number }) => void;
+  /** RT-18: ask for the messages of a ticket deleted after `ts` (unix seconds). */
+  sendSyncDelete: (r: { ticketId: number; ts: number }, ack: (ids: number[]) => void) => void;
+  /** Issue 8: whether this tab has focus (no Web Push while a tab of the user has); repeated every minute. */
+  notificationFocus: (focused: boolean) => void;
+  /** RT-17, TICKET-41: the ticket is open and the page focused: mark it read for this user. */
+  receivedTicket: (
+    ticketId: number,
+    ack?: (r: { ok: boolean; error?: string; unread?: UnreadCount[] }) => void,
+  ) => void;
+  /** RT-19: ask for this user's unread ticket counts. */
+  refreshTicketUnreadCount: (ack: (r: { ok: boolean; error?: string; unread?: UnreadCount[] }) => void) => void;
   /** STATUS-14: the client says it is here; an Offline agent becomes Online. */
   tellOnline: () => void;
   /** SHELL-37: the announcement that shows now, if any. */
   getAnnouncement: (ack: (r: AnnouncementMessage) => void) => void;
+  /** LIVECHAT-04: the live chat queue now. */
+  getLiveChatQueue: (ack: (r: ({ ok: true } & LiveChatQueue) | { ok: false; error: string }) => void) => void;
+  /** LIVECHAT-05: accept a queued chat (an id), or Take one (null). */
+  acceptLiveChat: (id: number | null, ack?: (r: AcceptAnswer) => void) => void;
+  /** CHAT-09: meeting counts of chats, and joining / leaving a chat's meeting (a presence room). */
+  getMeetingCount: (
+    ticketIds: number[],
+    ack: (r: { ok: boolean; counts?: Record<string, number>; error?: string }) => void,
+  ) => void;
+  joinMeeting: (ticketId: number, ack?: (r: { ok: boolean; count?: number; error?: string }) => void) => void;
+  leaveMeeting: (ticketId: number, ack?: (r: { ok: boolean; count?: number; error?: string }) => void) => void;
 }
 
 /** The socket handshake: the session token (or the HttpOnly cookie) and the last sequence applied. */

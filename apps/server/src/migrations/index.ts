@@ -8,6 +8,10 @@ import { m0005_labels } from './0005_labels.js';
 import { m0006_tickets } from './0006_tickets.js';
 import { m0007_ticket_indexes } from './0007_ticket_indexes.js';
 import { m0008_assignment } from './0008_assignment.js';
+import { m0009_ticket_statuses } from './0009_ticket_statuses.js';
+import { m0010_messages } from './0010_messages.js';
+import { m0011_notifications } from './0011_notifications.js';
+import { m0012_livechat } from './0012_livechat.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -20,6 +24,10 @@ const all: Record<string, ParleyMigration> = {
   '0006_tickets': m0006_tickets,
   '0007_ticket_indexes': m0007_ticket_indexes,
   '0008_assignment': m0008_assignment,
+  '0009_ticket_statuses': m0009_ticket_statuses,
+  '0010_messages': m0010_messages,
+  '0011_notifications': m0011_notifications,
+  '0012_livechat': m0012_livechat,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -38,7 +46,8 @@ class StaticProvider implements MigrationProvider {
 
 /** Applies every pending migration; safe to run on every start and from several nodes at once. */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  // Unordered: migrations written side by side (0009, 0010, ...) may reach a database in either order.
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
   const run = async () => {
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -74,6 +74,9 @@ export const ConfigSchema = z.object({
   PRESENCE_HEARTBEAT_MS: int(15_000, 100),
   APP_VERSION: z.string().max(40).optional(),
   APP_WHATS_NEW: z.string().max(500).default(''),
+  /** MSG-49: a LibreTranslate-compatible server; unset means translation answers "not configured". */
+  TRANSLATE_URL: url(['http:', 'https:']),
+  TRANSLATE_API_KEY: z.string().max(500).optional(),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY' | 'APP_VERSION'> & {

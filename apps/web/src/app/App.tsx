@@ -44,9 +44,12 @@ const screens = () => import('../features/screens/Screens');
 const About = lazyScreen(screens, 'AboutPage');
 const Pricing = lazyScreen(screens, 'PricingPage');
 const Contact = lazyScreen(screens, 'ContactPage');
-const EndLiveChat = lazyScreen(screens, 'EndLiveChatPage');
 const TokenPage = lazyScreen(screens, 'TokenPage') as unknown as ComponentType<{ what: string }>;
 const Knowledge = lazyScreen(screens, 'KnowledgeScreen');
+// Issue 7: the public visitor pages (DECISIONS 17).
+const VisitorRegister = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorRegisterPage');
+const EndLiveChat = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorEndPage');
+const VisitorChat = lazyScreen(() => import('../features/visitor/VisitorChatPage'), 'VisitorChatPage');
 
 function Loading() {
   return (
@@ -79,6 +82,8 @@ function AppRoutes() {
     if (signedIn) realtime.connect();
     else realtime.disconnect();
   }, [signedIn]);
+  // A catch-up cut short (away too long to replay): every view reloads from the server.
+  useEffect(() => realtime.on('resync', () => void queryClient.invalidateQueries()), []);
 
   if (state.phase === 'networkError') return <NetworkErrorPage />;
   if (state.phase === 'loading') return <Loading />;
@@ -93,8 +98,8 @@ function AppRoutes() {
           <Route path="/pricing" element={<Pricing />} />
           <Route path="/contact" element={<Contact />} />
           <Route path="/end/livechat" element={<EndLiveChat />} />
-          <Route path="/register/livechat/:token" element={<TokenPage what="Live chat" />} />
-          <Route path="/start/livechat/:token" element={<TokenPage what="Live chat" />} />
+          <Route path="/register/livechat/:token" element={<VisitorRegister />} />
+          <Route path="/start/livechat/:token" element={<VisitorChat />} />
           <Route path="/survey/:token" element={<TokenPage what="Survey" />} />
           <Route path="/new_ticket/:token" element={<TokenPage what="New ticket" />} />
           <Route path="/meeting/:token" element={<TokenPage what="Meeting" />} />

@@ -12,7 +12,11 @@ const screens = () => import('../features/screens/Screens');
 const S = (name: keyof Awaited<ReturnType<typeof screens>>) => lazyScreen(screens, name);
 
 const Tickets = lazyScreen(() => import('../features/tickets/TicketsScreen'), 'TicketsScreen');
-const LiveChat = S('LiveChatScreen');
+const TicketConversation = lazyScreen(
+  () => import('../features/conversation/TicketConversationScreen'),
+  'TicketConversationScreen',
+);
+const LiveChat = lazyScreen(() => import('../features/livechat/LiveChatsScreen'), 'LiveChatsScreen');
 const Chat = S('ChatScreen');
 const Report = S('ReportScreen');
 const Call = S('CallScreen');
@@ -81,6 +85,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/dashboard" element={dashboard ? <HomePage session={session} /> : <Navigate to="/" replace />} />
           <Route path="/settings/:tab?" element={<Settings session={session} />} />
           <Route path="/about" element={<About />} />
+          <Route path="/ticket/:id" element={<TicketConversation />} />
           <Route path="/ticket/*" element={<Conversation session={session} list={Tickets} />} />
           <Route path="/livechat/*" element={<Conversation session={session} list={LiveChat} />} />
           <Route path="/chat/*" element={<Conversation session={session} list={Chat} />} />

@@ -4,6 +4,9 @@ import { SeqTracker } from './seqTracker';
 
 type Handler = (data: unknown, seq: number) => void;
 
+/** How long live events may run ahead of the confirmed floor before the client asks what it missed. */
+const GAP_FILL_MS = 3_000;
+
 /**
  * The realtime connection. It remembers the last sequence number it applied; after any reconnect it
  * asks for the events it missed, so nothing is lost whichever server node it lands on. An event seen
@@ -12,6 +15,7 @@ type Handler = (data: unknown, seq: number) => void;
 export class RealtimeClient {
   private socket: Socket | null = null;
   private readonly seqs = new SeqTracker();
+  private gapTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly stateListeners = new Set<(connected: boolean) => void>();
   connected = false;
@@ -34,13 +38,11 @@ export class RealtimeClient {
       socket.emit('tellOnline');
     });
     socket.on('disconnect', () => this.setConnected(false));
-    socket.on('catchUp', (e: Parameters<ServerToClient['catchUp']>[0]) => {
-      for (const ev of e.events) this.apply(ev.name, ev.seq, ev.data);
-      this.seqs.caughtUp(e.head);
-    });
+    socket.on('catchUp', (e: Parameters<ServerToClient['catchUp']>[0]) => this.applyCatchUp(e));
     socket.onAny((name: string, payload: { seq?: number; data?: unknown }) => {
       if (name === 'catchUp' || typeof payload?.seq !== 'number') return;
       this.apply(name, payload.seq, payload.data);
+      if (this.seqs.hasGap()) this.scheduleGapFill();
     });
     this.socket = socket;
   }
@@ -88,6 +90,41 @@ export class RealtimeClient {
     return () => {
       this.stateListeners.delete(fn);
     };
+  }
+
+  /**
+   * A catch-up (socket or HTTP) delivers everything up to its head. One that was cut short (the client was
+   * away too long) cannot be replayed event by event: the views reload instead (`resync`).
+   */
+  private applyCatchUp(e: { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean }) {
+    for (const ev of e.events) this.apply(ev.name, ev.seq, ev.data);
+    this.seqs.caughtUp(e.head);
+    if (!e.complete) for (const h of this.handlers.get('resync') ?? []) h(null, e.head);
+  }
+
+  /**
+   * Live events ran ahead of the confirmed floor (an event may have been overtaken between two nodes):
+   * once things are quiet for a moment, ask `GET /api/events` for what is after the floor. It moves the
+   * floor up, so a later reconnect asks for little.
+   */
+  private scheduleGapFill(): void {
+    if (this.gapTimer !== null) return;
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = null;
+      void this.fillGap();
+    }, GAP_FILL_MS);
+  }
+
+  private async fillGap(): Promise<void> {
+    const after = this.seqs.resumeFrom();
+    if (after === undefined || !this.seqs.hasGap() || !this.connected) return;
+    try {
+      const res = await fetch(`/api/events?after=${after}`, { credentials: 'include' });
+      if (res.ok) this.applyCatchUp(await res.json());
+    } catch {
+      // offline: the reconnect's catch-up does the same
+    }
+    if (this.seqs.hasGap()) this.scheduleGapFill();
   }
 
   private apply(name: string, seq: number, data: unknown): void {

@@ -27,13 +27,14 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: DB }): void {
     async (req) => {
       const auth = req.auth!;
       const mine = new Set([rooms.account(auth.accountId), rooms.user(auth.userId)]);
-      const events = await eventsAfter(deps.db, auth.accountId, req.query.after, LIMIT);
+      // The head first (see realtime.ts): every event up to it is committed, so `head` is a confirmed floor.
       const head = await headSeq(deps.db, auth.accountId);
+      const events = (await eventsAfter(deps.db, auth.accountId, req.query.after, LIMIT)).filter((e) => e.seq <= head);
       return {
         events: events
           .filter((e) => e.socketEvent && e.rooms.some((r) => mine.has(r)))
           .map((e) => ({ name: e.socketEvent as string, seq: e.seq, data: e.payload })),
-        head: events.length === LIMIT ? (events.at(-1)?.seq ?? head) : head,
+        head: events.length === LIMIT ? (events.at(-1)?.seq ?? head) : Math.max(head, req.query.after),
         complete: events.length < LIMIT,
       };
     },

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { generate } from 'otplib';
@@ -89,6 +90,15 @@ const TABLES = [
   'tickets',
   'messages',
   'ticket_assignments',
+  'notifications',
+  'push_subscriptions',
+  'ticket_statuses',
+  'message_notes',
+  'message_reactions',
+  'uploads',
+  'sla_breaches',
+  'livechat_visitors',
+  'livechats',
 ] as const;
 
 /** Routes whose path parameters are not all ids: the URLs to try, given one of A's ids. */
@@ -97,6 +107,7 @@ const PATHS: Record<string, (id: number) => string> = {
   '/api/ticket/load/:token/:filter/:type/:offset': () => '/api/ticket/load/x/open/ticket/0',
   '/ticket/load2/department/:status/ticket/:offset/:id': (id) => `/ticket/load2/department/all/ticket/0/${id}`,
   '/ticket/load2/label/:status/ticket/:offset/:id': (id) => `/ticket/load2/label/all/ticket/0/${id}`,
+  '/files/:key/:name': (id) => `/files/${String(id).padStart(22, 'k')}/file.png`,
 };
 
 /** Makes every id created from now on larger than `to`, so the two accounts' ids never coincide. */
@@ -361,6 +372,38 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       'POST /api/settings/update': async () => ({ action: 'duration', day: 5 }),
       // Tokens in the body must not outrank the caller's Bearer token.
       'POST /api/auth/check': async () => ({ _token: a.token, refresh_token: a.refreshToken }),
+      // Sampled e-mails and phones are not valid: a plain ticket of B's own reaches the handler.
+      'POST /api/ticket/create': async () => ({ title: 'b ticket' }),
+      // Bodies naming a ticket that is nobody's: the handler answers 404.
+      'POST /api/ticket/autoassign/settings': async () => {
+        const dep = await call('POST', '/api/departments', { token: bToken, body: { name: `b-dep-${uniq()}` } });
+        return { department_id: dep.body.data.id, strategy: 'round_robin' };
+      },
+      'POST /api/ticket/message': async () => ({ ticket_id: 987654321, message: 'b message' }),
+      'POST /api/ticket/message/reply': async () => ({ ticket_id: 987654321, message: 'b reply' }),
+      'POST /api/language/set': async () => ({ ticketId: 987654321, lang: 'de' }),
+      'POST /api/translate': async () => ({ ticketId: 987654321, text: [{ id: 0, message: 'x' }], target: 'en' }),
+      'POST /api/translate2': async () => ({ ticketId: 987654321, text: [{ id: 0, message: 'x' }], target: 'en' }),
+      // B's own live chat settings, saved back unchanged.
+      'POST /api/livechat/settings': async () =>
+        (await call('GET', '/api/livechat/settings', { token: bToken })).body.data,
+      // A well-formed Web Push subscription of B's (the push service is never reached by storing it).
+      'POST /api/fcm/token': async () => {
+        const ecdh = crypto.createECDH('prime256v1');
+        ecdh.generateKeys();
+        const sub = {
+          endpoint: `https://push.example.com/send/${uniq()}`,
+          keys: {
+            p256dh: ecdh.getPublicKey().toString('base64url'),
+            auth: crypto.randomBytes(16).toString('base64url'),
+          },
+        };
+        return { token: JSON.stringify(sub), type: 'web', domain: 'b.example.com' };
+      },
+    };
+    /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
+    const ONLY_BAD_REQUEST: Record<string, string> = {
+      'POST /api/upload': 'takes multipart/form-data only; uploads are walked in messages.test.ts',
     };
 
     const routes = s.app.routeTable.filter((r) => r.auth !== 'public');
@@ -381,7 +424,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     let calls = 0;
     for (const r of routes) {
       const key = `${r.method} ${r.url}`;
-      const op = operation(r.method, r.url);
+      // HEAD routes are the GET routes' twins: same query parameters.
+      const op = operation(r.method === 'HEAD' ? 'GET' : r.method, r.url);
       const urls = PATHS[r.url]
         ? candidates.map(PATHS[r.url]!)
         : r.url.includes(':')
@@ -428,11 +472,12 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     }
 
     // The walk really reached every handler: each route answered something other than "bad request".
-    for (const [key, statuses] of answered)
-      expect(
-        statuses.some((x) => x < 400 || x === 404 || x === 409),
-        `${key} answered only ${[...new Set(statuses)]}`,
-      ).toBe(true);
+    const onlyRefused = [...answered]
+      .filter(
+        ([key, statuses]) => !(key in ONLY_BAD_REQUEST) && !statuses.some((x) => x < 400 || x === 404 || x === 409),
+      )
+      .map(([key, statuses]) => `${key} answered only ${[...new Set(statuses)]}`);
+    expect(onlyRefused).toEqual([]);
     expect(calls).toBeGreaterThan(routes.length);
 
     expect(await snapshot()).toEqual(before);

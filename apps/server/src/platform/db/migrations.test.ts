@@ -17,6 +17,7 @@ const GLOBAL_TABLES: Record<string, string> = {
   accounts: 'the tenant itself: its id is the account id',
   task_leases: 'scheduler leases of timed tasks, which run for every account at once',
   nodes: 'heartbeats of the server processes of the cluster, shared by all accounts',
+  server_state: 'settings of the installation itself (the Web Push VAPID key pair), the same for every account',
 };
 
 /** Tables whose account_id may be null, each with the reason. */

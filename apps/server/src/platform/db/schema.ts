@@ -22,11 +22,27 @@ export interface Database {
   tickets: TicketsTable;
   ticket_reads: TicketReadsTable;
   ticket_assignments: TicketAssignmentsTable;
+  ticket_statuses: TicketStatusesTable;
+  department_assignment: DepartmentAssignmentTable;
   campaigns: CampaignsTable;
   messages: MessagesTable;
+  message_notes: MessageNotesTable;
+  message_reactions: MessageReactionsTable;
+  uploads: UploadsTable;
   audit_log: AuditLogTable;
   login_attempts: LoginAttemptsTable;
   one_time_tokens: OneTimeTokensTable;
+  notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  notification_focus: NotificationFocusTable;
+  sla_timers: SlaTimersTable;
+  sla_breaches: SlaBreachesTable;
+  sla_usage: SlaUsageTable;
+  server_state: ServerStateTable;
+  livechat_settings: LiveChatSettingsTable;
+  livechat_visitors: LiveChatVisitorsTable;
+  livechats: LiveChatsTable;
+  chat_members: ChatMembersTable;
 }
 
 export interface AccountsTable {
@@ -217,6 +233,11 @@ export interface TicketsTable {
   last_message_at: Generated<number>;
   /** JSON object of free-form fields (TICKET-15 `other`). */
   other: Generated<string>;
+  /** 0010 (MSG-52): the language replies are translated into, and the customer's own. */
+  language: Generated<string>;
+  source_lang: Generated<string>;
+  /** 0009 (TICKET-14): '' when not encrypted, else rsa or aes. */
+  encryption_method: Generated<string>;
 }
 
 /** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */
@@ -225,6 +246,25 @@ export interface TicketReadsTable {
   ticket_id: number;
   user_id: number;
   read_at: number;
+}
+
+/** 0009, DECISIONS 3: an account's custom ticket statuses (code 5 and up; alternate '0' = open-type). */
+export interface TicketStatusesTable {
+  id: Generated<number>;
+  account_id: number;
+  status_code: number;
+  name: string;
+  alternate: Generated<string>;
+  /** 1 once deleted: the code is never given out again. */
+  removed: Generated<number>;
+  created_at: number;
+}
+
+/** 0009: a department whose new tickets are assigned automatically, and how. */
+export interface DepartmentAssignmentTable {
+  department_id: number;
+  account_id: number;
+  strategy: string;
 }
 
 /** Every assignment of a ticket to a user, manual or automatic (0008); the rotation reads it back. */
@@ -255,6 +295,59 @@ export interface MessagesTable {
   message: string;
   sender: string;
   client_id: string | null;
+  created_at: number;
+  /** 0010: the sender's display name when it was written. */
+  sender_name: Generated<string>;
+  pinned: Generated<number>;
+  /** JSON list of MessageFile. */
+  files: Generated<string>;
+  /** JSON object: language -> text (MSG-07). */
+  translated_text: Generated<string>;
+  emotion_2: Generated<string>;
+  context: Generated<string>;
+  reply_id: number | null;
+  /** Soft delete: the message leaves every view; `syncDelete` and `/event` tell clients. */
+  deleted_at: number | null;
+  deleted_by: string | null;
+  /** JSON {to, cc, subject, email2, template} of an e-mail reply. */
+  email_meta: string | null;
+}
+
+/** MSG-16. */
+export interface MessageNotesTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  message_id: number;
+  sender: string;
+  text: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** MSG-17: one row per user, message and emoji. */
+export interface MessageReactionsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  message_id: number;
+  username: string;
+  reaction: string;
+  emoji_text: string;
+  created_at: number;
+}
+
+/** MSG-35: a stored file; `key` names it on disk and in its URL. */
+export interface UploadsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number | null;
+  user_id: number | null;
+  key: string;
+  name: string;
+  mime: string;
+  size: number;
+  thumb_key: string | null;
   created_at: number;
 }
 
@@ -287,4 +380,147 @@ export interface OneTimeTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** Issue 8 (0011): one notification of one user. `img` is JSON `{uid, file_name}` or null. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  category: string;
+  type: string;
+  channel: string;
+  title: string;
+  body: string;
+  img: string | null;
+  ticket_id: number | null;
+  ticket_number: number | null;
+  seen: Generated<number>;
+  /** What raised it; unique per user, so a repeated event adds nothing. */
+  source: string | null;
+  created_at: number;
+}
+
+/** A browser's Web Push subscription (NOTIF-35). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  domain: string;
+  created_at: number;
+}
+
+/** Whether a tab (socket) of a user has focus; rows older than two minutes are stale. */
+export interface NotificationFocusTable {
+  socket_id: string;
+  account_id: number;
+  user_id: number;
+  focused: number;
+  updated_at: number;
+}
+
+/** The current SLA wait of a ticket: one row per ticket. */
+export interface SlaTimersTable {
+  ticket_id: number;
+  account_id: number;
+  label_id: number;
+  sla_minutes: number;
+  started_at: number;
+  warn_at: number;
+  due_at: number;
+  warned_at: number | null;
+  violated_at: number | null;
+  answered_at: number | null;
+  next_at: number | null;
+  updated_at: number;
+}
+
+/** A reporting fact: one per wait that went past its SLA. */
+export interface SlaBreachesTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  ticket_number: number;
+  label_id: number;
+  sla_minutes: number;
+  waited_from: number;
+  due_at: number;
+  breached_at: number;
+  assignee: string;
+  department_id: number | null;
+  /** 1 when alerts went out, 0 when the monthly quota was used up. */
+  alerted: number;
+}
+
+/** SLA alerts sent per account and month (`2026-05`), and when admins were told the quota was used up. */
+export interface SlaUsageTable {
+  account_id: number;
+  month: string;
+  alerts: number;
+  quota_notice_at: number | null;
+}
+
+/** Small server-wide state: VAPID keys (when not in the data dir), the SLA scan watermark. */
+export interface ServerStateTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+/** Issue 7 (0012): the account's visitor link token and automatic offering. */
+export interface LiveChatSettingsTable {
+  account_id: number;
+  token: string;
+  auto_offer: Generated<number>;
+  department_id: number | null;
+  offer_seconds: Generated<number>;
+  created_at: number;
+}
+
+/** Issue 7 (0012): a visitor's browser session (its csrf, hashed). */
+export interface LiveChatVisitorsTable {
+  id: Generated<number>;
+  account_id: number;
+  csrf_hash: string;
+  name: Generated<string>;
+  created_at: number;
+}
+
+/** Issue 7 (0012): a live chat: queued, then a LIVECHAT ticket once accepted; its CSAT rating. */
+export interface LiveChatsTable {
+  id: Generated<number>;
+  account_id: number;
+  visitor_id: number;
+  session_id: number;
+  state: string;
+  name: string;
+  phone: string;
+  email: string;
+  ic: Generated<string>;
+  message: string;
+  department_id: number | null;
+  ticket_id: number | null;
+  agent: Generated<string>;
+  queued_at: number;
+  accepted_at: number | null;
+  ended_at: number | null;
+  offered_user_id: number | null;
+  offered_at: number | null;
+  skipped: Generated<string>;
+  rating: number | null;
+  reason: Generated<string>;
+  rated_at: number | null;
+}
+
+/** Issue 7 (0012): the members of a Workspace chat (a 'chat' ticket). */
+export interface ChatMembersTable {
+  account_id: number;
+  ticket_id: number;
+  user_id: number;
+  username: string;
+  joined_at: number;
+  read_at: Generated<number>;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { ErrorCode, Health, Ready } from '@parley/contracts';
@@ -26,7 +27,7 @@ export interface HttpDeps {
 }
 
 /** Paths that are API, never the web app: an unknown one answers 404 JSON. */
-const API_PATH = /^\/(api|status|socket\.io)(\/|$)/;
+const API_PATH = /^\/(api|status|socket\.io|files)(\/|$)/;
 
 /** True when any string (or key) in a parsed body, query or params holds a NUL character. Iterative: bodies nest deep. */
 export function containsNul(value: unknown): boolean {
@@ -45,6 +46,20 @@ export function containsNul(value: unknown): boolean {
   return false;
 }
 
+/** The Content-Security-Policy of every answer: scripts only from this origin, never inline. */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "connect-src 'self' ws: wss:",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
 /** The HTTP pipeline every module's routes plug into: parsing, auth guard, errors, health, static web app. */
 export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   const { config, db, metrics } = deps;
@@ -59,6 +74,16 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   await app.register(fastifyCookie);
+  // Uploads (MSG-35): routes read parts themselves; the limits here are the outer bound of any one call.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: 25 * 1024 * 1024, files: 10, fields: 40, fieldSize: 1024 * 1024, parts: 60 },
+  });
+  // Issue 6: no inline script ever runs in the app (an e-mail body with a <script> stays inert even if a
+  // sanitizer missed it). Styles may be inline (the UI library sets style attributes).
+  app.addHook('onSend', async (_req, reply) => {
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
+    reply.header('x-content-type-options', 'nosniff');
+  });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Parley API', version: '0.1.0' } },
     transform: jsonSchemaTransform,

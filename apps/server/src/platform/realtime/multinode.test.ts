@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspaceVia, freshPostgres, tempDir } from '../../testing/support.js';
+import { type Node, startNode, stopAllNodes } from '../../testing/nodes.js';
+import { createWorkspaceVia, freshPostgres } from '../../testing/support.js';
 
 /**
  * Two Parley nodes as two OS processes over one Postgres database and one Redis: the scale-out set-up
@@ -15,95 +12,6 @@ import { createWorkspaceVia, freshPostgres, tempDir } from '../../testing/suppor
  * once (a commit wakes the local relay), and A's fast poll picks up whatever B left behind.
  */
 const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
-const root = path.resolve(import.meta.dirname, '../../../../..');
-const TSX = path.join(root, 'node_modules/.bin/tsx');
-const MAIN = path.join(root, 'apps/server/src/main.ts');
-
-interface Node {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  logs(): string;
-}
-
-const children: ChildProcess[] = [];
-
-/** Kills a child's whole process group (tsx runs the server in a child of its own). */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-// If the test process dies without running afterAll, do not leave servers behind.
-const killAllNow = () => {
-  for (const c of children) killGroup(c, 'SIGKILL');
-};
-process.once('exit', killAllNow);
-
-async function stopNode(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  killGroup(child, 'SIGTERM');
-  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startNode(name: string, env: Record<string, string>): Promise<Node> {
-  const port = await freePort();
-  const dataDir = tempDir(`parley-${name}-`);
-  let out = '';
-  const child = spawn(TSX, [MAIN], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      NODE_ID: name,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  children.push(child);
-  const collect = (d: Buffer) => {
-    out += d.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node ${name} exited early:\n${out}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`node ${name} was not ready in 25 s:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { name, url, child, logs: () => out };
-}
-
 async function waitFor(cond: () => boolean, ms: number, what: () => string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!cond()) {
@@ -235,7 +143,7 @@ describe.skipIf(!enabled)('multi-node: two server processes on one Postgres and 
 
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
-    await Promise.all(children.map(stopNode));
+    await stopAllNodes();
     await dropDb?.();
   }, 30_000);
 

@@ -95,13 +95,16 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
       socket.emit('catchUp', { events: [], head: await headSeq(o.db, auth.accountId), complete: true });
       return;
     }
-    const events = await eventsAfter(o.db, auth.accountId, lastSeq, CATCH_UP_LIMIT);
+    // The head first: every sequence up to it is committed (they are given out in commit order), so the
+    // events read next are all of them, and the client may take `head` as confirmed. Later ones arrive live.
     const head = await headSeq(o.db, auth.accountId);
+    const events = (await eventsAfter(o.db, auth.accountId, lastSeq, CATCH_UP_LIMIT)).filter((e) => e.seq <= head);
+    const complete = events.length < CATCH_UP_LIMIT;
     const visible = events.filter((e) => e.socketEvent && e.rooms.some((r) => socket.rooms.has(r)));
     socket.emit('catchUp', {
       events: visible.map((e) => ({ name: e.socketEvent as string, seq: e.seq, data: e.payload })),
-      head: Math.max(head, events.at(-1)?.seq ?? 0),
-      complete: events.length < CATCH_UP_LIMIT,
+      head: complete ? Math.max(head, lastSeq) : (events.at(-1)?.seq ?? lastSeq),
+      complete,
     });
   }
 

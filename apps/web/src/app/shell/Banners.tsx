@@ -10,7 +10,7 @@ import {
 } from '@parley/contracts';
 import { IconSpeakerphone, IconWifiOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { ExpiredNotice } from '../../features/plans/ExpiredNotice';
 import { statusApi, statusKeys } from '../../features/status/api';
 import { useMyStatus } from '../../features/status/presence';
@@ -18,6 +18,11 @@ import { local } from '../../lib/cookies';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
 import { useConnected } from './useConnected';
+
+// LIVECHAT-03 (issue 7): the incoming live chats banner with Take one.
+const IncomingLiveChats = lazy(() =>
+  import('../../features/livechat/LiveChatsScreen').then((m) => ({ default: m.IncomingLiveChats })),
+);
 
 function Banner({
   color,
@@ -224,6 +229,9 @@ export function Banners({ session }: { session: AuthCheckAnswer }) {
       <AnnouncementBanner />
       <CustomStatusBanner />
       <NotificationPrompt />
+      <Suspense fallback={null}>
+        <IncomingLiveChats />
+      </Suspense>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import {
   type AuthCheckAnswer,
   DEFAULT_PINNED_NAV,
@@ -11,9 +11,10 @@ import {
   type NavKey,
   visibleNavItems,
 } from '@parley/contracts';
-import { IconBell, IconCheck, IconChevronsLeft, IconChevronsRight, IconPencil, IconPin } from '@tabler/icons-react';
+import { IconCheck, IconChevronsLeft, IconChevronsRight, IconPencil, IconPin } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { NavLink as RouterLink, useLocation } from 'react-router';
+import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { OnlineUsersPanel } from '../../features/status/OnlineUsersPanel';
 import { local } from '../../lib/cookies';
 import classes from './NavPanel.module.css';
@@ -182,7 +183,8 @@ export function NavPanel({
             <Text size="sm">{NAV_HINTS.editVisibility}</Text>
           </Hint>
           <OnlineUsersPanel collapsed={collapsed} />
-          <NotificationBell />
+          {/* NAV-37: the bell opens the notifications panel. */}
+          <NotificationBell variant={navContextOf(session).variant} />
           <Hint
             opened={hintMinimized}
             onDone={() => seeHint('minimized')}
@@ -213,34 +215,5 @@ export function NavPanel({
         <UserMenu session={session} collapsed={collapsed} />
       </Stack>
     </Stack>
-  );
-}
-
-/** NAV-37: the bell opens the notifications panel (filled by the notifications issue). */
-function NotificationBell() {
-  const [opened, setOpened] = useState(false);
-  return (
-    <Popover opened={opened} onChange={setOpened} position="right-end" withArrow shadow="md">
-      <Popover.Target>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size="lg"
-          aria-label="Notifications"
-          onClick={() => setOpened((o) => !o)}
-          data-testid="notification-bell"
-        >
-          <IconBell size={20} stroke={1.6} />
-        </ActionIcon>
-      </Popover.Target>
-      <Popover.Dropdown w={400} h={600} p="md" data-testid="notifications-panel" aria-label="Notifications">
-        <Text fw={600} mb="sm">
-          Notifications
-        </Text>
-        <Box ta="center" mt="xl">
-          <Text c="dimmed">No Notification</Text>
-        </Box>
-      </Popover.Dropdown>
-    </Popover>
   );
 }
