@@ -278,6 +278,7 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   7: { key: 'audit', label: 'Audit log', admin: true },
   8: { key: 'departments', label: 'Departments', admin: true },
   9: { key: 'labels', label: 'Labels', admin: true },
+  10: { key: 'tickets', label: 'Tickets', admin: true },
   17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
 };
 

@@ -5,11 +5,19 @@ import { TicketListItem } from './tickets.js';
 const id = z.coerce.number().int().positive();
 
 /**
- * TICKET-22, TICKET-29 (design), DECISIONS 3: `POST /api/ticket/status {id, status}` sets a ticket's status.
- * Only the default codes 0 to 3 can be set: no custom ticket status table exists yet (4 means "all" in filters
- * and is never a ticket's status).
+ * TICKET-22, TICKET-29 (design), DECISIONS 3: `POST /api/ticket/status {id, status}` sets a ticket's status:
+ * a default code 0 to 3, or one of the account's custom statuses (5 and up; the server checks it exists,
+ * else "Unknown status."). 4 means "all" in filters and is never a ticket's status.
  */
-export const TicketStatusInput = z.object({ id, status: z.coerce.number().int().min(0).max(3) });
+export const TicketStatusInput = z.object({
+  id,
+  status: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(999_999)
+    .refine((n) => n !== 4, 'Unknown status.'),
+});
 export type TicketStatusInput = z.infer<typeof TicketStatusInput>;
 
 /** Manual assignment: usernames of active users of the caller's account; `[]` unassigns. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { APPOINTMENT_KEY, appointmentDays } from './ticketDisplay.js';
 import { assigneeText, ticketDate } from './tickets.js';
 
 describe('ticket list display rules', () => {
@@ -16,5 +17,19 @@ describe('ticket list display rules', () => {
     expect(assigneeText([])).toBe('');
     expect(assigneeText(['ann', 'bob', 'cat'])).toBe('ann, bob, cat');
     expect(assigneeText(['ann', 'bob', 'cat', 'dan', 'eve'])).toBe('ann, bob, cat + 2');
+  });
+
+  it('TICKET-62 the appointment date shows in days, urgent (red) under 2 days', () => {
+    const now = new Date(2026, 10, 23, 15, 30).getTime();
+    const at = (v: unknown) => appointmentDays({ [APPOINTMENT_KEY]: v }, now);
+    expect(at('2026-11-30')).toEqual({ days: 7, urgent: false });
+    expect(at('25/11/2026')).toEqual({ days: 2, urgent: false });
+    expect(at('2026-11-24 09:00')).toEqual({ days: 1, urgent: true });
+    expect(at('2026-11-23')).toEqual({ days: 0, urgent: true });
+    expect(at('2026-11-20')).toEqual({ days: -3, urgent: true });
+    expect(at(Math.floor(new Date(2026, 11, 3, 10).getTime() / 1000))).toEqual({ days: 10, urgent: false });
+    expect(at('')).toBeNull();
+    expect(at('soon')).toBeNull();
+    expect(appointmentDays({}, now)).toBeNull();
   });
 });

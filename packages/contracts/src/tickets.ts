@@ -21,14 +21,18 @@ export const TICKET_FILTER_WORDS = {
 } as const;
 export type TicketFilterWord = keyof typeof TICKET_FILTER_WORDS;
 
-/** The `{filter}` of the load calls: a status code 0 to 4 or a chat word; null for anything else. */
+/**
+ * The `{filter}` of the load calls: a status code 0 to 4, a custom status code (5 and up, DECISIONS 3; the
+ * server checks the account has it) or a chat word; null for anything else.
+ */
 export function parseTicketFilter(v: string): number | null {
   if (/^[0-4]$/.test(v)) return Number(v);
+  if (/^([5-9]|[1-9]\d{1,5})$/.test(v)) return Number(v);
   return Object.hasOwn(TICKET_FILTER_WORDS, v) ? TICKET_FILTER_WORDS[v as TicketFilterWord] : null;
 }
 
 export const TICKET_STRINGS = {
-  badFilter: 'Unknown filter: use a status code 0 to 4 or open, pending, closed or all.',
+  badFilter: 'Unknown filter: use a status code 0 to 4, a custom status code or open, pending, closed or all.',
   badType: 'Unknown list type: use ticket, chat, livechat, call2 or call.',
   badOffset: 'The offset must be a whole number of 0 or more.',
   badLabel: 'Unknown label in labelFilter.',
@@ -107,11 +111,15 @@ export const TicketListItem = z.object({
   /** `updated_at` in unix seconds (TICKET-14). */
   ts: z.number(),
   hasResponded: z.boolean(),
+  /** When the last customer message came in (ms), 0 when none has; clients compare it to mark news live. */
+  last_message_at: z.number(),
   /** A message came in after the caller last read the ticket (or they never did). */
   newMessage: z.boolean(),
   name: z.string(),
   email: z.string(),
   phone: z.string(),
+  /** TICKET-15, TICKET-60: an end-to-end encrypted conversation (it cannot be opened in a popup). */
+  encryption: z.boolean(),
   /** Free-form JSON (TICKET-15), e.g. a "Preferred Appointment Date". */
   other: z.record(z.string(), z.unknown()),
 });
@@ -121,7 +129,6 @@ export type TicketListItem = z.infer<typeof TicketListItem>;
 export const TicketInfo = TicketListItem.extend({
   statusName: z.string(),
   reader: z.array(z.string()),
-  last_message_at: z.number(),
 });
 export type TicketInfo = z.infer<typeof TicketInfo>;
 export const TicketInfoAnswer = z.object({ result: z.literal('success'), data: TicketInfo });

@@ -1,8 +1,15 @@
-import { type AssignStrategy, concurrentLimit, TICKET_STRINGS, TICKET_SYSTEM_MESSAGES } from '@parley/contracts';
+import {
+  type AssignStrategy,
+  concurrentLimit,
+  openCodes,
+  TICKET_STRINGS,
+  TICKET_SYSTEM_MESSAGES,
+} from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import { notFound } from '../../platform/http/errors.js';
-import type { Trx } from '../../platform/outbox/index.js';
-import { type Actor, changeTicket } from './commands/changeTicket.js';
+import { runCommand, type Trx } from '../../platform/outbox/index.js';
+import { type Actor, changeTicketIn } from './commands/changeTicket.js';
+import { listTicketStatuses } from './ticketStatuses.js';
 
 /** One agent who might take a ticket, with what the choice needs to know about them. */
 export interface AssignCandidate {
@@ -11,7 +18,7 @@ export interface AssignCandidate {
   status: string;
   /** users.second_status: '' when the agent is plainly Online, else BUSY, AWAY, a custom status... */
   secondStatus: string;
-  /** Open tickets (status 0 or 1) the agent is assigned to now. */
+  /** Open tickets (status 0, 1 or an open-type custom status) the agent is assigned to now. */
   open: number;
   /** Order of the agent's latest assignment (higher = more recent); null when never assigned. */
   lastAssigned: number | null;
@@ -83,7 +90,7 @@ export async function assignCandidates(
     .selectFrom('tickets')
     .select('assignee')
     .where('account_id', '=', accountId)
-    .where('closed', 'in', [0, 1])
+    .where('closed', 'in', [1, ...openCodes(await listTicketStatuses(trx, accountId))])
     .where('assignee', '<>', '')
     .where('id', '<>', ticketId)
     .execute();
@@ -126,9 +133,20 @@ export async function assignTicketAutomatically(
   strategy: AssignStrategy,
   by: { userId: number; username: string; name: string } | null = null,
 ): Promise<string | null> {
+  return runCommand(db, (trx) => assignTicketAutomaticallyIn(trx, accountId, ticketId, strategy, by));
+}
+
+/** `assignTicketAutomatically` inside the caller's transaction (ticket creation runs it there). */
+export async function assignTicketAutomaticallyIn(
+  trx: Trx,
+  accountId: number,
+  ticketId: number,
+  strategy: AssignStrategy,
+  by: { userId: number; username: string; name: string } | null = null,
+): Promise<string | null> {
   const actor: Actor = by ? { accountId, ...by } : { accountId, userId: null, username: 'server', name: 'server' };
   let chosen: string | null = null;
-  await changeTicket(db, actor, ticketId, async (trx, current) => {
+  await changeTicketIn(trx, actor, ticketId, async (trx, current) => {
     // A no-op write takes the account row's lock for the rest of the transaction.
     const account = await trx
       .updateTable('accounts')

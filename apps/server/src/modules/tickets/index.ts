@@ -1,11 +1,29 @@
 /** Tickets: the lists and their filters, one ticket, priority, campaigns (TICKET-01..67). */
 
 /** Automatic assignment: the pure choice and the command that applies it. */
-export { assignCandidates, assignTicketAutomatically, chooseAssignee } from './assignment.js';
+export {
+  assignCandidates,
+  assignTicketAutomatically,
+  assignTicketAutomaticallyIn,
+  chooseAssignee,
+} from './assignment.js';
 /** Status, manual assignment, labels and department changes (system message, updateTicket, audit). */
 export { assignTicket, setTicketDepartment, setTicketLabels, setTicketStatus } from './commands/changeTicket.js';
+/**
+ * Creating a ticket inside the caller's transaction (`runCommand(db, (trx) => createTicket(trx, {...}))`):
+ * returns the id; emits createTicket and channelDataUpdated(2); runs the department's automatic assignment.
+ */
+export { createTicket, departmentStrategy, type NewTicket } from './commands/createTicket.js';
+/**
+ * Read state: mark read (unreadCount2 to the user), unread counts, and `touchTicketOnMessage`, which the
+ * messages module calls in the transaction that stores a message (updated_at, last_message_at or
+ * has_responded, updateTicket, channelDataUpdated for customer messages).
+ */
+export { markTicketRead, touchTicketOnMessage, unreadCounts } from './commands/readState.js';
 /** Sets a ticket's priority and tells the account. */
 export { setTicketPriority } from './commands/setTicketPriority.js';
+/** Custom ticket statuses (DECISIONS 3). */
+export { listTicketStatuses } from './ticketStatuses.js';
 /** Read side: list pages, one ticket, campaigns. */
 export { listCampaigns, loadTickets, ticketInfo, ticketItem } from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */

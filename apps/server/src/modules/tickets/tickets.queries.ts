@@ -2,6 +2,7 @@ import {
   type Campaign,
   CHANNEL_ALIASES,
   ErrorCode,
+  openCodes,
   TICKET_LIST_TYPES,
   TICKET_STRINGS,
   type TicketInfo,
@@ -16,6 +17,7 @@ import type { DB } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
+import { customStatusExists, listTicketStatuses } from './ticketStatuses.js';
 
 type Db = DB | Trx;
 type Eb = ExpressionBuilder<Database, 'tickets'>;
@@ -55,6 +57,7 @@ const ITEM_COLUMNS = [
   'tickets.email',
   'tickets.phone',
   'tickets.other',
+  'tickets.encryption_method',
 ] as const;
 
 interface ItemRow {
@@ -77,6 +80,7 @@ interface ItemRow {
   email: string;
   phone: string;
   other: string;
+  encryption_method: string;
   read_at: number | null;
 }
 
@@ -115,11 +119,13 @@ export function toListItem(r: ItemRow): TicketListItem {
     updated_at: updated,
     ts: Math.floor(updated / 1000),
     hasResponded: Number(r.has_responded) === 1,
+    last_message_at: Number(r.last_message_at),
     newMessage: Number(r.last_message_at) > (readAt ?? 0),
     name: r.name,
     email: r.email,
     phone: r.phone,
     other: parseJson(r.other, isObject, {}),
+    encryption: r.encryption_method !== '',
   };
 }
 
@@ -136,10 +142,16 @@ const channelsWithAliases = (codes: readonly string[]) => {
 };
 
 /** Every condition of a page as one expression; ids in the filters are already checked (`checkFilterIds`). */
-function conditions(eb: Eb, accountId: number, p: Omit<TicketPage, 'offset' | 'limit'>): Expression<SqlBool> {
+function conditions(
+  eb: Eb,
+  accountId: number,
+  p: Omit<TicketPage, 'offset' | 'limit'>,
+  codes: number[] | null,
+): Expression<SqlBool> {
   const q = p.query;
   const all: Expression<SqlBool>[] = [eb('tickets.account_id', '=', accountId)];
-  if (p.status !== 4) all.push(eb('tickets.closed', '=', p.status));
+  if (codes !== null)
+    all.push(codes.length === 1 ? eb('tickets.closed', '=', codes[0]!) : eb('tickets.closed', 'in', codes));
   const kind = TICKET_LIST_TYPES[p.type];
   if (kind.only) all.push(eb('tickets.channel', 'in', [...kind.only]));
   if (kind.excluded.length) all.push(eb('tickets.channel', 'not in', [...kind.excluded]));
@@ -173,6 +185,19 @@ function conditions(eb: Eb, accountId: number, p: Omit<TicketPage, 'offset' | 'l
     }
   }
   return eb.and(all);
+}
+
+/**
+ * DECISIONS 3: the codes a status filter lists. 4 is all (null); 0 is Open and every custom status that
+ * counts as open (alternate "0"); a custom code must be one the account has or had, else 400.
+ */
+export async function statusCodes(db: Db, accountId: number, status: number): Promise<number[] | null> {
+  if (status === 4) return null;
+  if (status === 0) return openCodes(await listTicketStatuses(db, accountId));
+  if (status < 4) return [status];
+  if (!(await customStatusExists(db, accountId, status, true)))
+    throw new AppError(400, ErrorCode.validation, TICKET_STRINGS.badFilter);
+  return [status];
 }
 
 /** TICKET-30: a label or department id in a filter must be the caller's account's (else 400, nothing shown). */
@@ -210,7 +235,8 @@ const FEW_ROWS = 5000;
 /** TICKET-30, TICKET-33, TICKET-38: one page of a list and the number of rows matching in all. */
 export async function loadTickets(db: Db, viewer: Viewer, page: TicketPage): Promise<TicketLoadAnswer> {
   await checkFilterIds(db, viewer.accountId, page.query);
-  const where = (eb: Eb) => conditions(eb, viewer.accountId, page);
+  const codes = await statusCodes(db, viewer.accountId, page.status);
+  const where = (eb: Eb) => conditions(eb, viewer.accountId, page, codes);
   const counted = await db
     .selectFrom('tickets')
     .where(where)
@@ -263,9 +289,8 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number): Promise<Ti
     .execute();
   return {
     ...item,
-    statusName: ticketStatusName(item.closed),
+    statusName: ticketStatusName(item.closed, item.closed > 4 ? await listTicketStatuses(db, viewer.accountId) : []),
     reader: readers.map((r) => r.username),
-    last_message_at: Number(row.last_message_at),
   };
 }
 

@@ -2,6 +2,7 @@ import { rooms, type TicketUpdated } from '@parley/contracts';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
+import { markTicketRead, unreadCounts } from './commands/readState.js';
 
 const TicketId = z.number().int().positive();
 
@@ -27,6 +28,28 @@ export function ticketRoomSocket(db: DB) {
         reply({ ok: true });
       } catch {
         reply({ ok: false, error: 'Unavailable.' });
+      }
+    });
+    // RT-17, TICKET-41: the client read the ticket (open and focused); unreadCount2 follows to the user.
+    socket.on('receivedTicket', async (ticketId, ack) => {
+      const reply = typeof ack === 'function' ? ack : () => {};
+      const id = TicketId.safeParse(ticketId);
+      if (!id.success) return reply({ ok: false, error: 'Invalid ticket id.' });
+      const { accountId, userId } = socket.data.auth;
+      try {
+        reply({ ok: true, unread: await markTicketRead(db, { accountId, userId }, id.data) });
+      } catch {
+        reply({ ok: false, error: 'Not found.' });
+      }
+    });
+    // RT-19: the client asks for its unread ticket counts again.
+    socket.on('refreshTicketUnreadCount', async (ack) => {
+      if (typeof ack !== 'function') return;
+      const { accountId, userId } = socket.data.auth;
+      try {
+        ack({ ok: true, unread: await unreadCounts(db, { accountId, userId }) });
+      } catch {
+        ack({ ok: false, error: 'Unavailable.' });
       }
     });
     socket.on('leaveRoom', (ticketId) => {

@@ -31,6 +31,8 @@ import { AppError } from '../../platform/http/errors.js';
 import { assignTicketAutomatically } from './assignment.js';
 import { assignTicket, setTicketDepartment, setTicketLabels, setTicketStatus } from './commands/changeTicket.js';
 import { setTicketPriority } from './commands/setTicketPriority.js';
+import { ticketLiveRoutes } from './live.routes.js';
+import { ticketStatusRoutes } from './statuses.routes.js';
 import { assertOwned, listCampaigns, loadTickets, ticketInfo, ticketItem, type Viewer } from './tickets.queries.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
@@ -53,6 +55,8 @@ const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountI
 export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
+  ticketStatusRoutes(app, deps);
+  ticketLiveRoutes(app, deps);
 
   // TICKET-31, TICKET-32 (design): both paths are the same call; `/api/...` is the newer client's.
   for (const prefix of ['', '/api'])

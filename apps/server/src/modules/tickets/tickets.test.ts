@@ -74,11 +74,13 @@ const expectedItem = (r: Row): TicketListItem => ({
   updated_at: r.updated_at,
   ts: Math.floor(r.updated_at / 1000),
   hasResponded: r.has_responded === 1,
+  last_message_at: r.last_message_at,
   newMessage: r.last_message_at > (r.read_at ?? 0),
   name: r.name,
   email: r.email,
   phone: r.phone,
   other: r.other,
+  encryption: false,
 });
 
 const TYPES = {

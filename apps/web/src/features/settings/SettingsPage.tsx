@@ -6,6 +6,7 @@ import { useRefreshSession } from '../auth/useSession';
 import { DepartmentsCard } from '../departments/DepartmentsCard';
 import { LabelsCard } from '../labels/LabelsCard';
 import { CustomStatusesCard } from '../status/CustomStatusesCard';
+import { TicketSettings } from '../tickets/TicketSettings';
 import { AccountCard } from './AccountCard';
 import { AnnouncementsCard } from './AnnouncementsCard';
 import { AppearanceCard } from './AppearanceCard';
@@ -38,6 +39,7 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     audit: <AuditLog />,
     departments: <DepartmentsCard />,
     labels: <LabelsCard />,
+    tickets: <TicketSettings />,
   };
   const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key in panels);
   if (!sections.some((s) => s.key === tab)) return <Navigate to="/settings/security" replace />;

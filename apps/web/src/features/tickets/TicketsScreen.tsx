@@ -1,208 +1,39 @@
 import {
-  Anchor,
+  Alert,
   Badge,
   Button,
   Center,
+  Chip,
   Group,
   Loader,
-  MultiSelect,
-  Popover,
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Tabs,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import {
-  assigneeText,
-  CHANNELS,
-  channelName,
-  type Label,
-  TICKET_LOAD2_STEP,
-  TICKET_PAGE_SIZE,
-  type TicketListItem,
-  type TicketUpdated,
-  ticketDate,
-} from '@parley/contracts';
-import { IconFilter, IconSearch } from '@tabler/icons-react';
+import { TICKET_LOAD2_STEP, TICKET_PAGE_SIZE, type TicketListItem } from '@parley/contracts';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { realtime } from '../../lib/realtime';
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { HttpError } from '../../lib/http';
+import { toast } from '../../ui/toast';
+import { useSession } from '../auth/useSession';
 import { useDepartments } from '../departments/api';
 import { applyTicketUpdate, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
+import { FilterPanel } from './FilterPanel';
+import { NewTicketModal } from './NewTicketModal';
 import { PresetsMenu } from './PresetsMenu';
+import { statusOptions, useTicketStatuses } from './statuses';
+import { T } from './strings';
+import { TicketPaneSlot } from './TicketPaneSlot';
+import { TicketPopup } from './TicketPopup';
 import classes from './TicketsScreen.module.css';
-
-const STATUS_TABS = [
-  { value: '0', label: 'Open' },
-  { value: '1', label: 'Pending' },
-  { value: '2', label: 'Resolved' },
-  { value: '3', label: 'Closed' },
-  { value: '4', label: 'All' },
-];
-
-function LabelBadges({ ids, labels }: { ids: number[]; labels: Map<number, Label> }) {
-  return (
-    <>
-      {ids.map((id) => {
-        const l = labels.get(id);
-        if (!l) return null;
-        return (
-          <Badge key={id} size="xs" variant="dot" color={l.color} tt="none">
-            {l.removed ? 'Removed' : l.name}
-          </Badge>
-        );
-      })}
-    </>
-  );
-}
-
-/** One row: TICKET-02 columns; the new-message highlight (TICKET-57), labels, assignees (TICKET-61). */
-function TicketRow({ t, labels }: { t: TicketListItem; labels: Map<number, Label> }) {
-  return (
-    <Table.Tr data-testid="ticket-row" data-new={t.newMessage || undefined} className={classes.row}>
-      <Table.Td className={classes.num}>{t.ticket_number}</Table.Td>
-      <Table.Td>
-        <Stack gap={2}>
-          <Group gap={6} wrap="nowrap">
-            {t.severity && (
-              <Badge size="xs" color={t.severity === 'H' ? 'red' : t.severity === 'M' ? 'orange' : 'gray'}>
-                {t.severity}
-              </Badge>
-            )}
-            <Text size="sm" fw={t.newMessage ? 700 : 500} lineClamp={1}>
-              {t.title}
-            </Text>
-            {t.newMessage && (
-              <Badge size="xs" color="indigo" variant="filled" tt="none">
-                {t.hasResponded ? 'Replied' : 'New message'}
-              </Badge>
-            )}
-          </Group>
-          <Group gap={6}>
-            <Text size="xs" c="dimmed">
-              {channelName(t.channel)} · {t.name || t.email || t.phone}
-            </Text>
-            <LabelBadges ids={t.label} labels={labels} />
-            {t.assignee.length > 0 && (
-              <Text size="xs" c="dimmed">
-                → {assigneeText(t.assignee)}
-              </Text>
-            )}
-          </Group>
-        </Stack>
-      </Table.Td>
-      <Table.Td className={classes.date}>{ticketDate(t.created_at)}</Table.Td>
-      <Table.Td className={classes.date}>{ticketDate(t.updated_at)}</Table.Td>
-    </Table.Tr>
-  );
-}
-
-function TicketTable({ rows, labels }: { rows: TicketListItem[]; labels: Map<number, Label> }) {
-  return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table highlightOnHover verticalSpacing={6}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={70}>#</Table.Th>
-            <Table.Th>Title</Table.Th>
-            <Table.Th w={110}>Received</Table.Th>
-            <Table.Th w={110}>Updated</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((t) => (
-            <TicketRow key={t.id} t={t} labels={labels} />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-function FilterPanel({
-  filters,
-  onChange,
-  labels,
-}: {
-  filters: TicketFilters;
-  onChange(f: TicketFilters): void;
-  labels: Label[];
-}) {
-  const departments = useDepartments();
-  const active =
-    filters.channels.length + filters.labels.length + filters.departments.length + filters.priorities.length;
-  return (
-    <Popover position="bottom-end" shadow="md" width={320} trapFocus>
-      <Popover.Target>
-        <Button variant="default" leftSection={<IconFilter size={16} />} data-testid="ticket-filters">
-          Filters{active ? ` (${active})` : ''}
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown aria-label="Filters">
-        <Stack gap="sm">
-          <MultiSelect
-            label="Channel"
-            data={Object.entries(CHANNELS)
-              .filter(([code]) => code !== 'chat' && code !== 'LIVECHAT')
-              .map(([value, label]) => ({ value, label: `${label}${label === 'Email' ? ` (${value})` : ''}` }))}
-            value={filters.channels}
-            onChange={(channels) => onChange({ ...filters, channels })}
-            comboboxProps={{ withinPortal: false }}
-            clearable
-          />
-          <MultiSelect
-            label="Label"
-            data={labels.filter((l) => !l.removed).map((l) => ({ value: String(l.id), label: l.name }))}
-            value={filters.labels}
-            onChange={(v) => onChange({ ...filters, labels: v })}
-            comboboxProps={{ withinPortal: false }}
-            clearable
-          />
-          <MultiSelect
-            label="Department"
-            data={(departments.data ?? []).map((d) => ({ value: String(d.id), label: d.name }))}
-            value={filters.departments}
-            onChange={(v) => onChange({ ...filters, departments: v })}
-            comboboxProps={{ withinPortal: false }}
-            clearable
-          />
-          <MultiSelect
-            label="Priority"
-            data={[
-              { value: 'H', label: 'High' },
-              { value: 'M', label: 'Medium' },
-              { value: 'L', label: 'Low' },
-              { value: 'none', label: 'None' },
-            ]}
-            value={filters.priorities}
-            onChange={(v) => onChange({ ...filters, priorities: v })}
-            comboboxProps={{ withinPortal: false }}
-            clearable
-          />
-          <Select
-            label="Sort by"
-            data={[
-              { value: 'updated', label: 'Last updated' },
-              { value: 'created', label: 'Received' },
-              { value: 'priority', label: 'Priority' },
-            ]}
-            value={filters.sort}
-            onChange={(v) => v && onChange({ ...filters, sort: v })}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: false }}
-          />
-          <Anchor component="button" size="sm" onClick={() => onChange({ ...DEFAULT_FILTERS, status: filters.status })}>
-            Clear filters
-          </Anchor>
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
-  );
-}
+import { type RowActions, TicketTable } from './TicketTable';
+import { useTicketLive } from './useTicketLive';
 
 /** TICKET-35: a department's or a label's tickets, 10 more at a time. */
 function GroupList({
@@ -210,13 +41,13 @@ function GroupList({
   status,
   id,
   name,
-  labels,
+  a,
 }: {
   tab: 'department' | 'label';
   status: string;
   id: number;
   name: string;
-  labels: Map<number, Label>;
+  a: RowActions;
 }) {
   const q = useInfiniteQuery({
     queryKey: ticketKeys.tab(tab, status, id),
@@ -236,7 +67,7 @@ function GroupList({
         </Badge>
       </Group>
       {rows.length > 0 ? (
-        <TicketTable rows={rows} labels={labels} />
+        <TicketTable rows={rows} a={a} />
       ) : (
         <Text size="sm" c="dimmed">
           {q.isPending ? 'Loading…' : 'No tickets.'}
@@ -257,13 +88,27 @@ function GroupList({
   );
 }
 
-/** TICKET-02 .. TICKET-05, TICKET-11, TICKET-35, TICKET-38: the ticket screen. */
+/**
+ * TICKET-02 .. TICKET-05, TICKET-11, TICKET-35, TICKET-38 .. TICKET-60: the ticket screen. `/ticket/<id>`
+ * shows the list beside the conversation pane of that ticket.
+ */
 export function TicketsScreen() {
   const [filters, setFilters] = useState<TicketFilters>(DEFAULT_FILTERS);
   const [tab, setTab] = useState<string>('all');
+  const [mode, setMode] = useState<'open' | 'select' | 'action'>('open');
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [creating, setCreating] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const { '*': rest = '' } = useParams();
+  const openId = /^\d+$/.test(rest) ? Number(rest) : null;
+  const navigate = useNavigate();
+  const { state } = useSession();
+  const isAdmin = state.phase === 'signedIn' && state.session.type === 'admin';
   const qc = useQueryClient();
   const labelsQ = useQuery({ queryKey: ticketKeys.labels, queryFn: ticketsApi.labels, staleTime: 60_000 });
   const departments = useDepartments();
+  const custom = useTicketStatuses();
+  const live = useTicketLive({ filters, isAdmin, openId });
   const labelMap = useMemo(() => new Map((labelsQ.data ?? []).map((l) => [l.id, l])), [labelsQ.data]);
   const list = useInfiniteQuery({
     queryKey: ticketKeys.list(filters),
@@ -274,11 +119,42 @@ export function TicketsScreen() {
       last.data.length >= TICKET_PAGE_SIZE ? all.reduce((n, p) => n + p.data.length, 0) : undefined,
     enabled: tab === 'all',
   });
-  useEffect(() => realtime.on('updateTicket', (data) => applyTicketUpdate(qc, data as TicketUpdated)), [qc]);
-
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   const count = list.data?.pages[0]?.count;
-  return (
+
+  async function setStatus(ids: number[], status: number) {
+    setActionError(null);
+    try {
+      for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setStatus(id, status)).data);
+    } catch (err) {
+      // TICKET-28: a failed status change shows the ticket as not found.
+      setActionError(err instanceof HttpError ? err.description : 'Ticket not found.');
+    }
+  }
+  const calls = rows.filter((t) => selected.has(t.id) && t.channel === 'CALL').length;
+  const actions: RowActions = {
+    labels: labelMap,
+    custom,
+    selectMode: mode === 'select',
+    selected,
+    activeId: openId,
+    onClick: (t: TicketListItem) => {
+      if (mode === 'select') {
+        // TICKET-58: select mode toggles; CALL tickets also count in the call selection.
+        const next = new Set(selected);
+        if (next.has(t.id)) next.delete(t.id);
+        else next.add(t.id);
+        setSelected(next);
+      } else if (mode === 'action') {
+        // TICKET-60: the popup, never for an encrypted ticket.
+        if (t.encryption) toast({ message: T.encrypted, color: 'orange' });
+        else live.setPopup(t);
+      } else navigate(`/ticket/${t.id}`);
+    },
+    onStatus: (t, status) => void setStatus([t.id], status),
+  };
+
+  const listArea = (
     <Stack gap="md" w="100%">
       <Group justify="space-between" wrap="wrap">
         <Group gap="sm">
@@ -289,6 +165,21 @@ export function TicketsScreen() {
             <Badge variant="light" color="gray" data-testid="ticket-count">
               {count}
             </Badge>
+          )}
+          {live.unread > 0 && (
+            <Badge color="indigo" data-testid="ticket-unread">
+              {live.unread >= 100 ? '99+' : live.unread} unread
+            </Badge>
+          )}
+          {live.stack.length > 0 && (
+            <Button
+              size="compact-xs"
+              variant="light"
+              data-testid="new-message-stack"
+              onClick={() => navigate(`/ticket/${live.stack[0]}`)}
+            >
+              New messages ({live.stack.length})
+            </Button>
           )}
         </Group>
         <Group gap="sm">
@@ -308,15 +199,81 @@ export function TicketsScreen() {
               setFilters(f);
             }}
           />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            {T.newTicket}
+          </Button>
         </Group>
       </Group>
-      <SegmentedControl
-        aria-label="Status"
-        data={STATUS_TABS}
-        value={filters.status}
-        onChange={(status) => setFilters({ ...filters, status })}
-        w="fit-content"
-      />
+      <Group justify="space-between" wrap="wrap">
+        <SegmentedControl
+          aria-label="Status"
+          data={[...statusOptions(custom), { value: '4', label: 'All' }]}
+          value={filters.status}
+          onChange={(status) => {
+            setFilters({ ...filters, status });
+            live.clearNotice();
+          }}
+          w="fit-content"
+        />
+        <Group gap="xs">
+          <Chip
+            checked={mode === 'select'}
+            onChange={(on) => {
+              setMode(on ? 'select' : 'open');
+              setSelected(new Set());
+            }}
+            size="xs"
+          >
+            {T.selectMode}
+          </Chip>
+          <Chip checked={mode === 'action'} onChange={(on) => setMode(on ? 'action' : 'open')} size="xs">
+            {T.actionMode}
+          </Chip>
+        </Group>
+      </Group>
+      {live.notice > 0 && (
+        <Alert color="blue" data-testid="new-ticket-notice" withCloseButton onClose={live.clearNotice}>
+          <Group gap="sm">
+            <Text size="sm">{T.newTicketNotice(live.notice)}</Text>
+            <Button
+              size="compact-xs"
+              variant="light"
+              onClick={() => {
+                setFilters({ ...filters, status: '0' });
+                live.clearNotice();
+              }}
+            >
+              {T.showOpen}
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {mode === 'select' && selected.size > 0 && (
+        <Group gap="sm" data-testid="selection-bar">
+          <Text size="sm">{T.selected(selected.size)}</Text>
+          {calls > 0 && (
+            <Badge variant="light" tt="none">
+              {T.callSelection(calls)}
+            </Badge>
+          )}
+          <Select
+            size="xs"
+            placeholder="Set status"
+            aria-label="Set status of the selected tickets"
+            data={statusOptions(custom)}
+            value={null}
+            onChange={(v) => v !== null && void setStatus([...selected], Number(v))}
+          />
+          <Button size="compact-xs" variant="subtle" onClick={() => setSelected(new Set())}>
+            Clear
+          </Button>
+        </Group>
+      )}
+      {actionError && (
+        <Alert color="red" role="alert" withCloseButton onClose={() => setActionError(null)}>
+          {actionError}
+        </Alert>
+      )}
       <Tabs value={tab} onChange={(v) => setTab(v ?? 'all')} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="all">All</Tabs.Tab>
@@ -337,7 +294,7 @@ export function TicketsScreen() {
               No tickets match.
             </Text>
           ) : (
-            <TicketTable rows={rows} labels={labelMap} />
+            <TicketTable rows={rows} a={actions} />
           )}
           {list.hasNextPage && (
             <Center mt="sm">
@@ -350,14 +307,7 @@ export function TicketsScreen() {
         <Tabs.Panel value="department" pt="sm">
           <Stack gap="lg">
             {(departments.data ?? []).map((d) => (
-              <GroupList
-                key={d.id}
-                tab="department"
-                status={filters.status}
-                id={d.id}
-                name={d.name}
-                labels={labelMap}
-              />
+              <GroupList key={d.id} tab="department" status={filters.status} id={d.id} name={d.name} a={actions} />
             ))}
             {departments.data?.length === 0 && <Text c="dimmed">No departments yet.</Text>}
           </Stack>
@@ -367,12 +317,42 @@ export function TicketsScreen() {
             {(labelsQ.data ?? [])
               .filter((l) => !l.removed)
               .map((l) => (
-                <GroupList key={l.id} tab="label" status={filters.status} id={l.id} name={l.name} labels={labelMap} />
+                <GroupList key={l.id} tab="label" status={filters.status} id={l.id} name={l.name} a={actions} />
               ))}
             {labelsQ.data?.length === 0 && <Text c="dimmed">No labels yet.</Text>}
           </Stack>
         </Tabs.Panel>
       </Tabs>
     </Stack>
+  );
+
+  return (
+    <>
+      {openId === null ? (
+        listArea
+      ) : (
+        <div className={classes.split}>
+          <div>{listArea}</div>
+          <TicketPaneSlot ticketId={openId} />
+        </div>
+      )}
+      <TicketPopup
+        ticket={live.popup}
+        custom={custom}
+        onClose={() => live.setPopup(null)}
+        onOpen={(id) => {
+          live.setPopup(null);
+          navigate(`/ticket/${id}`);
+        }}
+      />
+      <NewTicketModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(id) => {
+          setCreating(false);
+          navigate(`/ticket/${id}`);
+        }}
+      />
+    </>
   );
 }

@@ -10,6 +10,8 @@ describe('ticket filter presets', () => {
     channels: ['EMAIL'],
     priorities: ['H'],
     sort: 'priority',
+    campaign: '4',
+    agent: 'ann',
   };
 
   it('TICKET-07 TICKET-08 TICKET-09 a preset keeps the spec fields and gives the same filters back', () => {
@@ -33,10 +35,14 @@ describe('ticket filter presets', () => {
     expect(Object.keys(p.dateSelection).sort()).toEqual(['appointment', 'created', 'updated']);
     expect(fromPreset(JSON.parse(JSON.stringify(p)))).toEqual(f);
     expect(presetKey(7)).toBe('parley.ticketPresets.7');
+    // DECISIONS 3: a custom status code is kept.
+    expect(fromPreset(toPreset('C', { ...f, status: '7' }, 0)).status).toBe('7');
   });
 
   it('TICKET-07 a damaged preset falls back to defaults; saving a name again replaces it', () => {
-    expect(fromPreset({ name: 'x', settings: { filter: '9', labelFilter: 'nope' } } as never)).toEqual(DEFAULT_FILTERS);
+    expect(
+      fromPreset({ name: 'x', settings: { filter: 'nine', labelFilter: 'nope', campaignId: 'x' } } as never),
+    ).toEqual(DEFAULT_FILTERS);
     const a = toPreset('A', f, 1);
     const list = savePreset(savePreset([], a), toPreset('A', DEFAULT_FILTERS, 5));
     expect(list).toHaveLength(1);

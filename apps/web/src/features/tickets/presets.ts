@@ -35,7 +35,7 @@ export function toPreset(name: string, f: TicketFilters, count: number): TicketP
     count,
     settings: {
       filter: f.status,
-      campaignId: '',
+      campaignId: f.campaign,
       channelFilter: [...f.channels],
       labelFilter: [...f.labels],
       depFilter: [...f.departments],
@@ -43,7 +43,7 @@ export function toPreset(name: string, f: TicketFilters, count: number): TicketP
       automaticStatus: '',
       noAutomaticStatus: '',
       apptLessTwoDays: false,
-      agentSelected: '',
+      agentSelected: f.agent,
     },
     dateSelection: { updated: null, created: null, appointment: null },
     sort: f.sort,
@@ -56,7 +56,10 @@ export function fromPreset(p: TicketPreset): TicketFilters {
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
   return {
     ...DEFAULT_FILTERS,
-    status: typeof s.filter === 'string' && /^[0-4]$/.test(s.filter) ? s.filter : DEFAULT_FILTERS.status,
+    // Default codes 0-4 and custom status codes (DECISIONS 3).
+    status: typeof s.filter === 'string' && /^\d{1,6}$/.test(s.filter) ? s.filter : DEFAULT_FILTERS.status,
+    campaign: typeof s.campaignId === 'string' && /^\d+$/.test(s.campaignId) ? s.campaignId : '',
+    agent: typeof s.agentSelected === 'string' ? s.agentSelected : '',
     channels: list(s.channelFilter),
     labels: list(s.labelFilter),
     departments: list(s.depFilter),

@@ -2,6 +2,7 @@ import {
   ASSIGN_STRINGS,
   type AssignHow,
   ErrorCode,
+  TICKET_STATUS_STRINGS,
   TICKET_STRINGS,
   TICKET_SYSTEM_MESSAGES,
   type TicketAssignInput,
@@ -18,6 +19,7 @@ import type { TicketsTable } from '../../../platform/db/schema.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
+import { listTicketStatuses } from '../ticketStatuses.js';
 import { ticketItem } from '../tickets.queries.js';
 import { ticketAudience } from '../tickets.realtime.js';
 
@@ -74,7 +76,17 @@ export async function changeTicket(
   ticketId: number,
   plan: (trx: Trx, current: CurrentTicket) => Promise<TicketChange | null>,
 ): Promise<{ item: TicketListItem; changed: boolean }> {
-  return runCommand(db, async (trx) => {
+  return runCommand(db, (trx) => changeTicketIn(trx, actor, ticketId, plan));
+}
+
+/** `changeTicket` inside a transaction the caller already holds (e.g. creating a ticket, then assigning it). */
+export async function changeTicketIn(
+  trx: Trx,
+  actor: Actor,
+  ticketId: number,
+  plan: (trx: Trx, current: CurrentTicket) => Promise<TicketChange | null>,
+): Promise<{ item: TicketListItem; changed: boolean }> {
+  {
     const row = await trx
       .selectFrom('tickets')
       .select(['id', 'closed', 'assignee', 'label', 'department_id'])
@@ -148,17 +160,25 @@ export async function changeTicket(
       realtime: ticketAudience(actor.accountId, payload),
     });
     return { item, changed: true };
-  });
+  }
 }
 
-/** TICKET-22, TICKET-27, TICKET-28: sets the status (0 to 3) and posts "X set the status to Y." */
+/**
+ * TICKET-22, TICKET-27, TICKET-28, DECISIONS 3: sets the status (0 to 3, or one of the account's custom
+ * statuses, else "Unknown status.") and posts "X set the status to Y."
+ */
 export async function setTicketStatus(db: DB, auth: AuthContext, input: TicketStatusInput): Promise<TicketListItem> {
-  const { item } = await changeTicket(db, actorOf(auth), input.id, async () => ({
-    set: { closed: input.status },
-    message: TICKET_SYSTEM_MESSAGES.status(auth.name || auth.username, ticketStatusName(input.status)),
-    action: 'ticket.status_set',
-    detail: { status: input.status },
-  }));
+  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
+    const custom = input.status > 4 ? await listTicketStatuses(trx, auth.accountId) : [];
+    if (input.status > 4 && !custom.some((c) => c.status_code === input.status))
+      throw bad(TICKET_STATUS_STRINGS.unknownStatus);
+    return {
+      set: { closed: input.status },
+      message: TICKET_SYSTEM_MESSAGES.status(auth.name || auth.username, ticketStatusName(input.status, custom)),
+      action: 'ticket.status_set',
+      detail: { status: input.status },
+    };
+  });
   return item;
 }
 

@@ -1,0 +1,129 @@
+import {
+  ASSIGN_STRATEGIES,
+  type AssignStrategy,
+  CHANNEL_CODES,
+  ErrorCode,
+  rooms,
+  TICKET_CREATE_STRINGS,
+  type TicketCreated,
+  type TicketPriority,
+} from '@parley/contracts';
+import { AppError } from '../../../platform/http/errors.js';
+import { appendEvent, type Trx } from '../../../platform/outbox/index.js';
+import { assignTicketAutomaticallyIn } from '../assignment.js';
+import { emitChannelData } from '../live.js';
+import { ticketItem } from '../tickets.queries.js';
+
+const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
+
+/** A new ticket, from an agent (MANUAL) or a channel (EMAIL, LIVECHAT, CALL, ...). */
+export interface NewTicket {
+  accountId: number;
+  /** A channel code (DECISIONS 4); an unknown code is refused. */
+  channel: string;
+  title: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  departmentId?: number | null;
+  priority?: TicketPriority;
+  label?: number[];
+  campaignId?: number | null;
+  caseType?: string;
+  other?: Record<string, unknown>;
+  /** When it arrived (ms); now by default. */
+  at?: number;
+  /** The customer wrote first (a channel's ticket): the ticket starts with news (`newMessage`). */
+  fromCustomer?: boolean;
+}
+
+async function owned(trx: Trx, table: 'departments' | 'campaigns' | 'labels', accountId: number, ids: number[]) {
+  if (ids.length === 0) return true;
+  let q = trx.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', 'in', ids);
+  if (table === 'labels') q = (q as typeof q).where('removed' as never, '=', 0 as never);
+  return (await q.execute()).length === new Set(ids).size;
+}
+
+/** The automatic assignment strategy of a department, or null when it is off. */
+export async function departmentStrategy(trx: Trx, accountId: number, departmentId: number | null) {
+  if (departmentId === null) return null;
+  const row = await trx
+    .selectFrom('department_assignment')
+    .select('strategy')
+    .where('account_id', '=', accountId)
+    .where('department_id', '=', departmentId)
+    .executeTakeFirst();
+  return row && (ASSIGN_STRATEGIES as readonly string[]).includes(row.strategy)
+    ? (row.strategy as AssignStrategy)
+    : null;
+}
+
+/**
+ * RT-21, TICKET-01: creates a ticket inside the caller's transaction (use it within `runCommand`) and
+ * returns its id. The ticket is open (0), numbered with the account's next ticket_number (account row
+ * locked, so two at once never share a number), checked (channel, department, labels, campaign must be
+ * valid and the account's, else 400 and nothing is written). It emits `createTicket` to the account room
+ * and `channelDataUpdated(2)` to the non-admins; when its department has automatic assignment switched
+ * on, the ticket is then assigned in the same transaction (`updateTicket` follows).
+ */
+export async function createTicket(trx: Trx, t: NewTicket): Promise<number> {
+  if (!(CHANNEL_CODES as readonly string[]).includes(t.channel)) throw bad(`Unknown channel: ${t.channel}.`);
+  const departmentId = t.departmentId ?? null;
+  const campaignId = t.campaignId ?? null;
+  const label = [...new Set(t.label ?? [])];
+  if (departmentId !== null && !(await owned(trx, 'departments', t.accountId, [departmentId])))
+    throw bad(TICKET_CREATE_STRINGS.unknownDepartment);
+  if (campaignId !== null && !(await owned(trx, 'campaigns', t.accountId, [campaignId])))
+    throw bad(TICKET_CREATE_STRINGS.unknownCampaign);
+  for (const l of label)
+    if (!(await owned(trx, 'labels', t.accountId, [l]))) throw bad(TICKET_CREATE_STRINGS.unknownLabel(l));
+
+  // A no-op write takes the account row's lock (Postgres) until commit; SQLite has one writer anyway.
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ plan: eb.ref('plan') }))
+    .where('id', '=', t.accountId)
+    .execute();
+  const max = await trx
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.max('ticket_number').as('n'))
+    .where('account_id', '=', t.accountId)
+    .executeTakeFirst();
+  const at = t.at ?? Date.now();
+  const row = await trx
+    .insertInto('tickets')
+    .values({
+      account_id: t.accountId,
+      ticket_number: Number(max?.n ?? 0) + 1,
+      title: t.title,
+      channel: t.channel,
+      closed: 0,
+      priority: t.priority ?? '',
+      label: JSON.stringify(label),
+      department_id: departmentId,
+      assignee: '',
+      name: t.name ?? '',
+      email: t.email ?? '',
+      phone: t.phone ?? '',
+      created_at: at,
+      updated_at: at,
+      case_type: t.caseType ?? '',
+      campaign_id: campaignId,
+      last_message_at: t.fromCustomer ? at : 0,
+      other: JSON.stringify(t.other ?? {}),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(row.id);
+  const { read: _r, newMessage: _n, ...payload } = await ticketItem(trx, { accountId: t.accountId, userId: 0 }, id);
+  await appendEvent(trx, {
+    accountId: t.accountId,
+    type: 'ticket.created',
+    payload: payload satisfies TicketCreated,
+    realtime: { name: 'createTicket', rooms: [rooms.account(t.accountId)] },
+  });
+  await emitChannelData(trx, t.accountId, { channel: t.channel, ticketId: id, reason: 'created' });
+  const strategy = await departmentStrategy(trx, t.accountId, departmentId);
+  if (strategy) await assignTicketAutomaticallyIn(trx, t.accountId, id, strategy);
+  return id;
+}

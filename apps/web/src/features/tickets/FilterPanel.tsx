@@ -1,0 +1,169 @@
+import {
+  Anchor,
+  Button,
+  Group,
+  MultiSelect,
+  Popover,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { CAMPAIGN_PAGE_SIZE, CHANNELS, type Label } from '@parley/contracts';
+import { IconFilter } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useDepartments } from '../departments/api';
+import { DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
+import { T } from './strings';
+
+/** TICKET-10: the campaign picker, 5 campaigns a page from `/api/campaign/list`. */
+function CampaignPicker({ value, onChange }: { value: string; onChange(v: string): void }) {
+  const [page, setPage] = useState(1);
+  const q = useQuery({
+    queryKey: ticketKeys.campaigns(page),
+    queryFn: () => ticketsApi.campaigns(page),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / CAMPAIGN_PAGE_SIZE));
+  if (total === 0) return null;
+  return (
+    <Stack gap={4} data-testid="campaign-picker">
+      <Select
+        label={T.campaign}
+        data={(q.data?.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+        value={value || null}
+        onChange={(v) => onChange(v ?? '')}
+        clearable
+        comboboxProps={{ withinPortal: false }}
+      />
+      <Group gap="xs" justify="space-between">
+        <Button size="compact-xs" variant="subtle" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          {T.previous}
+        </Button>
+        <Text size="xs" c="dimmed">
+          {page} / {pages}
+        </Text>
+        <Button size="compact-xs" variant="subtle" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          {T.next}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * TICKET-05, TICKET-06: the filter panel. Appointment dates and the automatic-status filters are left out
+ * while no ticket carries data for them (the load call accepts and ignores them, docs/tickets.md).
+ */
+export function FilterPanel({
+  filters,
+  onChange,
+  labels,
+}: {
+  filters: TicketFilters;
+  onChange(f: TicketFilters): void;
+  labels: Label[];
+}) {
+  const departments = useDepartments();
+  const active =
+    filters.channels.length +
+    filters.labels.length +
+    filters.departments.length +
+    filters.priorities.length +
+    (filters.campaign ? 1 : 0) +
+    (filters.agent ? 1 : 0) +
+    (filters.reply ? 1 : 0);
+  return (
+    <Popover position="bottom-end" shadow="md" width={340} trapFocus>
+      <Popover.Target>
+        <Button variant="default" leftSection={<IconFilter size={16} />} data-testid="ticket-filters">
+          Filters{active ? ` (${active})` : ''}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown aria-label="Filters">
+        <Stack gap="sm">
+          <MultiSelect
+            label="Channel"
+            data={Object.entries(CHANNELS)
+              .filter(([code]) => code !== 'chat' && code !== 'LIVECHAT')
+              .map(([value, label]) => ({ value, label: `${label}${label === 'Email' ? ` (${value})` : ''}` }))}
+            value={filters.channels}
+            onChange={(channels) => onChange({ ...filters, channels })}
+            comboboxProps={{ withinPortal: false }}
+            clearable
+          />
+          <MultiSelect
+            label="Label"
+            data={labels.filter((l) => !l.removed).map((l) => ({ value: String(l.id), label: l.name }))}
+            value={filters.labels}
+            onChange={(v) => onChange({ ...filters, labels: v })}
+            comboboxProps={{ withinPortal: false }}
+            clearable
+          />
+          <MultiSelect
+            label="Department"
+            data={(departments.data ?? []).map((d) => ({ value: String(d.id), label: d.name }))}
+            value={filters.departments}
+            onChange={(v) => onChange({ ...filters, departments: v })}
+            comboboxProps={{ withinPortal: false }}
+            clearable
+          />
+          <MultiSelect
+            label="Priority"
+            data={[
+              { value: 'H', label: 'High' },
+              { value: 'M', label: 'Medium' },
+              { value: 'L', label: 'Low' },
+              { value: 'none', label: 'None' },
+            ]}
+            value={filters.priorities}
+            onChange={(v) => onChange({ ...filters, priorities: v })}
+            comboboxProps={{ withinPortal: false }}
+            clearable
+          />
+          <CampaignPicker value={filters.campaign} onChange={(campaign) => onChange({ ...filters, campaign })} />
+          <TextInput
+            label="Agent"
+            placeholder="Username"
+            value={filters.agent}
+            onChange={(e) => onChange({ ...filters, agent: e.currentTarget.value })}
+          />
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              Reply
+            </Text>
+            <SegmentedControl
+              aria-label="Reply"
+              size="xs"
+              data={[
+                { value: '', label: 'Any' },
+                { value: '1', label: 'Replied' },
+                { value: '0', label: 'Not replied' },
+              ]}
+              value={filters.reply}
+              onChange={(reply) => onChange({ ...filters, reply })}
+            />
+          </Stack>
+          <Select
+            label="Sort by"
+            data={[
+              { value: 'updated', label: 'Last updated' },
+              { value: 'created', label: 'Received' },
+              { value: 'priority', label: 'Priority' },
+            ]}
+            value={filters.sort}
+            onChange={(v) => v && onChange({ ...filters, sort: v })}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: false }}
+          />
+          <Anchor component="button" size="sm" onClick={() => onChange({ ...DEFAULT_FILTERS, status: filters.status })}>
+            Clear filters
+          </Anchor>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

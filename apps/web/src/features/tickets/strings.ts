@@ -1,0 +1,35 @@
+/** The ticket screens' words (spec strings exactly; the rest ours). */
+export const T = {
+  statusesTitle: 'Ticket statuses',
+  statusesHelp:
+    'Add your own ticket statuses beside the four built-in ones. A status that counts as open keeps its tickets in the Open list.',
+  builtIn: 'Built-in',
+  countsOpen: 'Counts as open',
+  countsClosed: 'Counts as closed',
+  newStatus: 'New status',
+  addStatus: 'Add status',
+  autoAssignTitle: 'Automatic assignment',
+  autoAssignHelp:
+    'New tickets of a department can go to one of its Online agents at once. Agents at their plan limit are skipped.',
+  autoOff: 'Off',
+  roundRobin: 'Round robin',
+  leastLoaded: 'Least loaded',
+  /** TICKET-44 (design): the notice when a ticket arrives while another status is shown. */
+  newTicketNotice: (n: number) => (n === 1 ? 'New ticket' : `${n} new tickets`),
+  showOpen: 'Show Open',
+  status: 'Status',
+  selectMode: 'Select',
+  actionMode: 'Quick view',
+  selected: (n: number) => `${n} selected`,
+  callSelection: (n: number) => `${n} calls`,
+  encrypted: 'This ticket is encrypted and cannot be opened here.',
+  appointmentDays: (d: number) => (d === 1 || d === -1 ? `${d} day` : `${d} days`),
+  noPane: 'Select a ticket to see its conversation.',
+  kanbanTitle: 'Kanban',
+  newTicket: 'New ticket',
+  title: 'Title',
+  create: 'Create',
+  campaign: 'Campaign',
+  previous: 'Previous',
+  next: 'Next',
+} as const;
