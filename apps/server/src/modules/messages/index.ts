@@ -1,0 +1,16 @@
+/** Conversations: messages, notes, reactions, pins, files, translation (issue 6, MSG, RT). */
+
+/** Notes, reactions, pins and deletion. */
+export { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
+/** The one write path of a message (any module, inside its transaction), and an agent's idempotent send. */
+export { type PostMessage, postMessage, sendMessage } from './commands/postMessage.js';
+/** Read side: history chunks, hydration with notes/reactions/replies, the caller's flags. */
+export { forReader, historyChunk, hydrate } from './messages.queries.js';
+/** Who receives a channel's conversation events, and who may read it. */
+export { canRead, messageAudience, registerAccess, registerAudience, staffAudience } from './messages.realtime.js';
+/** HTTP routes of the module. */
+export { messageRoutes } from './messages.routes.js';
+/** Socket events: newChatMessage, typing, read receipts, sendSyncDelete. */
+export { messageSocket } from './messages.socket.js';
+/** The translation providers. */
+export { httpTranslator, noTranslator, type Translator } from './translate.js';

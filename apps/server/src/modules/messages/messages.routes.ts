@@ -1,0 +1,333 @@
+import {
+  AddNoteInput,
+  CheckAnswer,
+  CheckInput,
+  CheckParams,
+  DeleteMessageAnswer,
+  DeleteMessageInput,
+  DeleteNoteInput,
+  EditNoteInput,
+  ErrorCode,
+  EventItemsAnswer,
+  HistoryAnswer,
+  HistoryParams,
+  HistoryQuery,
+  LanguageInput,
+  MESSAGE_STRINGS,
+  MessageAnswer,
+  NoteAnswer,
+  OkAnswer,
+  PinInput,
+  ReactionInput,
+  SendMessageInput,
+  SYNC_LIMIT,
+  SyncAnswer,
+  SyncQuery,
+  TranslateAnswer,
+  TranslateInput,
+} from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
+import { headSeq } from '../../platform/outbox/index.js';
+import { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
+import { sendMessage } from './commands/postMessage.js';
+import {
+  deletedSince,
+  findTicket,
+  forReader,
+  historyChunk,
+  hydrate,
+  messagesAfter,
+  readAtOf,
+} from './messages.queries.js';
+import { canRead } from './messages.realtime.js';
+import { replyRoutes } from './reply.routes.js';
+import type { Translator } from './translate.js';
+import { uploadRoutes } from './uploads.routes.js';
+
+export interface MessageDeps {
+  db: DB;
+  dataDir: string;
+  translator: Translator;
+}
+
+/** The ticket of the caller's account that they may read, else 404 "Ticket not found." / 403 (MSG-47). */
+export async function readableTicket(db: DB, req: FastifyRequest, ticketId: number) {
+  const auth = req.auth!;
+  const t = await findTicket(db, auth.accountId, ticketId);
+  if (!t) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+  const ticket = { id: Number(t.id), accountId: auth.accountId, channel: t.channel };
+  if (!(await canRead(db, ticket, auth.userId)))
+    throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
+  return t;
+}
+
+/** Issue 6: history, sending, sync, deletion, notes, reactions, pins, files and translation. */
+export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps;
+  const ok = { result: 'success' as const };
+
+  // MSG-38: both paths are one call; `/api/ticket/data3` is the newer client's.
+  for (const path of ['/ticket/data/:id/:count', '/api/ticket/data3/:id/:count'])
+    r.get(
+      path,
+      {
+        config: { auth: 'user' },
+        schema: { params: HistoryParams, querystring: HistoryQuery, response: { 200: HistoryAnswer } },
+      },
+      async (req) => {
+        const auth = req.auth!;
+        await readableTicket(db, req, req.params.id);
+        const chunk = await historyChunk(db, auth.accountId, req.params.id, {
+          before: req.query.messageId,
+          skip: req.params.count,
+        });
+        const readAt = await readAtOf(db, auth.accountId, req.params.id, auth.userId);
+        const reader = { accountId: auth.accountId, username: auth.username, readAt };
+        return {
+          ...ok,
+          data: (await hydrate(db, auth.accountId, chunk.rows)).map((m) => forReader(m, reader)),
+          count: chunk.count,
+          more: chunk.more,
+        };
+      },
+    );
+
+  r.post(
+    '/api/ticket/message',
+    { config: { auth: 'user' }, schema: { body: SendMessageInput, response: { 200: MessageAnswer } } },
+    async (req) => {
+      await readableTicket(db, req, req.body.ticket_id);
+      return { ...ok, data: await sendMessage(db, req.auth!, req.body) };
+    },
+  );
+
+  r.post(
+    '/api/ticket/message/delete',
+    { config: { auth: 'user' }, schema: { body: DeleteMessageInput, response: { 200: DeleteMessageAnswer } } },
+    async (req) => {
+      await deleteMessage(db, req.auth!, req.body);
+      return { ...ok, message_id: req.body.message_id };
+    },
+  );
+
+  // MSG-44, MSG-45: what one open conversation missed.
+  r.post(
+    '/api/ticket/data/check/:ticketId/:lastMessageId',
+    {
+      config: { auth: 'user' },
+      schema: { params: CheckParams, body: CheckInput.optional(), response: { 200: CheckAnswer } },
+    },
+    async (req) => {
+      const auth = req.auth!;
+      const { ticketId, lastMessageId } = req.params;
+      await readableTicket(db, req, ticketId);
+      const now = Date.now();
+      const rows = await messagesAfter(db, auth.accountId, ticketId, lastMessageId, SYNC_LIMIT);
+      const reader = {
+        accountId: auth.accountId,
+        username: auth.username,
+        readAt: await readAtOf(db, auth.accountId, ticketId, auth.userId),
+      };
+      return {
+        ...ok,
+        missing: (await hydrate(db, auth.accountId, rows.slice(0, SYNC_LIMIT))).map((m) => forReader(m, reader)),
+        deleted: await deletedSince(db, auth.accountId, ticketId, Math.floor((req.body?.ts ?? 0) * 1000)),
+        complete: rows.length <= SYNC_LIMIT,
+        ts: Math.floor(now / 1000),
+      };
+    },
+  );
+
+  // MSG-42, MSG-43: tickets with activity since `ts`.
+  r.get(
+    '/ticket/data/sync',
+    { config: { auth: 'user' }, schema: { querystring: SyncQuery, response: { 200: SyncAnswer } } },
+    async (req) => {
+      const auth = req.auth!;
+      const now = Date.now();
+      const rows = await db
+        .selectFrom('tickets')
+        .select((eb) => [
+          'tickets.id',
+          'tickets.updated_at',
+          eb
+            .selectFrom('messages')
+            .select((m) => m.fn.max('messages.id').as('last'))
+            .whereRef('messages.ticket_id', '=', 'tickets.id')
+            .where('messages.account_id', '=', auth.accountId)
+            .as('last_message_id'),
+        ])
+        .where('tickets.account_id', '=', auth.accountId)
+        .where('tickets.updated_at', '>', Math.floor(req.query.ts * 1000))
+        .orderBy('tickets.updated_at', 'desc')
+        .limit(200)
+        .execute();
+      return {
+        ...ok,
+        tickets: rows.map((t) => ({
+          id: Number(t.id),
+          updated_at: Number(t.updated_at),
+          last_message_id: Number(t.last_message_id ?? 0),
+        })),
+        ts: Math.floor(now / 1000),
+      };
+    },
+  );
+
+  // RT-40, RT-41, RT-42: deletions and session merges after an event id (the auth check's `event_id`).
+  r.get(
+    '/event/:eventId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        params: z.object({ eventId: z.coerce.number().int().min(0) }),
+        response: { 200: EventItemsAnswer },
+      },
+    },
+    async (req) => {
+      const auth = req.auth!;
+      const rows = await db
+        .selectFrom('events')
+        .select(['seq', 'type', 'payload'])
+        .where('account_id', '=', auth.accountId)
+        .where('seq', '>', req.params.eventId)
+        .where('type', 'in', ['message.deleted', 'livechat.merged'])
+        .orderBy('seq')
+        .limit(1000)
+        .execute();
+      const data = rows.map((e) => {
+        const p = JSON.parse(e.payload) as Record<string, number | null | undefined>;
+        const deleted = e.type === 'message.deleted';
+        return {
+          id: Number(e.seq),
+          action: deleted ? ('delete_message' as const) : ('merge_session' as const),
+          ref_id: Number((deleted ? p.messageId : p.ref_id) ?? 0),
+          ticket_id: Number((deleted ? p.ticketId : p.ticket_id) ?? 0),
+          session_id: p.session_id === undefined || p.session_id === null ? null : Number(p.session_id),
+        };
+      });
+      return { ...ok, data, head: await headSeq(db, auth.accountId) };
+    },
+  );
+
+  // MSG-19: notes, reactions, pins.
+  r.post(
+    '/api/ticket/note/add',
+    { config: { auth: 'user' }, schema: { body: AddNoteInput, response: { 200: NoteAnswer } } },
+    async (req) => ({ ...ok, data: await addNote(db, req.auth!, req.body) }),
+  );
+  r.post(
+    '/api/ticket/note/edit',
+    { config: { auth: 'user' }, schema: { body: EditNoteInput, response: { 200: NoteAnswer } } },
+    async (req) => ({ ...ok, data: await editNote(db, req.auth!, req.body) }),
+  );
+  r.post(
+    '/api/ticket/note/delete',
+    { config: { auth: 'user' }, schema: { body: DeleteNoteInput, response: { 200: OkAnswer } } },
+    async (req) => {
+      await deleteNote(db, req.auth!, req.body);
+      return ok;
+    },
+  );
+  r.post(
+    '/api/ticket/reaction',
+    { config: { auth: 'user' }, schema: { body: ReactionInput, response: { 200: OkAnswer } } },
+    async (req) => {
+      await react(db, req.auth!, req.body);
+      return ok;
+    },
+  );
+  r.post(
+    '/api/ticket/pin',
+    { config: { auth: 'user' }, schema: { body: PinInput, response: { 200: OkAnswer } } },
+    async (req) => {
+      await pin(db, req.auth!, req.body);
+      return ok;
+    },
+  );
+
+  // MSG-21, MSG-22 (design): custom emoji of the account, `{name, url}`; none can be added yet.
+  r.get(
+    '/emoji/custom',
+    {
+      config: { auth: 'user' },
+      schema: {
+        response: {
+          200: z.object({
+            result: z.literal('success'),
+            data: z.array(z.object({ name: z.string(), url: z.string() })),
+          }),
+        },
+      },
+    },
+    async () => ({ ...ok, data: [] }),
+  );
+
+  // MSG-49..53: translation through the configured provider, stored per language on each message.
+  for (const path of ['/api/translate', '/api/translate2'])
+    r.post(
+      path,
+      { config: { auth: 'user' }, schema: { body: TranslateInput, response: { 200: TranslateAnswer } } },
+      async (req) => {
+        const auth = req.auth!;
+        await readableTicket(db, req, req.body.ticketId);
+        const { text, target, source } = req.body;
+        const translated = await deps.translator.translate(
+          text.map((t) => t.message),
+          target,
+          source,
+        );
+        for (const [i, t] of text.entries()) {
+          if (t.id === 0) continue;
+          const row = await db
+            .selectFrom('messages')
+            .select('translated_text')
+            .where('account_id', '=', auth.accountId)
+            .where('ticket_id', '=', req.body.ticketId)
+            .where('id', '=', t.id)
+            .executeTakeFirst();
+          if (!row) continue;
+          const map = { ...(JSON.parse(row.translated_text) as Record<string, string>), [target]: translated[i]! };
+          await db
+            .updateTable('messages')
+            .set({ translated_text: JSON.stringify(map) })
+            .where('account_id', '=', auth.accountId)
+            .where('id', '=', t.id)
+            .execute();
+        }
+        return {
+          ...ok,
+          target,
+          data: text.map((t, i) => ({ id: t.id, message: t.message, translated: translated[i]! })),
+        };
+      },
+    );
+  r.post(
+    '/api/language/set',
+    {
+      config: { auth: 'user' },
+      schema: {
+        body: LanguageInput,
+        response: { 200: z.object({ result: z.literal('success'), language: z.string() }) },
+      },
+    },
+    async (req) => {
+      await readableTicket(db, req, req.body.ticketId);
+      await db
+        .updateTable('tickets')
+        .set({ language: req.body.lang })
+        .where('account_id', '=', req.auth!.accountId)
+        .where('id', '=', req.body.ticketId)
+        .execute();
+      return { ...ok, language: req.body.lang };
+    },
+  );
+
+  replyRoutes(app, deps);
+  uploadRoutes(app, deps);
+}

@@ -1,0 +1,90 @@
+import { rooms, type SendAck, SendMessageInput } from '@parley/contracts';
+import type pino from 'pino';
+import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { AppSocket } from '../../platform/realtime/realtime.js';
+import { sendMessage } from './commands/postMessage.js';
+import { deletedSince, findTicket } from './messages.queries.js';
+import { canRead } from './messages.realtime.js';
+
+const TicketId = z.number().int().positive();
+const ReadInput = z.object({ ticketId: TicketId, messageId: z.number().int().min(0) });
+const SyncDeleteInput = z.object({ ticketId: TicketId, ts: z.number().min(0) });
+const noop = () => {};
+
+/**
+ * The conversation events a signed-in socket sends (RT-09, RT-10, RT-11, RT-18): sending with an ack,
+ * typing (ephemeral, to the ticket room but the sender), read receipts, and asking for deletions.
+ */
+export function messageSocket(db: DB, log: pino.Logger) {
+  return (socket: AppSocket) => {
+    const auth = () => socket.data.auth;
+    const readable = async (ticketId: number) => {
+      const t = await findTicket(db, auth().accountId, ticketId);
+      return (
+        !!t && (await canRead(db, { id: ticketId, accountId: auth().accountId, channel: t.channel }, auth().userId))
+      );
+    };
+
+    socket.on('newChatMessage', async (raw, ack) => {
+      const reply: (r: SendAck) => void = typeof ack === 'function' ? ack : noop;
+      const input = SendMessageInput.safeParse(raw);
+      if (!input.success) return reply({ ok: false, error: input.error.issues[0]?.message ?? 'Invalid message.' });
+      try {
+        if (!(await readable(input.data.ticket_id))) return reply({ ok: false, error: 'Ticket not found.' });
+        reply({ ok: true, data: await sendMessage(db, auth(), input.data) });
+      } catch (err) {
+        if (err instanceof AppError) return reply({ ok: false, error: err.message });
+        log.error({ err }, 'newChatMessage failed');
+        reply({ ok: false, error: 'The server could not store the message.' });
+      }
+    });
+
+    const typing = (event: 'sendTyping' | 'removeTyping') => (ticketId: unknown) => {
+      const id = TicketId.safeParse(ticketId);
+      if (!id.success || !socket.rooms.has(rooms.ticket(id.data))) return;
+      const { username, name } = auth();
+      socket.to(rooms.ticket(id.data)).emit(event, { ticketId: id.data, username, name: name || username });
+    };
+    socket.on('sendTyping', typing('sendTyping'));
+    socket.on('removeTyping', typing('removeTyping'));
+
+    const read = async (raw: unknown) => {
+      const r = ReadInput.safeParse(raw);
+      if (!r.success) return;
+      try {
+        if (!(await readable(r.data.ticketId))) return;
+        const at = Date.now();
+        const { accountId, userId, username } = auth();
+        await db
+          .insertInto('ticket_reads')
+          .values({ account_id: accountId, ticket_id: r.data.ticketId, user_id: userId, read_at: at })
+          .onConflict((oc) => oc.columns(['ticket_id', 'user_id']).doUpdateSet({ read_at: at }))
+          .execute();
+        socket.to(rooms.ticket(r.data.ticketId)).emit('readMessage', {
+          ticketId: r.data.ticketId,
+          username,
+          messageId: r.data.messageId,
+          ts: Math.floor(at / 1000),
+        });
+      } catch (err) {
+        log.warn({ err }, 'readMessage failed');
+      }
+    };
+    socket.on('readMessage', read);
+    socket.on('readMessage2', read);
+
+    socket.on('sendSyncDelete', async (raw, ack) => {
+      const reply = typeof ack === 'function' ? ack : noop;
+      const r = SyncDeleteInput.safeParse(raw);
+      if (!r.success) return reply([]);
+      try {
+        if (!(await readable(r.data.ticketId))) return reply([]);
+        reply(await deletedSince(db, auth().accountId, r.data.ticketId, Math.floor(r.data.ts * 1000)));
+      } catch {
+        reply([]);
+      }
+    });
+  };
+}

@@ -1,0 +1,90 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { ErrorCode, UploadAnswer } from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, notFound } from '../../platform/http/errors.js';
+import type { MessageDeps } from './messages.routes.js';
+import { readableTicket } from './messages.routes.js';
+import { readMultipart } from './multipart.js';
+import { findUpload, INLINE_TYPES, storeUploads, uploadPath } from './uploads.js';
+
+/** The plan of the caller's account (storage limits). */
+export async function planOf(deps: MessageDeps, accountId: number): Promise<number> {
+  const a = await deps.db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
+  return Number(a?.plan ?? 0);
+}
+
+/** Stores the files of a multipart request for the caller (ticket checked when given). */
+export async function uploadFrom(
+  deps: MessageDeps,
+  req: FastifyRequest,
+  files: { name: string; data: Buffer }[],
+  ticket?: string | string[],
+) {
+  const auth = req.auth!;
+  let ticketId: number | null = null;
+  if (ticket !== undefined && ticket !== '') {
+    const parsed = z.coerce
+      .number()
+      .int()
+      .positive()
+      .safeParse(Array.isArray(ticket) ? ticket[0] : ticket);
+    if (!parsed.success) throw new AppError(400, ErrorCode.validation, 'ticket_id must be a ticket number id.');
+    await readableTicket(deps.db, req, parsed.data);
+    ticketId = parsed.data;
+  }
+  return storeUploads(
+    deps.db,
+    deps.dataDir,
+    { accountId: auth.accountId, userId: auth.userId, plan: await planOf(deps, auth.accountId) },
+    ticketId,
+    files,
+  );
+}
+
+/** MSG-35..37: uploads, and the files served to members of their account only. */
+export function uploadRoutes(app: FastifyInstance, deps: MessageDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post('/api/upload', { config: { auth: 'user' }, schema: { response: { 200: UploadAnswer } } }, async (req) => {
+    if (!req.isMultipart()) throw new AppError(400, ErrorCode.validation, 'Send the files as multipart/form-data.');
+    const body = await readMultipart(req);
+    const stored = await uploadFrom(deps, req, body.files, body.fields.ticket_id);
+    return {
+      result: 'success' as const,
+      file: stored.map((f) => f.file),
+      fileType: stored.map((f) => f.fileType),
+      fileName: stored.map((f) => f.fileName),
+      thumb: stored.map((f) => f.thumb),
+      size: stored.map((f) => f.size),
+    };
+  });
+
+  r.get(
+    '/files/:key/:name',
+    {
+      config: { auth: 'user' },
+      schema: { params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/), name: z.string().max(300) }) },
+    },
+    async (req, reply) => {
+      const auth = req.auth!;
+      const f = await findUpload(deps.db, auth.accountId, req.params.key);
+      if (!f) throw notFound('File not found.');
+      const file = uploadPath(deps.dataDir, auth.accountId, f.key);
+      const info = await stat(file).catch(() => null);
+      if (!info) throw notFound('File not found.');
+      const inline = INLINE_TYPES.has(f.mime);
+      return reply
+        .type(inline ? f.mime : 'application/octet-stream')
+        .header('content-length', info.size)
+        .header('cache-control', 'private, max-age=86400')
+        .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
+        .header(
+          'content-disposition',
+          `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(f.name)}`,
+        )
+        .send(createReadStream(file));
+    },
+  );
+}

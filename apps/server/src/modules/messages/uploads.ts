@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  ErrorCode,
+  MESSAGE_STRINGS,
+  type MessageFile,
+  PLAN_STORAGE_BYTES,
+  UPLOAD_MAX_FILES,
+  UPLOAD_MAX_MB,
+} from '@parley/contracts';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import type { DB } from '../../platform/db/db.js';
+import { AppError } from '../../platform/http/errors.js';
+import { fileOf } from './commands/postMessage.js';
+
+const MB = 1024 * 1024;
+export const UPLOAD_LIMITS = { fileSize: UPLOAD_MAX_MB * MB, files: UPLOAD_MAX_FILES };
+
+/** Raster images that get a thumbnail and may be shown inline. */
+const IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+/** Types a browser may render inline from our origin; everything else downloads (no HTML, no SVG). */
+export const INLINE_TYPES = new Set([
+  ...IMAGES,
+  'application/pdf',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+  'video/mp4',
+]);
+const EXECUTABLE_TYPES = new Set([
+  'application/x-msdownload',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-elf',
+  'application/x-executable',
+  'application/x-mach-binary',
+  'application/x-sharedlib',
+  'application/x-msi',
+  'application/x-ms-installer',
+  'application/java-archive',
+]);
+
+/** A file's real type from its bytes, not its name; executables (and scripts with a #!) are refused. */
+export async function sniff(buf: Buffer): Promise<string> {
+  const head = buf.subarray(0, 4).toString('latin1');
+  if (head.startsWith('MZ') || head === '\x7fELF' || head.startsWith('#!')) throw fileTypeRefused();
+  const found = await fileTypeFromBuffer(buf);
+  if (found) {
+    if (EXECUTABLE_TYPES.has(found.mime)) throw fileTypeRefused();
+    return found.mime;
+  }
+  // No magic number: text when it has no NUL byte in its first 8 kB, else opaque bytes.
+  return buf.subarray(0, 8192).includes(0) ? 'application/octet-stream' : 'text/plain';
+}
+const fileTypeRefused = () => new AppError(400, ErrorCode.validation, MESSAGE_STRINGS.fileType);
+
+/** A file name safe to show and to put in a URL segment. */
+export const cleanName = (name: string) =>
+  (
+    path
+      .basename(name || 'file')
+      .split('')
+      .filter((ch) => ch.charCodeAt(0) > 31 && ch.charCodeAt(0) !== 127 && ch !== '/' && ch !== '\\')
+      .join('')
+      .trim() || 'file'
+  ).slice(0, 200);
+
+export const uploadPath = (dataDir: string, accountId: number, key: string) =>
+  path.join(dataDir, 'uploads', String(accountId), key);
+
+/** Bytes the account stores now (files and thumbnails). */
+async function usedBytes(db: DB, accountId: number): Promise<number> {
+  const r = await db
+    .selectFrom('uploads')
+    .select((eb) => eb.fn.sum<number>('size').as('total'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(r?.total ?? 0);
+}
+
+/**
+ * MSG-35, MSG-37: stores uploaded files for an account: each sniffed from its bytes, within the plan's
+ * storage, images with a 320 px JPEG thumbnail. All or nothing: a refused file stores none of the batch.
+ */
+export async function storeUploads(
+  db: DB,
+  dataDir: string,
+  who: { accountId: number; userId: number | null; plan: number },
+  ticketId: number | null,
+  files: { name: string; data: Buffer }[],
+): Promise<MessageFile[]> {
+  if (files.length === 0) throw new AppError(400, ErrorCode.validation, MESSAGE_STRINGS.noFiles);
+  const prepared: { name: string; data: Buffer; mime: string; thumb: Buffer | null }[] = [];
+  for (const f of files) {
+    if (f.data.length > UPLOAD_LIMITS.fileSize)
+      throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.fileTooLarge(UPLOAD_MAX_MB));
+    const mime = await sniff(f.data);
+    let thumb: Buffer | null = null;
+    if (IMAGES.has(mime))
+      thumb = await sharp(f.data, { animated: false })
+        .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 75 })
+        .toBuffer()
+        .catch(() => null);
+    prepared.push({ name: cleanName(f.name), data: f.data, mime, thumb });
+  }
+  const limit = who.plan in PLAN_STORAGE_BYTES ? (PLAN_STORAGE_BYTES[who.plan] ?? null) : PLAN_STORAGE_BYTES[1]!;
+  const adding = prepared.reduce((n, f) => n + f.data.length + (f.thumb?.length ?? 0), 0);
+  if (limit !== null && (await usedBytes(db, who.accountId)) + adding > limit)
+    throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.storageFull);
+
+  const dir = path.join(dataDir, 'uploads', String(who.accountId));
+  await mkdir(dir, { recursive: true });
+  const written: string[] = [];
+  try {
+    const rows = [];
+    for (const f of prepared) {
+      const key = randomBytes(18).toString('base64url');
+      const thumbKey = f.thumb ? randomBytes(18).toString('base64url') : null;
+      await writeFile(path.join(dir, key), f.data);
+      written.push(path.join(dir, key));
+      if (f.thumb && thumbKey) {
+        await writeFile(path.join(dir, thumbKey), f.thumb);
+        written.push(path.join(dir, thumbKey));
+      }
+      rows.push({
+        account_id: who.accountId,
+        ticket_id: ticketId,
+        user_id: who.userId,
+        key,
+        name: f.name,
+        mime: f.mime,
+        size: f.data.length + (f.thumb?.length ?? 0),
+        thumb_key: thumbKey,
+        created_at: Date.now(),
+      });
+    }
+    await db.insertInto('uploads').values(rows).execute();
+    return rows.map((row, i) => ({ ...fileOf(row), size: prepared[i]!.data.length }));
+  } catch (err) {
+    for (const p of written) await rm(p, { force: true });
+    throw err;
+  }
+}
+
+/** The stored file behind a URL key (the file or its thumbnail) if it is the account's. */
+export async function findUpload(db: DB, accountId: number, key: string) {
+  const row = await db
+    .selectFrom('uploads')
+    .select(['key', 'name', 'mime', 'thumb_key'])
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('key', '=', key), eb('thumb_key', '=', key)]))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const isThumb = row.thumb_key === key;
+  return { key, name: isThumb ? 'thumb.jpg' : row.name, mime: isThumb ? 'image/jpeg' : row.mime };
+}

@@ -1,0 +1,123 @@
+import { ActionIcon, Box, Button, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
+import type { Message } from '@parley/contracts';
+import { IconPaperclip, IconSend, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { toast } from '../../ui/toast';
+import { upload } from './api';
+import { outbox } from './outbox';
+import { CONVERSATION_STRINGS as S } from './strings';
+import { useLocalTyping } from './useConversation';
+
+interface Props {
+  ticketId: number;
+  replyTo: Message | null;
+  onClearReply(): void;
+  onSent(): void;
+}
+
+/**
+ * The composer: Enter sends (Shift+Enter adds a line), files upload at once with a percent (MSG-36) and go
+ * out as one message each. Everything goes through the outbox, so it is queued when the socket is down.
+ */
+export function Composer({ ticketId, replyTo, onClearReply, onSent }: Props) {
+  const [text, setText] = useState('');
+  const [percent, setPercent] = useState<number | null>(null);
+  const typing = useLocalTyping(ticketId);
+  const reply = replyTo
+    ? { reply_id: replyTo.id, reply: { sender: replyTo.senderName || replyTo.sender, message: replyTo.message } }
+    : { reply_id: null, reply: null };
+
+  const send = () => {
+    const message = text.trim();
+    if (!message) return;
+    outbox.add({ ticket_id: ticketId, message, type: 'text', files: [], fileInfo: [], ...reply });
+    setText('');
+    typing.stop();
+    onClearReply();
+    onSent();
+  };
+
+  const attach = async (files: File[]) => {
+    if (files.length === 0) return;
+    setPercent(0);
+    try {
+      const r = await upload(ticketId, files, setPercent);
+      r.file.forEach((file, i) => {
+        const fileType = r.fileType[i] ?? 'application/octet-stream';
+        const fileName = r.fileName[i] ?? 'file';
+        outbox.add({
+          ticket_id: ticketId,
+          message: fileName,
+          type: fileType.startsWith('image/') ? 'image' : fileType,
+          files: [file],
+          fileInfo: [{ file, fileName, fileType, size: r.size[i] ?? 0, thumb: r.thumb[i] ?? null }],
+          ...(i === 0 ? reply : { reply_id: null, reply: null }),
+        });
+      });
+      onClearReply();
+      onSent();
+    } catch (e) {
+      toast({ message: (e as Error).message, color: 'red' });
+    } finally {
+      setPercent(null);
+    }
+  };
+
+  return (
+    <Stack gap={4}>
+      {replyTo && (
+        <Group gap="xs" wrap="nowrap" data-testid="composer-reply">
+          <Box pl={6} style={{ borderLeft: '3px solid var(--mantine-primary-color-filled)', flex: 1, minWidth: 0 }}>
+            <Text size="xs" fw={600}>
+              {S.replyingTo(replyTo.senderName || replyTo.sender)}
+            </Text>
+            <Text size="xs" c="dimmed" truncate>
+              {replyTo.message}
+            </Text>
+          </Box>
+          <ActionIcon variant="subtle" aria-label={S.cancelReply} onClick={onClearReply}>
+            <IconX size={14} />
+          </ActionIcon>
+        </Group>
+      )}
+      {percent !== null && (
+        <Group gap="xs" data-testid="upload-progress">
+          <Progress value={percent} style={{ flex: 1 }} aria-label={S.uploading(percent)} />
+          <Text size="xs">{S.uploading(percent)}</Text>
+        </Group>
+      )}
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <FileButton onChange={(f) => void attach(f)} multiple>
+          {(props) => (
+            <ActionIcon {...props} variant="default" size="lg" aria-label={S.attach} disabled={percent !== null}>
+              <IconPaperclip size={18} />
+            </ActionIcon>
+          )}
+        </FileButton>
+        <Textarea
+          aria-label="Message"
+          placeholder={S.placeholder}
+          value={text}
+          autosize
+          minRows={1}
+          maxRows={6}
+          style={{ flex: 1 }}
+          data-testid="composer-input"
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            typing.keystroke();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+        <Button onClick={send} leftSection={<IconSend size={16} />} disabled={text.trim() === ''}>
+          {S.send}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

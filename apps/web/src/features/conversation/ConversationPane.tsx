@@ -1,0 +1,275 @@
+import { Alert, Button, Center, Divider, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
+import type { Message } from '@parley/contracts';
+import { IconPinFilled } from '@tabler/icons-react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useConnected } from '../../app/shell/useConnected';
+import { HttpError } from '../../lib/http';
+import { toast } from '../../ui/toast';
+import { conversationApi } from './api';
+import { Composer } from './Composer';
+import { onSendFailed } from './live';
+import { MessageItem } from './MessageItem';
+import { groupByDate, type PendingShown, type ShownMessage } from './model';
+import { outbox, pendingFor } from './outbox';
+import { CONVERSATION_STRINGS as S } from './strings';
+import {
+  useConversationData,
+  useMe,
+  useOutboxItems,
+  useReadReceipts,
+  useTicketRoom,
+  useTyping,
+} from './useConversation';
+
+/** MSG-14, MSG-15: the failure modal with Retry (the same queue- id goes again). */
+function SendFailedModal() {
+  const [failed, setFailed] = useState<{ clientId: string; error: string } | null>(null);
+  useEffect(() => onSendFailed((clientId, error) => setFailed({ clientId, error })), []);
+  return (
+    <Modal opened={failed !== null} onClose={() => setFailed(null)} title={S.sendFailedTitle} centered>
+      <Text size="sm" role="alert">
+        {failed && S.sendFailed(failed.error)}
+      </Text>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={() => setFailed(null)}>
+          {S.ok}
+        </Button>
+        <Button
+          onClick={() => {
+            if (failed) outbox.retry(failed.clientId);
+            setFailed(null);
+          }}
+        >
+          {S.retry}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}
+
+/** MSG-20 (design): the pinned messages of the window in a bar at the top; a click scrolls to one. */
+function PinnedBar({ pinned, onUnpin }: { pinned: Message[]; onUnpin(m: Message): void }) {
+  if (pinned.length === 0) return null;
+  return (
+    <Paper withBorder p={6} radius="sm" data-testid="pinned-bar">
+      <Stack gap={2}>
+        {pinned.map((m) => (
+          <Group key={m.id} gap={6} wrap="nowrap">
+            <IconPinFilled size={14} aria-hidden />
+            <Text
+              size="sm"
+              truncate
+              style={{ flex: 1, cursor: 'pointer' }}
+              onClick={() =>
+                document
+                  .querySelector(`[data-testid="message"][data-id="${m.id}"]`)
+                  ?.scrollIntoView({ block: 'center' })
+              }
+            >
+              <b>{m.senderName || m.sender}:</b> {m.message}
+            </Text>
+            <Button size="compact-xs" variant="subtle" onClick={() => onUnpin(m)}>
+              {S.unpin}
+            </Button>
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+const asPending = (i: ReturnType<typeof outbox.all>[number], me: string, name: string): PendingShown => ({
+  id: i.client_id,
+  key: i.client_id,
+  ticketId: i.ticket_id,
+  type: i.type,
+  message: i.message,
+  sender: me,
+  senderName: name,
+  ts: Math.floor(i.at / 1000),
+  created_at: i.at,
+  client_id: i.client_id,
+  isSender: true,
+  unread: false,
+  reply: i.reply,
+  reply_id: i.reply_id,
+  notes: [],
+  reactions: [],
+  reactions_2: {},
+  pinned: false,
+  emotion_2: {},
+  context: '',
+  translated_text: {},
+  files: i.fileInfo,
+  email: null,
+  sendStatus: i.status,
+  error: i.error,
+});
+
+/** The conversation of a ticket (issue 6): history, live updates, sending through the outbox. */
+export function ConversationPane({ ticketId }: { ticketId: number }) {
+  const me = useMe();
+  const navigate = useNavigate();
+  const connected = useConnected();
+  const valid = Number.isInteger(ticketId) && ticketId > 0;
+  const { query, loadOlder, loadingOlder, jumpToLatest } = useConversationData(ticketId);
+  useTicketRoom(ticketId);
+  const typing = useTyping(ticketId, me.username);
+  const reads = useReadReceipts(ticketId, query.data, me.username);
+  const items = useOutboxItems();
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const before = useRef<{ height: number; top: number } | null>(null);
+
+  // MSG-47: no access (or no such ticket in the account): a toast, and back to the list.
+  const denied = query.error instanceof HttpError && (query.error.status === 403 || query.error.status === 404);
+  useEffect(() => {
+    if (!denied) return;
+    toast({ message: S.cannotRead, color: 'red' });
+    navigate('/ticket', { replace: true });
+  }, [denied, navigate]);
+
+  const data = query.data;
+  const shown: ShownMessage[] = useMemo(() => {
+    if (!data) return [];
+    const stored = data.messages.map((m) => ({ ...m, sendStatus: 'success' as const, key: String(m.id) }));
+    const pending = data.newerOut ? [] : pendingFor(items, ticketId, data.messages);
+    return [...stored, ...pending.map((i) => asPending(i, me.username, me.name || me.username))];
+  }, [data, items, ticketId, me.username, me.name]);
+  const entries = useMemo(() => groupByDate(shown, data?.count ?? 0), [shown, data?.count]);
+
+  // Someone whose message just arrived is no longer typing.
+  const last = data?.messages.at(-1);
+  useEffect(() => {
+    if (last) typing.clear(last.sender);
+  }, [last, typing.clear]);
+
+  // MSG-41: keep the reader where they were when older messages come in on top; follow the bottom otherwise.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (before.current) {
+      el.scrollTop = el.scrollHeight - before.current.height + before.current.top;
+      before.current = null;
+    } else if (stick.current) el.scrollTop = el.scrollHeight;
+  });
+  // Images and notes change the height after rendering: a reader at the bottom stays at the bottom.
+  const inner = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = inner.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      const s = scroller.current;
+      if (s && stick.current && !before.current) s.scrollTop = s.scrollHeight;
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  });
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    if (el.scrollTop < 40 && data?.olderOut && !loadingOlder) {
+      before.current = { height: el.scrollHeight, top: el.scrollTop };
+      void loadOlder();
+    }
+  };
+
+  // Who has read up to which message: shown under the newest message each has read.
+  const seenBy = useMemo(() => {
+    const out = new Map<number, string[]>();
+    const ids = (data?.messages ?? []).map((m) => m.id);
+    for (const [user, upTo] of Object.entries(reads)) {
+      const at = ids.filter((id) => id <= upTo).at(-1);
+      if (at !== undefined) out.set(at, [...(out.get(at) ?? []), user]);
+    }
+    return out;
+  }, [reads, data?.messages]);
+
+  if (!valid || (query.isError && !denied))
+    return (
+      <Center mih={200} data-testid="conversation-crashed">
+        <Text c="red" role="alert">
+          {S.crashed}
+        </Text>
+      </Center>
+    );
+  if (!data)
+    return (
+      <Center mih={200}>
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+
+  const pinned = data.messages.filter((m) => m.pinned);
+  return (
+    <Stack gap="xs" h="100%" mih={0} data-testid="conversation-pane" data-ticket={ticketId}>
+      <PinnedBar pinned={pinned} onUnpin={(m) => void conversationApi.pin(m.id, false).catch(() => {})} />
+      {!connected && items.some((i) => i.ticket_id === ticketId) && (
+        <Alert color="yellow" py={6} data-testid="offline-queued">
+          {S.offlineQueued}
+        </Alert>
+      )}
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        data-testid="conversation-scroll"
+        style={{ flex: 1, minHeight: 240, maxHeight: 'calc(100dvh - 260px)', overflowY: 'auto', paddingRight: 6 }}
+      >
+        <Stack gap={6} ref={inner}>
+          {data.olderOut && (
+            <Center>
+              <Button size="compact-xs" variant="subtle" loading={loadingOlder} onClick={() => void loadOlder()}>
+                {S.loadOlder}
+              </Button>
+            </Center>
+          )}
+          {entries.map((e) =>
+            e.kind === 'count' ? (
+              <Text key="count" ta="center" size="xs" c="dimmed" data-testid="message-count">
+                {S.count(e.count)}
+              </Text>
+            ) : e.kind === 'day' ? (
+              <Divider key={`day-${e.day}`} label={e.day} labelPosition="center" data-testid="message-day" />
+            ) : (
+              <MessageItem
+                key={e.m.key}
+                m={e.m}
+                me={me.username}
+                admin={me.admin}
+                seenBy={typeof e.m.id === 'number' ? (seenBy.get(e.m.id) ?? []) : []}
+                onReply={setReplyTo}
+              />
+            ),
+          )}
+          {shown.length === 0 && (
+            <Text ta="center" c="dimmed" size="sm">
+              {S.noMessages}
+            </Text>
+          )}
+        </Stack>
+      </div>
+      {data.newerOut && (
+        <Center>
+          <Button size="compact-sm" variant="light" onClick={() => void jumpToLatest()}>
+            {S.jumpLatest}
+          </Button>
+        </Center>
+      )}
+      <Text size="xs" c="dimmed" mih={18} data-testid="typing">
+        {typing.names.length > 0 ? S.typing(typing.names) : ''}
+      </Text>
+      <Composer
+        ticketId={ticketId}
+        replyTo={replyTo}
+        onClearReply={() => setReplyTo(null)}
+        onSent={() => {
+          stick.current = true;
+        }}
+      />
+      <SendFailedModal />
+    </Stack>
+  );
+}

@@ -1,0 +1,235 @@
+import { ActionIcon, Badge, Box, Button, Group, Menu, Paper, Popover, Stack, Text, Tooltip } from '@mantine/core';
+import type { Message } from '@parley/contracts';
+import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from '../../ui/toast';
+import { conversationApi } from './api';
+import { convKey } from './live';
+import { MessageBody } from './MessageBody';
+import type { ConversationData, ShownMessage } from './model';
+import { NoteForm, Notes } from './Notes';
+import { outbox } from './outbox';
+import { REACTIONS, CONVERSATION_STRINGS as S } from './strings';
+
+const fail = (e: unknown) => toast({ message: (e as Error).message, color: 'red' });
+const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** MSG-06: the reactions under a message; hover names who gave each, a click gives or takes back mine. */
+function Reactions({ m, me }: { m: Message; me: string }) {
+  const entries = Object.entries(m.reactions_2);
+  if (entries.length === 0) return null;
+  return (
+    <Group gap={4} mt={4}>
+      {entries.map(([emoji, users]) => {
+        const mine = users.includes(me);
+        const text = m.reactions.find((r) => r.reaction === emoji)?.emoji_text ?? '';
+        return (
+          <Tooltip key={emoji} label={users.join(', ')} withArrow>
+            <Badge
+              component="button"
+              variant={mine ? 'filled' : 'light'}
+              color="gray"
+              radius="sm"
+              size="lg"
+              style={{ cursor: 'pointer', textTransform: 'none' }}
+              data-testid="message-reaction"
+              title={users.join(', ')}
+              onClick={() => conversationApi.react(m.id, emoji, text, mine).catch(fail)}
+            >
+              {emoji} {users.length}
+            </Badge>
+          </Tooltip>
+        );
+      })}
+    </Group>
+  );
+}
+
+/** The emoji picker of a message (a few emoji; MSG-17). */
+function ReactionPicker({ m, me }: { m: Message; me: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Popover opened={open} onChange={setOpen} position="top" withArrow>
+      <Popover.Target>
+        <ActionIcon variant="subtle" size="sm" aria-label={S.react} onClick={() => setOpen((o) => !o)}>
+          <IconMoodSmile size={16} />
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown p={4}>
+        <Group gap={2}>
+          {REACTIONS.map((r) => {
+            const mine = (m.reactions_2[r.reaction] ?? []).includes(me);
+            return (
+              <ActionIcon
+                key={r.reaction}
+                variant={mine ? 'light' : 'subtle'}
+                size="lg"
+                aria-label={r.emoji_text}
+                onClick={() => {
+                  setOpen(false);
+                  conversationApi.react(m.id, r.reaction, r.emoji_text, mine).catch(fail);
+                }}
+              >
+                <span style={{ fontSize: 18 }}>{r.reaction}</span>
+              </ActionIcon>
+            );
+          })}
+        </Group>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+interface Props {
+  m: ShownMessage;
+  me: string;
+  admin: boolean;
+  seenBy: string[];
+  onReply(m: Message): void;
+}
+
+/** One message: sender, time, reply preview, body, translations, reactions, notes, status and actions. */
+export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
+  const [noting, setNoting] = useState(false);
+  const qc = useQueryClient();
+  /** MSG-49, MSG-53: translate into the browser's language; kept per language on the message. */
+  const translate = async (target: Message) => {
+    const lang = (navigator.language || 'en').split('-')[0]?.toLowerCase() ?? 'en';
+    try {
+      const r = await conversationApi.translate(target.ticketId, [{ id: target.id, message: target.message }], lang);
+      const text = r.data[0]?.translated ?? '';
+      qc.setQueryData<ConversationData>(convKey(target.ticketId), (d) =>
+        d
+          ? {
+              ...d,
+              messages: d.messages.map((x) =>
+                x.id === target.id ? { ...x, translated_text: { ...x.translated_text, [lang]: text } } : x,
+              ),
+            }
+          : d,
+      );
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const stored = typeof m.id === 'number' ? (m as Message) : null;
+  if (m.type === 'system' || m.sender === 'server')
+    return (
+      <Text ta="center" size="xs" c="dimmed" py={4} data-testid="message" data-id={m.id} data-type="system">
+        {m.message} · {time(m.created_at)}
+      </Text>
+    );
+  const own = m.sender === me;
+  const translations = Object.entries(m.translated_text);
+  return (
+    <Box
+      data-testid="message"
+      data-id={m.id}
+      data-status={m.sendStatus}
+      style={{ display: 'flex', justifyContent: own ? 'flex-end' : 'flex-start' }}
+    >
+      <Stack gap={2} maw="78%" style={{ minWidth: 0 }}>
+        <Group gap={6} justify={own ? 'flex-end' : 'flex-start'}>
+          <Text size="xs" fw={600}>
+            {m.sender === 'translatebot' ? S.translation : m.senderName || m.sender}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {time(m.created_at)}
+          </Text>
+          {m.pinned && <IconPinFilled size={12} aria-label={S.pinned} />}
+        </Group>
+        <Paper
+          p="xs"
+          radius="md"
+          bg={own ? 'var(--mantine-primary-color-light)' : 'var(--mantine-color-default-hover)'}
+          style={{ opacity: m.sendStatus === 'sending' ? 0.7 : 1 }}
+        >
+          {m.reply && (
+            <Box
+              mb={4}
+              pl={6}
+              style={{ borderLeft: '3px solid var(--mantine-color-dimmed)' }}
+              data-testid="message-reply-preview"
+            >
+              <Text size="xs" fw={600}>
+                {m.reply.sender}
+              </Text>
+              <Text size="xs" c="dimmed" lineClamp={2}>
+                {m.reply.message}
+              </Text>
+            </Box>
+          )}
+          <MessageBody m={m} />
+          {translations.map(([lang, t]) => (
+            <Text key={lang} size="xs" c="dimmed" mt={4}>
+              [{lang}] {t}
+            </Text>
+          ))}
+        </Paper>
+        {m.sendStatus === 'sending' && (
+          <Text size="xs" c="dimmed" ta={own ? 'right' : 'left'} data-testid="message-sending">
+            {S.sending}
+          </Text>
+        )}
+        {m.sendStatus === 'failed' && (
+          <Group gap={6} justify="flex-end">
+            <Text size="xs" c="red">
+              {S.failed}
+            </Text>
+            <Button size="compact-xs" variant="light" onClick={() => outbox.retry(String(m.id))}>
+              {S.retry}
+            </Button>
+            <Button size="compact-xs" variant="subtle" color="gray" onClick={() => outbox.remove(String(m.id))}>
+              {S.discard}
+            </Button>
+          </Group>
+        )}
+        {stored && (
+          <>
+            <Group gap={2} justify={own ? 'flex-end' : 'flex-start'}>
+              <ReactionPicker m={stored} me={me} />
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <ActionIcon variant="subtle" size="sm" aria-label={S.actions}>
+                    <IconDots size={16} />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item onClick={() => onReply(stored)}>{S.reply}</Menu.Item>
+                  <Menu.Item onClick={() => setNoting(true)}>{S.addNote}</Menu.Item>
+                  <Menu.Item onClick={() => void translate(stored)}>{S.translate}</Menu.Item>
+                  <Menu.Item onClick={() => conversationApi.pin(stored.id, !stored.pinned).catch(fail)}>
+                    {stored.pinned ? S.unpin : S.pin}
+                  </Menu.Item>
+                  {(own || admin) && (
+                    <Menu.Item
+                      color="red"
+                      onClick={() => conversationApi.remove(stored.ticketId, stored.id).catch(fail)}
+                    >
+                      {S.delete}
+                    </Menu.Item>
+                  )}
+                </Menu.Dropdown>
+              </Menu>
+            </Group>
+            <Reactions m={stored} me={me} />
+            <Notes notes={stored.notes} me={me} />
+            {noting && (
+              <NoteForm
+                initial=""
+                onSave={(t) => conversationApi.addNote(stored.id, t)}
+                onDone={() => setNoting(false)}
+              />
+            )}
+            {seenBy.length > 0 && (
+              <Text size="xs" c="dimmed" ta="right" data-testid="message-seen">
+                {S.seenBy(seenBy)}
+              </Text>
+            )}
+          </>
+        )}
+      </Stack>
+    </Box>
+  );
+}

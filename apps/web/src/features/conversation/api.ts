@@ -1,0 +1,118 @@
+import type {
+  CheckAnswer,
+  HistoryAnswer,
+  Message,
+  Note,
+  SendAck,
+  SendMessageInput,
+  UploadAnswer,
+} from '@parley/contracts';
+import type { Socket } from 'socket.io-client';
+import { api, HttpError } from '../../lib/http';
+import { realtime } from '../../lib/realtime';
+
+/** The calls of a conversation (MSG-19, MSG-25, MSG-32, MSG-35, MSG-38, MSG-44, MSG-49, MSG-51). */
+export const conversationApi = {
+  /** MSG-38: the newest 30, or the 30 before `before`. */
+  history: (ticketId: number, before?: number) =>
+    api<HistoryAnswer>('GET', `/ticket/data/${ticketId}/0${before ? `?messageId=${before}` : ''}`),
+  check: (ticketId: number, lastMessageId: number, ts: number) =>
+    api<CheckAnswer>('POST', `/api/ticket/data/check/${ticketId}/${lastMessageId}`, { ts }),
+  send: (input: SendMessageInput) => api<{ result: 'success'; data: Message }>('POST', '/api/ticket/message', input),
+  remove: (ticketId: number, messageId: number) =>
+    api('POST', '/api/ticket/message/delete', { ticket_id: ticketId, message_id: messageId }),
+  addNote: (messageId: number, text: string) =>
+    api<{ data: Note }>('POST', '/api/ticket/note/add', { message_id: messageId, text }),
+  editNote: (id: number, text: string) => api<{ data: Note }>('POST', '/api/ticket/note/edit', { id, text }),
+  deleteNote: (id: number) => api('POST', '/api/ticket/note/delete', { id }),
+  react: (messageId: number, reaction: string, emojiText: string, remove: boolean) =>
+    api('POST', '/api/ticket/reaction', { message_id: messageId, reaction, emoji_text: emojiText, remove }),
+  pin: (messageId: number, pinned: boolean) => api('POST', '/api/ticket/pin', { message_id: messageId, pinned }),
+  translate: (ticketId: number, text: { id: number; message: string }[], target: string) =>
+    api<{ data: { id: number; translated: string }[] }>('POST', '/api/translate', { ticketId, text, target }),
+};
+
+/**
+ * MSG-35, MSG-36: `POST /api/upload` with `attachment[]`, reporting progress as a percent (fetch cannot
+ * report upload progress; XMLHttpRequest can).
+ */
+export function upload(ticketId: number, files: File[], onPercent: (p: number) => void): Promise<UploadAnswer> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    form.append('ticket_id', String(ticketId));
+    for (const f of files) form.append('attachment[]', f, f.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/upload');
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onPercent(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+    };
+    xhr.onload = () => {
+      let body: unknown = xhr.responseText;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {}
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onPercent(100);
+        resolve(body as UploadAnswer);
+      } else {
+        const d = (body as { description?: string })?.description;
+        reject(new HttpError(xhr.status, d || xhr.responseText || 'Failed', body));
+      }
+    };
+    xhr.onerror = () => reject(new HttpError(0, 'Failed', null));
+    xhr.send(form);
+  });
+}
+
+/**
+ * The shared realtime socket. `RealtimeClient` keeps it private and only forwards enveloped events; the
+ * conversation also needs the plain ones (typing, read receipts) and emits with arguments and acks.
+ */
+export function currentSocket(): Socket | null {
+  return (realtime as unknown as { socket: Socket | null }).socket;
+}
+
+export function emit(name: string, ...args: unknown[]): void {
+  const s = currentSocket();
+  if (s?.connected) s.emit(name, ...args);
+}
+
+/** RT-06: join a ticket's room; the answer says whether it worked. */
+export function joinRoom(ticketId: number): Promise<boolean> {
+  const s = currentSocket();
+  if (!s?.connected) return Promise.resolve(false);
+  return s
+    .timeout(10_000)
+    .emitWithAck('joinRoom', ticketId)
+    .then((r: { ok: boolean }) => r.ok)
+    .catch(() => false);
+}
+
+/** Thrown when the socket went away before the server answered: the item stays queued, nothing failed. */
+export class SocketDown extends Error {}
+
+/**
+ * RT-10: `newChatMessage` with its ack. Rejects with SocketDown when not connected or when the connection
+ * drops before the answer; the outbox sends the same `queue-` id again after the reconnect.
+ */
+export function sendOverSocket(input: SendMessageInput, timeoutMs = 15_000): Promise<SendAck> {
+  const s = currentSocket();
+  if (!s?.connected) return Promise.reject(new SocketDown());
+  return new Promise((resolve, reject) => {
+    const onDown = () => {
+      clearTimeout(timer);
+      reject(new SocketDown());
+    };
+    const timer = setTimeout(() => {
+      s.off('disconnect', onDown);
+      reject(new Error('No answer from the server.'));
+    }, timeoutMs);
+    s.once('disconnect', onDown);
+    s.emit('newChatMessage', input, (ack: SendAck) => {
+      clearTimeout(timer);
+      s.off('disconnect', onDown);
+      resolve(ack);
+    });
+  });
+}

@@ -1,0 +1,173 @@
+import {
+  type DeleteNoteEvent,
+  MESSAGE_STRINGS,
+  type Message,
+  type NewMessageEvent,
+  type PinEvent,
+  RECENT_CONVERSATIONS,
+  type ReactionEvent,
+  type ReceiveNoteEvent,
+  type SyncDeleteEvent,
+} from '@parley/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import { realtime } from '../../lib/realtime';
+import { conversationApi, SocketDown, sendOverSocket } from './api';
+import {
+  addLive,
+  applyCheck,
+  applyPin,
+  applyReaction,
+  asMessage,
+  type ConversationData,
+  dropNote,
+  lastId,
+  removeMessages,
+  upsertNote,
+} from './model';
+import { nextToSend, outbox, toInput } from './outbox';
+
+/**
+ * The conversations cache and what keeps it true: TanStack Query holds each conversation under
+ * `['conversation', id]`; the last RECENT_CONVERSATIONS opened stay, older ones are dropped. Live events
+ * apply to every cached conversation (the account room delivers them whether a pane is open or not); after
+ * a reconnect each cached conversation asks the server what it missed (MSG-44). The outbox is sent from
+ * here, in order, whenever the socket is up.
+ */
+export const convKey = (ticketId: number) => ['conversation', ticketId] as const;
+
+const recent: number[] = [];
+/** Marks a conversation as recently opened; the eleventh oldest leaves the cache. */
+export function touchRecent(qc: QueryClient, ticketId: number): void {
+  const i = recent.indexOf(ticketId);
+  if (i >= 0) recent.splice(i, 1);
+  recent.unshift(ticketId);
+  for (const gone of recent.splice(RECENT_CONVERSATIONS)) qc.removeQueries({ queryKey: convKey(gone), exact: true });
+}
+
+function update(qc: QueryClient, ticketId: number, f: (d: ConversationData) => ConversationData): void {
+  qc.setQueryData<ConversationData>(convKey(ticketId), (d) => (d ? f(d) : d));
+}
+
+const failListeners = new Set<(clientId: string, error: string) => void>();
+/** MSG-14: the pane shows the failure modal. */
+export function onSendFailed(l: (clientId: string, error: string) => void): () => void {
+  failListeners.add(l);
+  return () => {
+    failListeners.delete(l);
+  };
+}
+
+let installed: { qc: QueryClient; me: string; off: () => void } | null = null;
+let sending = false;
+
+/** Adds a stored message to its conversation (my own ack, or a `newMessage`). */
+function addStored(qc: QueryClient, m: Message): void {
+  update(qc, m.ticketId, (d) => addLive(d, m));
+}
+
+/** MSG-10: sends the outbox, oldest first, one at a time, while connected. */
+export async function flushOutbox(): Promise<void> {
+  if (sending || !installed) return;
+  sending = true;
+  try {
+    for (;;) {
+      const item = nextToSend(outbox.all());
+      if (!item || !realtime.connected || !installed) break;
+      try {
+        const ack = await sendOverSocket(toInput(item));
+        if (ack.ok) {
+          addStored(installed.qc, asMessage(ack.data, installed.me));
+          outbox.remove(item.client_id);
+        } else {
+          outbox.fail(item.client_id, ack.error);
+          for (const l of failListeners) l(item.client_id, ack.error);
+        }
+      } catch (err) {
+        if (err instanceof SocketDown) break;
+        const error = (err as Error).message || 'Failed';
+        outbox.fail(item.client_id, error);
+        for (const l of failListeners) l(item.client_id, error);
+      }
+    }
+  } finally {
+    sending = false;
+  }
+}
+
+/** MSG-44, MSG-46: after a reconnect, each cached conversation fetches what it missed. */
+export async function checkAll(qc: QueryClient): Promise<void> {
+  const cached = qc.getQueriesData<ConversationData>({ queryKey: ['conversation'] });
+  await Promise.all(
+    cached.map(async ([, d]) => {
+      if (!d) return;
+      if (d.newerOut) return qc.invalidateQueries({ queryKey: convKey(d.ticketId), exact: true });
+      try {
+        const r = await conversationApi.check(d.ticketId, lastId(d), d.ts);
+        if (!r.complete) return qc.invalidateQueries({ queryKey: convKey(d.ticketId), exact: true });
+        const me = installed?.me ?? '';
+        update(qc, d.ticketId, (x) =>
+          applyCheck(
+            x,
+            r.missing.map((m) => asMessage(m, me)),
+            r.deleted,
+            r.ts,
+          ),
+        );
+      } catch {
+        console.error(MESSAGE_STRINGS.syncError);
+      }
+    }),
+  );
+}
+
+/** Wires the live events, the reconnect check and the outbox once per signed-in user. */
+export function installLive(qc: QueryClient, me: string, accountId: number, userId: number): void {
+  if (installed?.qc === qc && installed.me === me) return;
+  installed?.off();
+  outbox.open(accountId, userId);
+  const offs = [
+    realtime.on('newMessage', (data) => addStored(qc, asMessage(data as NewMessageEvent, me))),
+    realtime.on('syncDelete', (data) => {
+      const e = data as SyncDeleteEvent;
+      update(qc, e.ticketId, (d) => removeMessages(d, [e.messageId]));
+    }),
+    realtime.on('receiveNote', (data) => {
+      const e = data as ReceiveNoteEvent;
+      update(qc, e.ticketId, (d) => upsertNote(d, e));
+    }),
+    realtime.on('deleteNote', (data) => {
+      const e = data as DeleteNoteEvent;
+      update(qc, e.ticketId, (d) => dropNote(d, e.message_id, e.id));
+    }),
+    realtime.on('addReaction', (data) => {
+      const e = data as ReactionEvent;
+      update(qc, e.ticketId, (d) => applyReaction(d, e, true));
+    }),
+    realtime.on('removeReaction', (data) => {
+      const e = data as ReactionEvent;
+      update(qc, e.ticketId, (d) => applyReaction(d, e, false));
+    }),
+    realtime.on('addPin', (data) => {
+      const e = data as PinEvent;
+      update(qc, e.ticketId, (d) => applyPin(d, e.messageId, true));
+    }),
+    realtime.on('removePin', (data) => {
+      const e = data as PinEvent;
+      update(qc, e.ticketId, (d) => applyPin(d, e.messageId, false));
+    }),
+    realtime.onState((up) => {
+      if (!up) return;
+      void checkAll(qc);
+      void flushOutbox();
+    }),
+    outbox.subscribe(() => void flushOutbox()),
+  ];
+  installed = {
+    qc,
+    me,
+    off: () => {
+      for (const f of offs) f();
+    },
+  };
+  void flushOutbox();
+}

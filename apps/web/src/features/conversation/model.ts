@@ -1,0 +1,173 @@
+import {
+  MESSAGE_WINDOW,
+  type Message,
+  type NewMessageEvent,
+  type Note,
+  type Reaction,
+  type SendStatus,
+} from '@parley/contracts';
+
+/**
+ * The pure core of a conversation (MSG-18, MSG-40, MSG-41): the window of messages one pane keeps, how
+ * messages merge into it (by id, and by `client_id` for my own), how it is trimmed, how it is grouped by
+ * date, and how notes, reactions, pins and deletions apply. No React, no network: unit-tested.
+ */
+
+/** A message as a pane shows it: a stored one, or one still in the outbox (`id` is its queue- id). */
+export type ShownMessage = (Message & { sendStatus: SendStatus; key: string }) | PendingShown;
+export interface PendingShown extends Omit<Message, 'id'> {
+  id: string;
+  key: string;
+  sendStatus: SendStatus;
+  error?: string;
+}
+
+/** The state of one conversation in the query cache. */
+export interface ConversationData {
+  ticketId: number;
+  /** Oldest first, contiguous, at most MESSAGE_WINDOW. */
+  messages: Message[];
+  /** Every message of the conversation (the count entry). */
+  count: number;
+  /** Older messages exist before the window. */
+  olderOut: boolean;
+  /** Newer messages exist after the window (the user scrolled up and the newest were let go). */
+  newerOut: boolean;
+  /** Unix seconds of the server when this conversation was last checked (the next check's `ts`). */
+  ts: number;
+}
+
+/** An event's message as the signed-in user sees it. */
+export function asMessage(e: NewMessageEvent | Message, me: string): Message {
+  return { ...e, isSender: e.sender === me, unread: 'unread' in e ? e.unread : e.sender !== me } as Message;
+}
+
+/** Sorted by id, one per id and per client_id (a later copy replaces an earlier one). */
+export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
+  const byId = new Map<number, Message>();
+  for (const m of current) byId.set(m.id, m);
+  for (const m of incoming) {
+    if (m.client_id) {
+      for (const [id, old] of byId) if (old.client_id === m.client_id && id !== m.id) byId.delete(id);
+    }
+    byId.set(m.id, m);
+  }
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * MSG-41: keeps at most `max` messages. `keep: 'newest'` (reading at the bottom, a new message came)
+ * lets the oldest go; `keep: 'oldest'` (older ones were just loaded on top) lets the newest go.
+ */
+export function trimWindow(
+  d: ConversationData,
+  keep: 'newest' | 'oldest',
+  max: number = MESSAGE_WINDOW,
+): ConversationData {
+  if (d.messages.length <= max) return d;
+  if (keep === 'newest') return { ...d, messages: d.messages.slice(-max), olderOut: true };
+  return { ...d, messages: d.messages.slice(0, max), newerOut: true };
+}
+
+/** A new live message: appended when the window holds the newest end, else only counted. */
+export function addLive(d: ConversationData, m: Message): ConversationData {
+  const known = d.messages.some((x) => x.id === m.id || (m.client_id !== null && x.client_id === m.client_id));
+  if (d.newerOut) {
+    const last = d.messages.at(-1);
+    if (known || (last && m.id <= last.id)) return { ...d, messages: d.messages.map((x) => (x.id === m.id ? m : x)) };
+    return { ...d, count: d.count + 1 };
+  }
+  const messages = mergeMessages(d.messages, [m]);
+  return trimWindow({ ...d, messages, count: known ? d.count : d.count + 1 }, 'newest');
+}
+
+/** Older messages loaded above the window (scrolling up). */
+export function addOlder(d: ConversationData, older: Message[], more: boolean, count: number): ConversationData {
+  return trimWindow({ ...d, messages: mergeMessages(d.messages, older), olderOut: more, count }, 'oldest');
+}
+
+/** What a check call returned after a reconnect: missed messages added, deleted ones removed. */
+export function applyCheck(d: ConversationData, missing: Message[], deleted: number[], ts: number): ConversationData {
+  let next = removeMessages(d, deleted);
+  for (const m of missing) next = addLive(next, m);
+  return { ...next, ts };
+}
+
+export function removeMessages(d: ConversationData, ids: number[]): ConversationData {
+  if (ids.length === 0) return d;
+  const gone = new Set(ids);
+  const messages = d.messages.filter((m) => !gone.has(m.id));
+  const removed = d.messages.length - messages.length;
+  if (removed === 0) return d;
+  return { ...d, messages, count: Math.max(0, d.count - removed) };
+}
+
+const mapMessage = (d: ConversationData, id: number, f: (m: Message) => Message): ConversationData =>
+  d.messages.some((m) => m.id === id) ? { ...d, messages: d.messages.map((m) => (m.id === id ? f(m) : m)) } : d;
+
+/** `receiveNote`: a new note, or an edit of one. */
+export const upsertNote = (d: ConversationData, n: Note): ConversationData =>
+  mapMessage(d, n.message_id, (m) => {
+    const note: Note = {
+      id: n.id,
+      message_id: n.message_id,
+      sender: n.sender,
+      text: n.text,
+      ts: n.ts,
+      updated_at: n.updated_at,
+    };
+    const has = m.notes.some((x) => x.id === n.id);
+    return { ...m, notes: has ? m.notes.map((x) => (x.id === n.id ? note : x)) : [...m.notes, note] };
+  });
+
+export const dropNote = (d: ConversationData, messageId: number, noteId: number): ConversationData =>
+  mapMessage(d, messageId, (m) => ({ ...m, notes: m.notes.filter((x) => x.id !== noteId) }));
+
+/** MSG-06: `reactions_2` is rebuilt from the list, each reaction to the usernames who gave it. */
+export function byReaction(reactions: Reaction[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of reactions) out[r.reaction] = [...(out[r.reaction] ?? []), r.username];
+  return out;
+}
+
+export const applyReaction = (d: ConversationData, r: Reaction, add: boolean): ConversationData =>
+  mapMessage(d, r.message_id, (m) => {
+    const others = m.reactions.filter((x) => !(x.username === r.username && x.reaction === r.reaction));
+    const reactions = add
+      ? [
+          ...others,
+          { id: r.id, message_id: r.message_id, emoji_text: r.emoji_text, reaction: r.reaction, username: r.username },
+        ]
+      : others;
+    return { ...m, reactions, reactions_2: byReaction(reactions) };
+  });
+
+export const applyPin = (d: ConversationData, messageId: number, pinned: boolean): ConversationData =>
+  mapMessage(d, messageId, (m) => ({ ...m, pinned }));
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** MSG-18: DD/MM/YYYY in the browser's time zone. */
+export function dayOf(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
+}
+
+export type Entry<M> = { kind: 'count'; count: number } | { kind: 'day'; day: string } | { kind: 'message'; m: M };
+
+/** MSG-18: a first entry holding the count, then each date followed by that day's messages. */
+export function groupByDate<M extends { created_at: number }>(messages: M[], count: number): Entry<M>[] {
+  const out: Entry<M>[] = [{ kind: 'count', count }];
+  let day = '';
+  for (const m of messages) {
+    const d = dayOf(m.created_at);
+    if (d !== day) {
+      out.push({ kind: 'day', day: d });
+      day = d;
+    }
+    out.push({ kind: 'message', m });
+  }
+  return out;
+}
+
+/** The newest stored message id of the window, for the check call and read receipts. */
+export const lastId = (d: ConversationData) => d.messages.at(-1)?.id ?? 0;

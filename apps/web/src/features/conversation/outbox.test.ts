@@ -1,0 +1,68 @@
+import { QUEUE_ID } from '@parley/contracts';
+import { describe, expect, it } from 'vitest';
+import { nextToSend, Outbox, pendingFor, toInput } from './outbox';
+
+class MemoryStorage {
+  data = new Map<string, string>();
+  getItem = (k: string) => this.data.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.data.set(k, v);
+  removeItem = (k: string) => void this.data.delete(k);
+}
+const draft = (ticket_id: number, message: string) => ({
+  ticket_id,
+  message,
+  type: 'text',
+  reply_id: null,
+  reply: null,
+  files: [],
+  fileInfo: [],
+});
+
+describe('outbox', () => {
+  it('MSG-09 MSG-10 queue- ids, sent oldest first, failed ones wait for Retry with the same id', () => {
+    const box = new Outbox(new MemoryStorage());
+    box.open(1, 2);
+    const a = box.add(draft(7, 'one'), 1000);
+    const b = box.add(draft(7, 'two'), 1000);
+    const c = box.add(draft(8, 'three'), 999);
+    expect(a.client_id).toMatch(QUEUE_ID);
+    expect(new Set([a.client_id, b.client_id, c.client_id]).size).toBe(3);
+    // Written in this order: the order holds even when the clock stands still or goes back.
+    expect([a.at < b.at, b.at < c.at]).toEqual([true, true]);
+    expect(nextToSend(box.all())?.client_id).toBe(a.client_id);
+    box.fail(a.client_id, 'boom');
+    expect(nextToSend(box.all())?.client_id).toBe(b.client_id);
+    box.retry(a.client_id);
+    expect(nextToSend(box.all())?.client_id).toBe(a.client_id);
+    expect(toInput(a)).toMatchObject({ client_id: a.client_id, ticket_id: 7, message: 'one' });
+    box.remove(a.client_id);
+    box.remove(b.client_id);
+    expect(nextToSend(box.all())?.client_id).toBe(c.client_id);
+  });
+
+  it('MSG-10 a pending item the server already stored is not shown twice', () => {
+    const box = new Outbox(null);
+    box.open(1, 2);
+    const a = box.add(draft(7, 'one'));
+    const b = box.add(draft(7, 'two'));
+    box.add(draft(8, 'other'));
+    const stored = [{ client_id: a.client_id } as never];
+    expect(pendingFor(box.all(), 7, stored).map((i) => i.message)).toEqual(['two']);
+    expect(pendingFor(box.all(), 7, []).map((i) => i.client_id)).toEqual([a.client_id, b.client_id]);
+  });
+
+  it('MSG-11 the outbox survives a reload, per user', () => {
+    const storage = new MemoryStorage();
+    const first = new Outbox(storage);
+    first.open(1, 2);
+    first.add(draft(7, 'kept'));
+    const again = new Outbox(storage);
+    again.open(1, 2);
+    expect(again.all().map((i) => i.message)).toEqual(['kept']);
+    const other = new Outbox(storage);
+    other.open(1, 3);
+    expect(other.all()).toEqual([]);
+    again.remove(again.all()[0]?.client_id ?? '');
+    expect(storage.data.size).toBe(0);
+  });
+});

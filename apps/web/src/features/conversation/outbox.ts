@@ -1,0 +1,123 @@
+import { type Message, newQueueId, type SendMessageInput, type SendStatus } from '@parley/contracts';
+
+/**
+ * The outbox (MSG-09, MSG-10, MSG-15): every message the user writes goes here first with its `queue-` id,
+ * is shown as "sending", and leaves only when the server has stored it (the ack carries the stored
+ * message). It is kept in local storage per user, so a reload while offline keeps what was written.
+ * Sending is one at a time, oldest first, so a conversation's messages are stored in the order written;
+ * the same `queue-` id is sent again on retry, and the server stores it once.
+ */
+export interface OutboxItem {
+  client_id: string;
+  ticket_id: number;
+  message: string;
+  type: string;
+  reply_id: number | null;
+  reply: { sender: string; message: string } | null;
+  files: string[];
+  /** Files as shown while pending. */
+  fileInfo: Message['files'];
+  /** When it was written (ms): the order of sending. */
+  at: number;
+  status: Exclude<SendStatus, 'success'>;
+  error?: string;
+}
+
+/** Pure: the item to send next (the oldest still sending), or undefined. Failed items wait for Retry. */
+export function nextToSend(items: OutboxItem[]): OutboxItem | undefined {
+  return [...items].filter((i) => i.status === 'sending').sort((a, b) => a.at - b.at)[0];
+}
+
+/** Pure: the pending items of one ticket, in the order written, minus those the server already has. */
+export function pendingFor(items: OutboxItem[], ticketId: number, stored: Message[]): OutboxItem[] {
+  const have = new Set(stored.map((m) => m.client_id).filter(Boolean));
+  return items.filter((i) => i.ticket_id === ticketId && !have.has(i.client_id)).sort((a, b) => a.at - b.at);
+}
+
+export const toInput = (i: OutboxItem): SendMessageInput => ({
+  ticket_id: i.ticket_id,
+  message: i.message,
+  type: i.type,
+  client_id: i.client_id,
+  reply_id: i.reply_id,
+  ...(i.files.length ? { files: i.files } : {}),
+});
+
+interface Storage {
+  getItem(k: string): string | null;
+  setItem(k: string, v: string): void;
+  removeItem(k: string): void;
+}
+
+/** The outbox of one signed-in user, persisted under `parley.outbox.<account>.<user>`. */
+export class Outbox {
+  private items: OutboxItem[] = [];
+  private key = '';
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly storage: Storage | null) {}
+
+  /** Loads the outbox of a user (after sign-in); items left "sending" at a reload are sent again. */
+  open(accountId: number, userId: number): void {
+    const key = `parley.outbox.${accountId}.${userId}`;
+    if (key === this.key) return;
+    this.key = key;
+    try {
+      const raw = this.storage?.getItem(key);
+      this.items = raw ? (JSON.parse(raw) as OutboxItem[]) : [];
+    } catch {
+      this.items = [];
+    }
+    this.emit();
+  }
+
+  all(): OutboxItem[] {
+    return this.items;
+  }
+
+  add(draft: Omit<OutboxItem, 'client_id' | 'at' | 'status'>, now = Date.now()): OutboxItem {
+    const last = this.items.at(-1)?.at ?? 0;
+    const item: OutboxItem = { ...draft, client_id: newQueueId(), at: Math.max(now, last + 1), status: 'sending' };
+    this.set([...this.items, item]);
+    return item;
+  }
+
+  fail(clientId: string, error: string): void {
+    this.set(this.items.map((i) => (i.client_id === clientId ? { ...i, status: 'failed', error } : i)));
+  }
+
+  /** MSG-15: Retry sends the same `queue-` id again. */
+  retry(clientId: string): void {
+    this.set(this.items.map((i) => (i.client_id === clientId ? { ...i, status: 'sending', error: undefined } : i)));
+  }
+
+  remove(clientId: string): void {
+    if (this.items.some((i) => i.client_id === clientId)) this.set(this.items.filter((i) => i.client_id !== clientId));
+  }
+
+  subscribe(l: () => void): () => void {
+    this.listeners.add(l);
+    return () => {
+      this.listeners.delete(l);
+    };
+  }
+
+  private set(items: OutboxItem[]): void {
+    this.items = items;
+    try {
+      if (this.key) {
+        if (items.length) this.storage?.setItem(this.key, JSON.stringify(items));
+        else this.storage?.removeItem(this.key);
+      }
+    } catch {
+      // Storage full or blocked: the outbox still works for this page.
+    }
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+export const outbox = new Outbox(typeof localStorage === 'undefined' ? null : localStorage);

@@ -1,0 +1,57 @@
+import { MESSAGE_STRINGS } from '@parley/contracts';
+
+/** Every string the conversation pane shows: the spec's from the contracts, then ours. */
+export const CONVERSATION_STRINGS = {
+  ...MESSAGE_STRINGS,
+  count: (n: number) => `${n} ${n === 1 ? 'message' : 'messages'}`,
+  loadingOlder: 'Loading older messages…',
+  loadOlder: 'Load older messages',
+  jumpLatest: 'Jump to the latest messages',
+  sending: 'Sending…',
+  failed: 'Failed to send',
+  retry: 'Retry',
+  discard: 'Discard',
+  ok: 'OK',
+  cancel: 'Cancel',
+  sendFailedTitle: 'Message not sent',
+  placeholder: 'Write a message… (Enter sends, Shift+Enter adds a line)',
+  send: 'Send',
+  attach: 'Attach files',
+  uploading: (p: number) => `Uploading ${p}%`,
+  replyingTo: (name: string) => `Replying to ${name}`,
+  cancelReply: 'Cancel reply',
+  reply: 'Reply',
+  addNote: 'Add note',
+  editNote: 'Edit note',
+  deleteNote: 'Delete note',
+  notePlaceholder: 'Note for the team (never shown to the customer)',
+  saveNote: 'Save note',
+  react: 'React',
+  pin: 'Pin',
+  unpin: 'Unpin',
+  pinned: 'Pinned',
+  delete: 'Delete',
+  actions: 'Message actions',
+  typing: (names: string[]) =>
+    names.length === 1 ? `${names[0]} is typing…` : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are typing…`,
+  seenBy: (names: string[]) => `Seen by ${names.join(', ')}`,
+  download: 'Download',
+  offlineQueued: 'No connection: messages wait and go out when the connection is back.',
+  noMessages: 'No messages yet.',
+  translation: 'Translation',
+  translate: 'Translate',
+  caseTitle: 'Case',
+  emailTo: 'To',
+  emailCc: 'Cc',
+  openImage: 'Open image',
+} as const;
+
+/** The emoji of the reaction picker (MSG-17: `reaction` and its `emoji_text`). */
+export const REACTIONS = [
+  { reaction: '👍', emoji_text: ':thumbsup:' },
+  { reaction: '❤️', emoji_text: ':heart:' },
+  { reaction: '😂', emoji_text: ':joy:' },
+  { reaction: '😮', emoji_text: ':open_mouth:' },
+  { reaction: '😢', emoji_text: ':cry:' },
+  { reaction: '🙏', emoji_text: ':pray:' },
+] as const;
