@@ -1,0 +1,75 @@
+import {
+  FcmKeyAnswer,
+  FcmTokenAnswer,
+  FcmTokenInput,
+  NotificationCheckAnswer,
+  NotificationGetAnswer,
+  NotificationGetQuery,
+  NotificationReadInput,
+  NotificationRemoveInput,
+  NotificationResultAnswer,
+} from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DB } from '../../platform/db/db.js';
+import { markRead, removeNotification } from './commands/readRemove.js';
+import { checkUnread, listNotifications, type Viewer } from './notifications.queries.js';
+import { registerSubscription } from './push.js';
+
+const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
+
+/** NOTIF-22..29, NOTIF-35: the notification calls; each user sees and changes only their own. */
+export function notificationRoutes(app: FastifyInstance, deps: { db: DB; vapidPublicKey: string }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps;
+
+  r.get(
+    '/notification/check',
+    { config: { auth: 'user' }, schema: { response: { 200: NotificationCheckAnswer } } },
+    async (req) => checkUnread(db, viewer(req)),
+  );
+  r.get(
+    '/notification/get',
+    {
+      config: { auth: 'user' },
+      schema: { querystring: NotificationGetQuery, response: { 200: NotificationGetAnswer } },
+    },
+    async (req) =>
+      listNotifications(db, viewer(req), {
+        category: req.query.type,
+        lastId: req.query.lastId,
+        offset: req.query.offset,
+      }),
+  );
+  r.post(
+    '/api/notification/read',
+    { config: { auth: 'user' }, schema: { body: NotificationReadInput, response: { 200: NotificationResultAnswer } } },
+    async (req) => {
+      await markRead(db, viewer(req), req.body);
+      return { result: 'success' as const };
+    },
+  );
+  r.post(
+    '/api/notification/remove',
+    {
+      config: { auth: 'user' },
+      schema: { body: NotificationRemoveInput, response: { 200: NotificationResultAnswer } },
+    },
+    async (req) => {
+      await removeNotification(db, viewer(req), req.body.id);
+      return { result: 'success' as const };
+    },
+  );
+  r.post(
+    '/api/fcm/token',
+    { config: { auth: 'user' }, schema: { body: FcmTokenInput, response: { 200: FcmTokenAnswer } } },
+    async (req) => {
+      await registerSubscription(db, viewer(req), req.body);
+      return { result: 'success' as const };
+    },
+  );
+  r.get('/api/fcm/key', { config: { auth: 'user' }, schema: { response: { 200: FcmKeyAnswer } } }, async () => ({
+    result: 'success' as const,
+    publicKey: deps.vapidPublicKey,
+  }));
+}

@@ -1,0 +1,179 @@
+import type https from 'node:https';
+import {
+  ErrorCode,
+  type FcmTokenInput,
+  FOCUS_REFRESH_MS,
+  NOTIFICATION_STRINGS,
+  type Notification,
+  notificationLink,
+  type PushPayload,
+  PushSubscriptionJson,
+} from '@parley/contracts';
+import type pino from 'pino';
+import webpush from 'web-push';
+import type { DB } from '../../platform/db/db.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
+import type { AppSocket } from '../../platform/realtime/realtime.js';
+import { NOTIFICATION_CREATED } from './commands/notifyUsers.js';
+import type { Viewer } from './notifications.queries.js';
+import type { VapidKeys } from './vapid.js';
+
+/** A focus report older than this is stale (a tab repeats it every FOCUS_REFRESH_MS; a node may have died). */
+export const FOCUS_STALE_MS = 2 * FOCUS_REFRESH_MS;
+
+/**
+ * NOTIF-35, NOTIF-36: stores the caller's Web Push subscription (`token`: the subscription object or its
+ * JSON). Anything else is a 400 and nothing is stored. An endpoint already known moves to the caller.
+ */
+export async function registerSubscription(db: DB, v: Viewer, input: FcmTokenInput): Promise<void> {
+  let raw: unknown = input.token;
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      raw = null;
+    }
+  }
+  const sub = PushSubscriptionJson.safeParse(raw);
+  if (!sub.success) throw new AppError(400, ErrorCode.validation, NOTIFICATION_STRINGS.badSubscription);
+  const { endpoint, keys } = sub.data;
+  const row = {
+    account_id: v.accountId,
+    user_id: v.userId,
+    endpoint,
+    p256dh: keys.p256dh,
+    auth: keys.auth,
+    domain: input.domain,
+    created_at: Date.now(),
+  };
+  await db
+    .insertInto('push_subscriptions')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({
+        account_id: row.account_id,
+        user_id: row.user_id,
+        p256dh: row.p256dh,
+        auth: row.auth,
+        domain: row.domain,
+        created_at: row.created_at,
+      }),
+    )
+    .execute();
+}
+
+/** Whether any tab of the user reported focus recently. */
+export async function userHasFocus(db: DB, accountId: number, userId: number, at = Date.now()): Promise<boolean> {
+  const r = await db
+    .selectFrom('notification_focus')
+    .select('socket_id')
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('focused', '=', 1)
+    .where('updated_at', '>', at - FOCUS_STALE_MS)
+    .executeTakeFirst();
+  return Boolean(r);
+}
+
+/** The socket side: a tab says whether it has focus; its row goes when it disconnects. */
+export function focusSocket(db: DB, log: pino.Logger) {
+  return (socket: AppSocket) => {
+    const { accountId, userId } = socket.data.auth;
+    socket.on('notificationFocus', (focused) => {
+      const row = { account_id: accountId, user_id: userId, focused: focused === true ? 1 : 0, updated_at: Date.now() };
+      void db
+        .insertInto('notification_focus')
+        .values({ socket_id: socket.id, ...row })
+        .onConflict((oc) => oc.column('socket_id').doUpdateSet(row))
+        .execute()
+        .catch((err) => log.warn({ err }, 'notification focus not recorded'));
+    });
+    socket.on('disconnect', () => {
+      void db
+        .deleteFrom('notification_focus')
+        .where('socket_id', '=', socket.id)
+        .execute()
+        .catch(() => {});
+    });
+  };
+}
+
+export interface PushOptions {
+  db: DB;
+  keys: VapidKeys;
+  /** The VAPID subject: a mailto: or https: contact of the operator. */
+  subject: string;
+  log: pino.Logger;
+  /** Trust for push services (tests pass an agent that trusts their self-signed endpoint). */
+  agent?: https.Agent;
+}
+
+/** What the service worker shows for a notification. */
+export const pushPayloadOf = (n: Notification): PushPayload => ({
+  id: n.id,
+  title: n.title,
+  body: n.body,
+  category: n.category,
+  type: n.type,
+  url: notificationLink(n),
+});
+
+/** Sends one payload to every subscription of a user; drops subscriptions the push service says are gone. */
+export async function pushToUser(o: PushOptions, accountId: number, userId: number, payload: PushPayload) {
+  const subs = await o.db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .execute();
+  let sent = 0;
+  for (const s of subs) {
+    try {
+      await webpush.sendNotification(
+        { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
+        JSON.stringify(payload),
+        {
+          vapidDetails: { subject: o.subject, publicKey: o.keys.publicKey, privateKey: o.keys.privateKey },
+          TTL: 3600,
+          contentEncoding: 'aes128gcm',
+          timeout: 10_000,
+          ...(o.agent ? { agent: o.agent } : {}),
+        },
+      );
+      sent++;
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 404 || status === 410)
+        await o.db.deleteFrom('push_subscriptions').where('id', '=', s.id).execute();
+      else o.log.warn({ status, endpointHost: new URL(s.endpoint).host }, 'web push failed');
+    }
+  }
+  return sent;
+}
+
+const userOfRooms = (rooms: string[]) => {
+  for (const r of rooms) {
+    const m = /^user:(\d+)$/.exec(r);
+    if (m) return Number(m[1]);
+  }
+  return null;
+};
+
+/**
+ * Issue 8: a new notification (SLA alerts included) becomes a Web Push when no tab of the user has focus.
+ * At-least-once like every effect: a repeat may show a second browser notification with the same tag.
+ */
+export function pushListener(o: PushOptions): Listener {
+  return {
+    name: 'notifications.webpush',
+    kind: 'effect',
+    events: [NOTIFICATION_CREATED],
+    async handle(e: StoredEvent) {
+      const userId = userOfRooms(e.rooms);
+      if (userId === null) return;
+      if (await userHasFocus(o.db, e.accountId, userId)) return;
+      await pushToUser(o, e.accountId, userId, pushPayloadOf(e.payload as Notification));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { FOCUS_REFRESH_MS, PushSubscriptionJson } from '@parley/contracts';
+import { realtime } from '../../lib/realtime';
+import { notificationsApi } from './api';
+
+/** Sends this tab's focus to the server (no Web Push while a tab of the user has focus); repeated each minute. */
+export function reportFocus(): () => void {
+  const send = () => {
+    const socket = (realtime as unknown as { socket?: { connected: boolean; emit(n: string, v: boolean): void } })
+      .socket;
+    if (socket?.connected) socket.emit('notificationFocus', document.hasFocus());
+  };
+  const offState = realtime.onState((connected) => connected && send());
+  window.addEventListener('focus', send);
+  window.addEventListener('blur', send);
+  const timer = window.setInterval(send, FOCUS_REFRESH_MS);
+  send();
+  return () => {
+    offState();
+    window.removeEventListener('focus', send);
+    window.removeEventListener('blur', send);
+    window.clearInterval(timer);
+  };
+}
+
+const keyBytes = (b64url: string) => {
+  const s = atob(b64url.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+};
+
+/**
+ * NOTIF-34, NOTIF-35: once the browser allows notifications, registers the service worker, subscribes with
+ * the server's VAPID key and sends the subscription. Silent when unsupported (or, like headless browsers,
+ * without a push service).
+ */
+export async function registerWebPush(): Promise<boolean> {
+  try {
+    if (!('serviceWorker' in navigator) || !('PushManager' in window)) return false;
+    if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
+    const reg = await navigator.serviceWorker.register('/sw.js');
+    const { publicKey } = await notificationsApi.pushKey();
+    const sub =
+      (await reg.pushManager.getSubscription()) ??
+      (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+    const json = PushSubscriptionJson.safeParse(sub.toJSON());
+    if (!json.success) return false;
+    await notificationsApi.register(json.data);
+    return true;
+  } catch {
+    return false;
+  }
+}
