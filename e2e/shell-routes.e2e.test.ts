@@ -52,7 +52,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       ['/dashboard/7', 'Dashboard'],
       ['/support/kb/en', 'Knowledgebase'],
       ['/support/manual/en/12/34', 'Support'],
-      ['/end/livechat', 'This chat has ended'],
+      ['/end/livechat', 'Live Chat Ended'],
     ];
     for (const [to, heading] of visits) {
       await page.goto(`${server.url}${to}`);

@@ -26,7 +26,8 @@ async function navLabels(page: Page): Promise<string[]> {
 
 /** axe-core inside the page: the serious and critical violations, with where they are. */
 async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
+  // Evaluated over the DevTools protocol: the app's CSP (no inline scripts) rightly refuses a script tag.
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
@@ -357,7 +358,11 @@ describe('SHELL the workspace shell in Chromium', () => {
       await page.waitForTimeout(400); // let the opening transition finish: colours are checked as painted
       found.push(...(await axe(page)).map((v) => `${scheme} online-users ${v}`));
       await page.keyboard.press('Escape');
+      // A panel still fading out is painted half-transparent: wait until it is gone, and the menu fully in.
+      await page.getByTestId('online-users').waitFor({ state: 'hidden' });
       await page.getByTestId('user-menu').click();
+      await page.getByRole('menu').waitFor();
+      await page.waitForTimeout(400);
       found.push(...(await axe(page)).map((v) => `${scheme} user-menu ${v}`));
       await page.getByRole('menuitem', { name: 'My Status' }).click();
       await page.getByRole('dialog', { name: 'My Status' }).waitFor();

@@ -245,18 +245,3 @@ export function TokenPage({ what }: { what: string }) {
     </Center>
   );
 }
-
-/** The visitor's chat has ended (DECISIONS 17). */
-export function EndLiveChatPage() {
-  return (
-    <Center mih="100dvh" p="md">
-      <Stack align="center" ta="center">
-        <Title order={1} size="h3">
-          This chat has ended
-        </Title>
-        <Text c="dimmed">Thank you for talking to us.</Text>
-        <Button onClick={() => window.close()}>Close</Button>
-      </Stack>
-    </Center>
-  );
-}

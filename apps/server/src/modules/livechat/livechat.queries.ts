@@ -1,0 +1,75 @@
+import { LIVECHAT_PAGE, type LiveChatGroup, type LiveChatState } from '@parley/contracts';
+import type { DB } from '../../platform/db/db.js';
+
+/**
+ * LIVECHAT-12, LIVECHAT-23 (design): the account's live chats (accepted or left as a message), grouped by
+ * visitor session, newest group first, 30 groups a page. A group is collapsed when none of its chats runs.
+ */
+export async function listGroups(db: DB, accountId: number, offset: number) {
+  const sessions = await db
+    .selectFrom('livechats')
+    .select(['session_id', (eb) => eb.fn.max('id').as('last')])
+    .where('account_id', '=', accountId)
+    .where('ticket_id', 'is not', null)
+    .groupBy('session_id')
+    .orderBy('last', 'desc')
+    .execute();
+  const page = sessions.slice(offset, offset + LIVECHAT_PAGE).map((s) => Number(s.session_id));
+  if (page.length === 0) return { data: [] as LiveChatGroup[], count: sessions.length };
+  const rows = await db
+    .selectFrom('livechats')
+    .innerJoin('tickets', 'tickets.id', 'livechats.ticket_id')
+    .select([
+      'livechats.id',
+      'livechats.session_id',
+      'livechats.visitor_id',
+      'livechats.ticket_id',
+      'livechats.state',
+      'livechats.name',
+      'livechats.agent',
+      'livechats.rating',
+      'livechats.reason',
+      'livechats.queued_at',
+      'tickets.ticket_number',
+      'tickets.title',
+      'tickets.updated_at',
+    ])
+    .where('livechats.account_id', '=', accountId)
+    .where('livechats.session_id', 'in', page)
+    .orderBy('livechats.id', 'desc')
+    .execute();
+  const data = page.map((sessionId): LiveChatGroup => {
+    const chats = rows.filter((r) => Number(r.session_id) === sessionId);
+    const own = chats.find((c) => Number(c.visitor_id) === sessionId) ?? chats[0];
+    return {
+      session_id: sessionId,
+      session_name: own?.name ?? '',
+      sessions: [...new Set(chats.map((c) => Number(c.visitor_id)))],
+      livechats: chats.map((c) => ({
+        id: Number(c.id),
+        ticket_id: Number(c.ticket_id),
+        ticket_number: Number(c.ticket_number),
+        title: c.title,
+        name: c.name,
+        state: c.state as LiveChatState,
+        agent: c.agent,
+        ts: Math.floor(Number(c.updated_at) / 1000),
+        rating: c.rating === null ? null : Number(c.rating),
+        reason: c.reason,
+      })),
+      ts: Math.max(0, ...chats.map((c) => Math.floor(Number(c.updated_at) / 1000))),
+      collapsed: !chats.some((c) => c.state === 'chatting'),
+    };
+  });
+  return { data, count: sessions.length };
+}
+
+/** The CSAT of a chat's ticket (reports read it here). */
+export async function ratingOf(db: DB, accountId: number, ticketId: number) {
+  return db
+    .selectFrom('livechats')
+    .select(['rating', 'reason', 'rated_at', 'state'])
+    .where('account_id', '=', accountId)
+    .where('ticket_id', '=', ticketId)
+    .executeTakeFirst();
+}

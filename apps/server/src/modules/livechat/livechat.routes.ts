@@ -1,0 +1,169 @@
+import {
+  ErrorCode,
+  LiveChatIdInput,
+  LiveChatInfoAnswer,
+  LiveChatInfoInput,
+  LiveChatListAnswer,
+  LiveChatListQuery,
+  LiveChatMergeInput,
+  LiveChatOk,
+  LiveChatRateAnswer,
+  LiveChatRateInput,
+  LiveChatRegisterAnswer,
+  LiveChatRegisterInput,
+  LiveChatRegisterQuery,
+  LiveChatSettingsAnswer,
+  LiveChatSettingsInput,
+  VISITOR_STRINGS,
+} from '@parley/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
+import { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
+import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
+import { listGroups } from './livechat.queries.js';
+import { RateLimit, REGISTER_LIMIT } from './rateLimit.js';
+import { ensureSettings } from './settings.js';
+
+const AcceptInput = z.object({ id: z.number().int().positive().nullable() });
+const RemoveInput = z.object({ id: z.number().int().positive(), username: z.string().min(1).max(100) });
+const SessionInfoQuery = z.object({
+  _token: z.string().max(200).optional(),
+  session_id: z.coerce.number().int().positive(),
+});
+
+/** Set once the visitor namespace exists: tells waiting visitors their new places. */
+export const livePlaces = { notify: (_accountId: number) => {} };
+
+/** Visitor calls (public, rate limited per IP) and agent calls of live chat. */
+export function liveChatRoutes(
+  app: FastifyInstance,
+  deps: { db: DB; placesChanged?: (accountId: number) => void },
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps;
+  const limit = new RateLimit(REGISTER_LIMIT.max, REGISTER_LIMIT.windowMs);
+  const throttle = (req: FastifyRequest) => {
+    if (!limit.take(req.ip)) throw new AppError(429, ErrorCode.rateLimited, VISITOR_STRINGS.tooFast);
+  };
+  const pub = { auth: 'public' as const };
+
+  r.post(
+    '/api/livechat/info',
+    { config: pub, schema: { body: LiveChatInfoInput, response: { 200: LiveChatInfoAnswer } } },
+    async (req) => {
+      throttle(req);
+      return liveChatInfo(db, req.body.token, req.body.csrf);
+    },
+  );
+  r.post(
+    '/api/livechat/register',
+    {
+      config: pub,
+      schema: {
+        body: LiveChatRegisterInput,
+        querystring: LiveChatRegisterQuery,
+        response: { 200: LiveChatRegisterAnswer },
+      },
+    },
+    async (req) => {
+      throttle(req);
+      const ticketId = await registerVisitor(db, req.body, req.query.api === 'false');
+      return { result: 'success' as const, ticket_id: ticketId };
+    },
+  );
+  r.post(
+    '/api/livechat/rate',
+    { config: pub, schema: { body: LiveChatRateInput, response: { 200: LiveChatRateAnswer } } },
+    async (req) => {
+      throttle(req);
+      return { result: 'success' as const, ...(await rateChat(db, req.body)) };
+    },
+  );
+
+  r.get(
+    '/api/livechat/settings',
+    { config: { auth: 'user' }, schema: { response: { 200: LiveChatSettingsAnswer } } },
+    async (req) => ({ result: 'success' as const, data: await ensureSettings(db, req.auth!.accountId) }),
+  );
+  r.post(
+    '/api/livechat/settings',
+    { config: { auth: 'admin' }, schema: { body: LiveChatSettingsInput, response: { 200: LiveChatSettingsAnswer } } },
+    async (req) => {
+      const accountId = req.auth!.accountId;
+      if (req.body.department_id !== null) {
+        const dep = await db
+          .selectFrom('departments')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('id', '=', req.body.department_id)
+          .executeTakeFirst();
+        if (!dep) throw new AppError(400, ErrorCode.validation, 'Unknown department.');
+      }
+      await ensureSettings(db, accountId);
+      await db
+        .updateTable('livechat_settings')
+        .set({
+          auto_offer: req.body.auto_offer ? 1 : 0,
+          department_id: req.body.department_id,
+          offer_seconds: req.body.offer_seconds,
+        })
+        .where('account_id', '=', accountId)
+        .execute();
+      return { result: 'success' as const, data: await ensureSettings(db, accountId) };
+    },
+  );
+  r.get(
+    '/api/livechat/list',
+    { config: { auth: 'user' }, schema: { querystring: LiveChatListQuery, response: { 200: LiveChatListAnswer } } },
+    async (req) => ({ result: 'success' as const, ...(await listGroups(db, req.auth!.accountId, req.query.offset)) }),
+  );
+  // LIVECHAT-05 over HTTP (the web app's Take one); the same command as the socket's acceptLiveChat.
+  r.post('/api/livechat/accept', { config: { auth: 'user' }, schema: { body: AcceptInput } }, async (req, reply) => {
+    const r = await acceptLiveChat(db, req.auth!, req.body.id);
+    if (!r.ok) return reply.code(409).send({ result: 'failed', code: ErrorCode.conflict, description: r.error });
+    (deps.placesChanged ?? livePlaces.notify)(req.auth!.accountId);
+    return { result: 'success' as const, ...r };
+  });
+  r.post(
+    '/api/livechat/end',
+    { config: { auth: 'user' }, schema: { body: LiveChatIdInput, response: { 200: LiveChatOk } } },
+    async (req) => {
+      await endLiveChat(db, req.auth!, req.body.id);
+      return { result: 'success' as const };
+    },
+  );
+  r.post(
+    '/api/livechat/convert',
+    { config: { auth: 'user' }, schema: { body: LiveChatIdInput, response: { 200: LiveChatOk } } },
+    async (req) => {
+      await convertLiveChat(db, req.auth!, req.body.id);
+      return { result: 'success' as const };
+    },
+  );
+  r.post(
+    '/api/livechat/merge',
+    { config: { auth: 'user' }, schema: { body: LiveChatMergeInput, response: { 200: LiveChatOk } } },
+    async (req) => {
+      await mergeSessions(db, req.auth!, req.body.session_id, req.body.ref_id);
+      return { result: 'success' as const };
+    },
+  );
+  r.post(
+    '/api/livechat/remove',
+    { config: { auth: 'user' }, schema: { body: RemoveInput, response: { 200: LiveChatOk } } },
+    async (req) => {
+      await removeParticipant(db, req.auth!, req.body.id, req.body.username);
+      return { result: 'success' as const };
+    },
+  );
+  // LIVECHAT-19, LIVECHAT-20 (design): one session's group, as in the list.
+  r.get('/api/session/info', { config: { auth: 'user' }, schema: { querystring: SessionInfoQuery } }, async (req) => {
+    const all = await listGroups(db, req.auth!.accountId, 0);
+    const group = all.data.find((g) => g.session_id === req.query.session_id);
+    if (!group) throw notFound('Session not found.');
+    return { result: 'success' as const, data: group };
+  });
+}

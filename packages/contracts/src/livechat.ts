@@ -1,0 +1,286 @@
+import { z } from 'zod';
+
+/**
+ * Live chat from website visitors (issue 7: LIVECHAT, VISITOR; DECISIONS 1, 10, 17). A visitor opens the
+ * account's public link `/register/livechat/:token` (the token belongs to the account), gets a visitor
+ * `csrf` from `/api/livechat/info`, joins the queue over the `/visitor` socket namespace, and an agent
+ * accepts the chat, which creates the LIVECHAT ticket.
+ */
+
+/** The spec's words on the visitor page, exactly as written (typos included). */
+export const VISITOR_STRINGS = {
+  pleaseWait: 'Please wait...',
+  invalidLink: 'Invalid link',
+  invalidLinkBody: 'This link maybe used or deleted. Please request a link from your live chat provider again.',
+  convertedTitle: 'Live Chat Converted',
+  convertedBody: 'Your live chat has been converted to ticket, thank you!',
+  endedTitle: 'Live Chat Ended',
+  endedBody: 'Thank you for contacting us!',
+  queueNumber: (n: number) => `Your queue number is ${n}`,
+  disconnected: 'You have disconnected from server.',
+  checkConnection: 'Please check your internet connection and try again.',
+  empty: 'This cannot be empty.',
+  ratingRequired: 'Please fill in.',
+  reasonRequired: 'Please tell us what should we improve!',
+  continue: 'Continue',
+  connect: 'Connect',
+  submit: 'Submit',
+  close: 'Close',
+  /** VISITOR-19 (design): the offline variant's message. */
+  offline: 'No agent is available right now. Leave us a message and we will get back to you.',
+  /** Design: after the offline Submit. */
+  offlineSent: 'Thank you! Your message has been sent.',
+  /** Design: the start view. */
+  welcome: 'Chat with us',
+  welcomeBody: 'An agent is available. Press Continue to start a live chat.',
+  name: 'Name',
+  phone: 'Phone',
+  email: 'Email',
+  message: 'Message',
+  waiting: 'Waiting for an agent...',
+  accepted: 'An agent has accepted your chat.',
+  send: 'Send',
+  typeMessage: 'Type a message',
+  rateTitle: 'How was your chat?',
+  reason: 'Reason',
+  rated: 'Thank you for your feedback!',
+  ended: 'This live chat has ended.',
+  sessionEnded: 'Your session has ended.',
+  tooFast: 'Too many requests. Please wait a moment and try again.',
+  /** The widget's launcher button. */
+  launcher: 'Chat with us',
+} as const;
+
+/** The spec's words on the agent side (LIVECHAT-16 and DECISIONS 1 strings are in SHELL_STRINGS). */
+export const LIVECHAT_STRINGS = {
+  title: 'Live Chats',
+  showMore: 'Show More',
+  empty: 'Its empty for now...',
+  takeOne: 'Take one',
+  incoming: (n: number) => (n === 1 ? '1 incoming live chat' : `${n} incoming live chats`),
+  /** Notice when forced home (DECISIONS 1). */
+  removedNotice: "You got removed! You're not longer a participant in this conversation.",
+  /** Design (LIVECHAT-06): the loser of a race. */
+  taken: 'This live chat was already taken by another agent.',
+  queueEmpty: 'There is no live chat waiting.',
+  /** Design (LIVECHAT-22). */
+  limit: (n: number) => `You have reached your plan's limit of ${n} concurrent live chats.`,
+  notFound: 'Live chat not found.',
+  notRunning: 'This live chat is not running.',
+  end: 'End chat',
+  convert: 'Convert to ticket',
+  merge: 'Merge sessions',
+  ended: 'Ended',
+  converted: 'Converted',
+  offered: 'Offered to you',
+  settingsTitle: 'Live chat',
+  embed: 'Paste this snippet before </body> on your website:',
+  link: 'Visitor link',
+  autoOffer: 'Offer new chats automatically',
+  offerSeconds: 'Seconds an agent has to accept',
+  department: 'Department',
+  rating: 'Rating',
+  reason: 'Reason',
+  selectChat: 'Select a live chat to see its messages.',
+} as const;
+
+/** Live chat states. queued -> chatting -> ended | converted; offline: a message left with nobody online. */
+export const LIVECHAT_STATES = ['queued', 'chatting', 'ended', 'converted', 'offline', 'left'] as const;
+export type LiveChatState = (typeof LIVECHAT_STATES)[number];
+
+/** Text limits: a visitor message is plain text, at most 4,000 characters (design). */
+export const VISITOR_MESSAGE_MAX = 4_000;
+const field = (max: number) => z.string().max(max);
+const Token = z.string().min(1).max(100);
+const Csrf = z.string().min(1).max(200);
+
+/** `POST /api/livechat/info` (VISITOR-11): token, and the csrf this browser already holds, if any. */
+export const LiveChatInfoInput = z.object({ token: Token, csrf: Csrf.optional() });
+export const LIVECHAT_INFO_RESULTS = ['success', 'converted', 'rating', 'noAgent', 'closed'] as const;
+export const LiveChatInfoAnswer = z.object({
+  result: z.enum(LIVECHAT_INFO_RESULTS),
+  ticket_id: z.number().nullable(),
+  csrf: z.string(),
+  /** The account's name and (design) no photo: shown at the top of the visitor page. */
+  name: z.string(),
+  photo: z.string().nullable(),
+  /** Design: true while this visitor waits in the queue (the page goes back to the waiting view). */
+  queued: z.boolean(),
+});
+export type LiveChatInfoAnswer = z.infer<typeof LiveChatInfoAnswer>;
+
+/** The visitor form (VISITOR-28/29/30): four non-empty fields, no format check, optional ic. */
+export const VisitorForm = z.object({
+  name: field(200).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  phone: field(100).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  email: field(200).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  message: field(VISITOR_MESSAGE_MAX).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  ic: field(100).optional(),
+});
+export type VisitorForm = z.infer<typeof VisitorForm>;
+
+/** `POST /api/livechat/register` (VISITOR-32): title is the name, des the message (VISITOR-33 design). */
+export const LiveChatRegisterInput = z.object({
+  _token: Csrf,
+  token: Token,
+  title: field(300).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  email: field(200).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  phone: field(100).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  name: field(200).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  des: field(VISITOR_MESSAGE_MAX).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  ic: field(100).optional(),
+});
+export const LiveChatRegisterQuery = z.object({ api: z.enum(['true', 'false']).optional() });
+export const LiveChatRegisterAnswer = z.object({ result: z.literal('success'), ticket_id: z.number() });
+
+/** `POST /api/livechat/rate` (VISITOR-40): 1..5 stars; a reason below 5 (VISITOR-38). */
+export const LiveChatRateInput = z
+  .object({
+    _token: Csrf,
+    token: Token,
+    rating: z.number().int().min(0).max(5),
+    reason: field(2000).default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (v.rating < 1) ctx.addIssue({ code: 'custom', message: VISITOR_STRINGS.ratingRequired, path: ['rating'] });
+    else if (v.rating < 5 && v.reason.trim() === '')
+      ctx.addIssue({ code: 'custom', message: VISITOR_STRINGS.reasonRequired, path: ['reason'] });
+  });
+/** VISITOR-41 (design): the stored rating back, and the page goes to /end/livechat. */
+export const LiveChatRateAnswer = z.object({
+  result: z.literal('success'),
+  ticket_id: z.number(),
+  rating: z.number(),
+  reason: z.string(),
+});
+
+/** A chat waiting in the queue, as agents see it (LIVECHAT-04). */
+export const QueuedChat = z.object({
+  id: z.number(),
+  name: z.string(),
+  message: z.string(),
+  department_id: z.number().nullable(),
+  queued_at: z.number(),
+  /** Automatic offering: the user the chat is offered to right now, if any. */
+  offered_to: z.string().nullable(),
+});
+export type QueuedChat = z.infer<typeof QueuedChat>;
+export const LiveChatQueue = z.object({ count: z.number(), queue: z.array(QueuedChat) });
+export type LiveChatQueue = z.infer<typeof LiveChatQueue>;
+
+/** `acceptLiveChat`: a chat id, or null for Take one (the oldest chat not offered to someone else). */
+export type AcceptAnswer = { ok: true; ticket_id: number; livechat_id: number } | { ok: false; error: string };
+
+/** A live chat item of the list (LIVECHAT-12: a ticket item with the chat's own fields). */
+export const LiveChatItem = z.object({
+  id: z.number(),
+  ticket_id: z.number(),
+  ticket_number: z.number(),
+  title: z.string(),
+  name: z.string(),
+  state: z.enum(LIVECHAT_STATES),
+  agent: z.string(),
+  ts: z.number(),
+  rating: z.number().nullable(),
+  reason: z.string(),
+});
+export type LiveChatItem = z.infer<typeof LiveChatItem>;
+/** LIVECHAT-12: a live chat group (one visitor session; merged sessions join the target group). */
+export const LiveChatGroup = z.object({
+  session_id: z.number(),
+  session_name: z.string(),
+  sessions: z.array(z.number()),
+  livechats: z.array(LiveChatItem),
+  ts: z.number(),
+  collapsed: z.boolean(),
+});
+export type LiveChatGroup = z.infer<typeof LiveChatGroup>;
+export const LiveChatListQuery = z.object({ offset: z.coerce.number().int().min(0).max(1_000_000).default(0) });
+export const LiveChatListAnswer = z.object({
+  result: z.literal('success'),
+  data: z.array(LiveChatGroup),
+  count: z.number(),
+});
+export const LIVECHAT_PAGE = 30;
+
+export const LiveChatIdInput = z.object({ id: z.number().int().positive() });
+export const LiveChatMergeInput = z.object({
+  session_id: z.number().int().positive(),
+  ref_id: z.number().int().positive(),
+});
+export const LiveChatOk = z.object({ result: z.literal('success') });
+
+/** `livechat.merged` (event item merge_session): the chat's ticket, the target session and the merged one. */
+export const LiveChatMerged = z.object({ ticket_id: z.number(), session_id: z.number(), ref_id: z.number() });
+export type LiveChatMerged = z.infer<typeof LiveChatMerged>;
+export const LiveChatEnded = z.object({
+  ticket_id: z.number(),
+  livechat_id: z.number(),
+  state: z.enum(LIVECHAT_STATES),
+});
+export type LiveChatEnded = z.infer<typeof LiveChatEnded>;
+export const RemoveLiveChat = z.object({ ticket_id: z.number(), username: z.string() });
+export type RemoveLiveChat = z.infer<typeof RemoveLiveChat>;
+export const LiveChatOffer = z.object({ livechat_id: z.number(), name: z.string(), expires_at: z.number() });
+export type LiveChatOffer = z.infer<typeof LiveChatOffer>;
+
+/** The account's live chat settings (token for the link and the widget; automatic offering). */
+export const LiveChatSettings = z.object({
+  token: z.string(),
+  auto_offer: z.boolean(),
+  department_id: z.number().nullable(),
+  offer_seconds: z.number(),
+});
+export type LiveChatSettings = z.infer<typeof LiveChatSettings>;
+export const LiveChatSettingsInput = z.object({
+  auto_offer: z.boolean(),
+  department_id: z.number().int().positive().nullable(),
+  offer_seconds: z.number().int().min(5).max(600),
+});
+export const LiveChatSettingsAnswer = z.object({ result: z.literal('success'), data: LiveChatSettings });
+
+/** The visitor socket (`/visitor` namespace): handshake auth. */
+export const VisitorHandshake = z.object({ token: Token, csrf: Csrf });
+export const VISITOR_NAMESPACE = '/visitor';
+/** A visitor message (plain text only). */
+export const VisitorMessageInput = z.object({
+  message: z
+    .string()
+    .max(VISITOR_MESSAGE_MAX)
+    .refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
+  clientId: z
+    .string()
+    .regex(/^queue-[A-Za-z0-9]{10}$/)
+    .optional(),
+});
+export const RegisterQueueInput = VisitorForm.extend({ token: Token, csrf: Csrf });
+/** A message as the visitor sees it: no notes, no internal fields. */
+export const VisitorMessage = z.object({
+  id: z.number(),
+  ticketId: z.number(),
+  sender: z.string(),
+  senderName: z.string(),
+  type: z.string(),
+  message: z.string(),
+  ts: z.number(),
+  clientId: z.string().nullable(),
+});
+export type VisitorMessage = z.infer<typeof VisitorMessage>;
+
+type Ack<T> = (r: ({ ok: true } & T) | { ok: false; error: string }) => void;
+/** Events the visitor sends. */
+export interface VisitorClientToServer {
+  registerQueue: (
+    input: z.input<typeof RegisterQueueInput>,
+    ack?: Ack<{ queue: number; ticket_id: number | null }>,
+  ) => void;
+  visitorMessage: (input: z.input<typeof VisitorMessageInput>, ack?: Ack<{ data: VisitorMessage }>) => void;
+  visitorHistory: (ack: Ack<{ data: VisitorMessage[]; state: LiveChatState | null }>) => void;
+}
+/** Events the visitor receives. */
+export interface VisitorServerToClient {
+  queueNumber: (count: number) => void;
+  queueAccepted: (e: { seq: number; data: { ticket_id: number } }) => void;
+  newMessage: (e: { seq: number; data: { message: VisitorMessage } }) => void;
+  liveChatEnded: (e: { seq: number; data: LiveChatEnded }) => void;
+}
