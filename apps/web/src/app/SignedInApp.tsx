@@ -24,7 +24,7 @@ const Contacts = S('ContactsScreen');
 const Case = S('CaseScreen');
 const CustomerAnalysis = S('CustomerAnalysisScreen');
 const Calendar = S('CalendarScreen');
-const Kanban = S('KanbanScreen');
+const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'KanbanScreen');
 const Supervisory = S('SupervisoryScreen');
 const CallConfig = S('CallConfigScreen');
 const ScamCalls = S('ScamCallsScreen');
