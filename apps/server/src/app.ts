@@ -19,6 +19,7 @@ import {
 } from './modules/notifications/index.js';
 import { SlaEngine, slaLabelsListener, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
+import { profileRoutes } from './modules/profile/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import type { Config } from './platform/config.js';
@@ -109,6 +110,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
 
   const realtime = await createRealtime({ httpServer: app.server, db, log: logger, redisUrl: config.REDIS_URL });
   realtime.io.on('connection', (s) => {
+  profileRoutes(app, { db });
     metrics.sockets.inc();
     s.on('disconnect', () => metrics.sockets.dec());
   });

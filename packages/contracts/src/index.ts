@@ -7,6 +7,7 @@ export * from './labels.js';
 export * from './livechat.js';
 export * from './messages.js';
 export * from './notifications.js';
+export * from './profile.js';
 export * from './realtime.js';
 export * from './seqTracker.js';
 export * from './shell.js';
