@@ -17,9 +17,9 @@ import {
   notificationRoutes,
   pushListener,
 } from './modules/notifications/index.js';
+import { profileRoutes } from './modules/profile/index.js';
 import { SlaEngine, slaLabelsListener, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
-import { profileRoutes } from './modules/profile/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import type { Config } from './platform/config.js';
@@ -106,11 +106,11 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
   notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey });
+  profileRoutes(app, { db });
   await app.ready();
 
   const realtime = await createRealtime({ httpServer: app.server, db, log: logger, redisUrl: config.REDIS_URL });
   realtime.io.on('connection', (s) => {
-  profileRoutes(app, { db });
     metrics.sockets.inc();
     s.on('disconnect', () => metrics.sockets.dec());
   });
