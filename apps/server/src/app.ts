@@ -12,8 +12,10 @@ import { liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/liv
 import { httpTranslator, messageRoutes, messageSocket, noTranslator } from './modules/messages/index.js';
 import {
   assignedListener,
+  conversationPushListener,
   focusSocket,
   loadVapidKeys,
+  mentionListener,
   notificationRoutes,
   pushListener,
 } from './modules/notifications/index.js';
@@ -145,6 +147,10 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(slaLabelsListener);
   const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
   relay.register(pushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }));
+  relay.register(mentionListener);
+  relay.register(
+    conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
+  );
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   const scheduler = new Scheduler(db, nodeId, logger);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));

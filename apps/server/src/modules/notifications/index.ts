@@ -5,8 +5,10 @@
  * category: 'system', type: 'others', title, body, ticketId, ticketNumber, source})`.
  */
 export { NOTIFICATION_CREATED, type NotifyInput, notifyUsers } from './commands/notifyUsers.js';
-/** "Assigned to you": a relay listener on `ticket.updated`. */
-export { assignedListener } from './listeners.js';
+/** Web Push for new tickets and for customers' messages in my tickets (`ticket.created`, `message.created`). */
+export { type ConversationPush, conversationPushListener, newTicketAudience } from './conversationPush.js';
+/** "Assigned to you" / "Chat transferred to you" on `ticket.updated`; "mentioned in a note" on `note.*`. */
+export { assignedListener, mentionedNames, mentionListener } from './listeners.js';
 /** Read side. */
 export { checkUnread, listNotifications, toNotification } from './notifications.queries.js';
 /** HTTP routes of the module. */

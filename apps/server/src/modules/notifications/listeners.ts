@@ -1,6 +1,8 @@
-import { SLA_STRINGS } from '@parley/contracts';
+import { type ReceiveNoteEvent, SLA_STRINGS } from '@parley/contracts';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
+import { canRead } from '../messages/index.js';
 import { notifyUsers } from './commands/notifyUsers.js';
+import { NOTIFY_STRINGS } from './strings.js';
 
 /** How far before `ticket.updated` an assignment row may be and still belong to that change (same transaction). */
 const SAME_CHANGE_MS = 10_000;
@@ -9,6 +11,9 @@ const SAME_CHANGE_MS = 10_000;
  * Issue 8, "assigned to you": after a ticket change, each user newly recorded in `ticket_assignments` by
  * that change gets a System notification (not when they assigned themselves). Transactional, so exactly once;
  * the source `assign:<assignment id>` keeps it single even if two events see the same row.
+ * "A chat transferred to you": a live chat is moved to another agent by assigning its ticket (the accepting
+ * agent is set by the live chat itself, with no assignment row), so an assignment row of a LIVECHAT ticket
+ * reads "Chat transferred to you" instead.
  */
 export const assignedListener: Listener = {
   name: 'notifications.assigned',
@@ -44,18 +49,89 @@ export const assignedListener: Listener = {
     for (const r of rows) {
       if (r.assigned_by === r.username) continue;
       const by = r.assigned_by === 'server' ? 'Parley' : r.by_name || r.assigned_by;
+      const livechat = r.channel.toLowerCase() === 'livechat';
       await notifyUsers(trx, {
         accountId: e.accountId,
         userIds: [Number(r.user_id)],
         category: 'system',
         type: 'others',
-        channel: r.channel.toLowerCase() === 'livechat' ? 'livechat' : 'ticket',
-        title: SLA_STRINGS.assignedTitle(Number(r.ticket_number)),
-        body: SLA_STRINGS.assignedBody(by, r.title),
+        channel: livechat ? 'livechat' : 'ticket',
+        title: livechat
+          ? SLA_STRINGS.transferredTitle(Number(r.ticket_number))
+          : SLA_STRINGS.assignedTitle(Number(r.ticket_number)),
+        body: livechat ? NOTIFY_STRINGS.transferredBody(by, r.title) : SLA_STRINGS.assignedBody(by, r.title),
         ticketId,
         ticketNumber: Number(r.ticket_number),
         source: `assign:${r.id}`,
       });
     }
+  },
+};
+
+/** `@username` in a note: the name rule of usernames (letters, digits, dot, dash, underscore). */
+const MENTION = /(?:^|[^A-Za-z0-9._@-])@([A-Za-z0-9._-]{3,60})/g;
+
+/** The usernames a note mentions, lower-cased; a trailing dot (end of a sentence) is not part of a name. */
+export function mentionedNames(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(MENTION)) {
+    const name = m[1]!.toLowerCase();
+    out.add(name);
+    const trimmed = name.replace(/[.]+$/, '');
+    if (trimmed.length >= 3) out.add(trimmed);
+  }
+  return [...out];
+}
+
+/**
+ * Issue 8, "mentioned in a note": each active user of the account named as `@username` in a note added (or
+ * edited) through the messages module gets a System notification, except the author and users who may not
+ * read that conversation. The source `mention:<note id>` tells a user once per note, so an edit tells only
+ * the names it adds. Transactional: exactly once.
+ */
+export const mentionListener: Listener = {
+  name: 'notifications.mentioned',
+  kind: 'transactional',
+  events: ['note.added', 'note.edited'],
+  async handle(e: StoredEvent, trx: Trx) {
+    const note = e.payload as Partial<ReceiveNoteEvent>;
+    if (typeof note.text !== 'string' || typeof note.sender !== 'string' || !Number.isInteger(note.id)) return;
+    const names = mentionedNames(note.text).filter((n) => n !== note.sender!.toLowerCase());
+    if (names.length === 0) return;
+    const ticket = await trx
+      .selectFrom('tickets')
+      .select(['id', 'ticket_number', 'channel'])
+      .where('account_id', '=', e.accountId)
+      .where('id', '=', Number(note.ticketId))
+      .executeTakeFirst();
+    if (!ticket) return;
+    const users = await trx
+      .selectFrom('users')
+      .select(['id', 'username', 'name'])
+      .where('account_id', '=', e.accountId)
+      .where('active', '=', 1)
+      .where((eb) => eb.fn('lower', ['username']), 'in', names)
+      .execute();
+    const author = await trx
+      .selectFrom('users')
+      .select('name')
+      .where('account_id', '=', e.accountId)
+      .where('username', '=', note.sender)
+      .executeTakeFirst();
+    const audience = { id: Number(ticket.id), accountId: e.accountId, channel: ticket.channel };
+    const told: number[] = [];
+    for (const u of users) if (await canRead(trx as never, audience, Number(u.id))) told.push(Number(u.id));
+    await notifyUsers(trx, {
+      accountId: e.accountId,
+      userIds: told,
+      category: 'system',
+      type: 'others',
+      channel: ticket.channel.toLowerCase() === 'livechat' ? 'livechat' : 'ticket',
+      title: SLA_STRINGS.mentionedTitle(Number(ticket.ticket_number)),
+      body: NOTIFY_STRINGS.mentionedBody(author?.name || note.sender, note.text),
+      ticketId: Number(ticket.id),
+      ticketNumber: Number(ticket.ticket_number),
+      source: `mention:${note.id}`,
+    });
   },
 };

@@ -1,0 +1,155 @@
+import {
+  type NewMessageEvent,
+  notificationLink,
+  type PushPayload,
+  SENDERS,
+  type TicketCreated,
+} from '@parley/contracts';
+import type { DB } from '../../platform/db/db.js';
+import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
+import { type PushOptions, pushToUser, userHasFocus } from './push.js';
+import { NOTIFY_STRINGS } from './strings.js';
+
+/** A push about a conversation rather than a stored notification: `tag` lets a repeat replace the first. */
+export interface ConversationPush extends PushPayload {
+  kind: 'ticket' | 'message';
+  /** The browser notification tag; the web app shows its own notification of a message under the same tag. */
+  tag: string;
+  /** The ticket's channel code, so a client can apply its per-channel choice. */
+  channel: string;
+  ticket_number: number;
+}
+
+/** Senders that are neither an agent nor a customer. */
+const NOT_CUSTOMER = new Set<string>([SENDERS.server, SENDERS.translatebot, 'bot', 'chatbot']);
+/** Internal Workspace conversations: no customer, no push here (that module tells its own members). */
+const INTERNAL = new Set(['chat']);
+
+const parseIds = (s: string): number[] => {
+  try {
+    const v = JSON.parse(s) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number') : [];
+  } catch {
+    return [];
+  }
+};
+
+const usernames = (assignee: string) =>
+  new Set(
+    assignee
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+async function ticketOf(db: DB, accountId: number, id: number) {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'ticket_number', 'title', 'channel', 'assignee', 'department_id', 'name', 'email', 'phone'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+async function activeUsers(db: DB, accountId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'type', 'departments'])
+    .where('account_id', '=', accountId)
+    .where('active', '=', 1)
+    .execute();
+}
+
+type UserRow = Awaited<ReturnType<typeof activeUsers>>[number];
+
+/**
+ * Issue 8, who hears of a new ticket: its assignees; when it has none, the active users of its department;
+ * when it has no department either, every active user of the account (a team without departments shares one
+ * inbox). Read when the event is delivered, so an automatic assignment made with the ticket counts.
+ */
+export function newTicketAudience(users: UserRow[], t: { assignee: string; department_id: number | null }) {
+  const assignees = usernames(t.assignee);
+  const assigned = users.filter((u) => assignees.has(u.username.toLowerCase()));
+  if (assigned.length > 0) return assigned;
+  const dept = t.department_id === null ? null : Number(t.department_id);
+  return dept === null ? users : users.filter((u) => parseIds(u.departments).includes(dept));
+}
+
+async function pushUnfocused(o: PushOptions, accountId: number, users: UserRow[], payload: ConversationPush) {
+  for (const u of users) {
+    const userId = Number(u.id);
+    if (await userHasFocus(o.db, accountId, userId)) continue;
+    await pushToUser(o, accountId, userId, payload);
+  }
+}
+
+async function onTicketCreated(o: PushOptions, e: StoredEvent) {
+  const id = Number((e.payload as Partial<TicketCreated>).id);
+  if (!Number.isInteger(id)) return;
+  const t = await ticketOf(o.db, e.accountId, id);
+  if (!t || INTERNAL.has(t.channel)) return;
+  const users = newTicketAudience(await activeUsers(o.db, e.accountId), t);
+  const ticketNumber = Number(t.ticket_number);
+  await pushUnfocused(o, e.accountId, users, {
+    kind: 'ticket',
+    id,
+    tag: `ticket-${id}`,
+    title: NOTIFY_STRINGS.newTicketTitle(ticketNumber),
+    body: NOTIFY_STRINGS.newTicketBody(t.title, t.name || t.email || t.phone),
+    category: 'system',
+    type: 'others',
+    channel: t.channel,
+    ticket_number: ticketNumber,
+    url: notificationLink({ channel: 'ticket', ticket_number: ticketNumber }),
+  });
+}
+
+async function onMessageCreated(o: PushOptions, e: StoredEvent) {
+  const m = e.payload as Partial<NewMessageEvent>;
+  const ticketId = Number(m.ticketId);
+  if (!Number.isInteger(ticketId) || typeof m.sender !== 'string' || m.type === 'system') return;
+  if (NOT_CUSTOMER.has(m.sender)) return;
+  const t = await ticketOf(o.db, e.accountId, ticketId);
+  if (!t || INTERNAL.has(t.channel)) return;
+  const users = await activeUsers(o.db, e.accountId);
+  const sender = m.sender.toLowerCase();
+  // A user of the account wrote it (an agent's reply): not a customer's message.
+  if (sender !== SENDERS.visitor && users.some((u) => u.username.toLowerCase() === sender)) return;
+  const assignees = usernames(t.assignee);
+  const mine = users.filter((u) => assignees.has(u.username.toLowerCase()));
+  if (mine.length === 0) return;
+  const ticketNumber = Number(t.ticket_number);
+  const livechat = t.channel.toUpperCase() === 'LIVECHAT';
+  await pushUnfocused(o, e.accountId, mine, {
+    kind: 'message',
+    id: Number(m.id),
+    tag: `message-${Number(m.id)}`,
+    title: NOTIFY_STRINGS.newMessageTitle(m.senderName || t.name || m.sender, ticketNumber),
+    body: NOTIFY_STRINGS.newMessageBody(
+      m.message ?? '',
+      (m.files ?? []).map((f) => f.fileName),
+    ),
+    category: 'system',
+    type: 'others',
+    channel: t.channel,
+    ticket_number: ticketNumber,
+    url: notificationLink({ channel: livechat ? 'livechat' : 'ticket', ticket_number: ticketNumber }),
+  });
+}
+
+/**
+ * Issue 8: Web Push for new tickets (to `newTicketAudience`) and for customers' messages in my tickets (to the
+ * ticket's assignees), each only to users with no focused tab. An effect (at-least-once): a repeat carries the
+ * same tag, so the browser replaces the first notification instead of adding one.
+ */
+export function conversationPushListener(o: PushOptions): Listener {
+  return {
+    name: 'notifications.conversationPush',
+    kind: 'effect',
+    events: ['ticket.created', 'message.created'],
+    async handle(e: StoredEvent) {
+      if (e.type === 'ticket.created') await onTicketCreated(o, e);
+      else await onMessageCreated(o, e);
+    },
+  };
+}
