@@ -24,6 +24,7 @@ import { SlaEngine, slaLabelsListener, slaTicketListener } from './modules/sla/i
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
+import { workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
 import type { Config } from './platform/config.js';
 import { type DbHandle, openDatabase } from './platform/db/db.js';
 import { createHttp } from './platform/http/server.js';
@@ -101,6 +102,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   ticketRoutes(app, { db });
   eventsRoutes(app, { db });
   liveChatRoutes(app, { db });
+  workspaceRoutes(app, { db });
   await messageRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
@@ -127,6 +129,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   realtime.onConnection(presenceSocket(presence, logger));
   realtime.onConnection(announcementSocket(db, logger));
   realtime.onConnection(ticketRoomSocket(db));
+  realtime.onConnection(workspaceSocket(db, logger));
   realtime.onConnection(messageSocket(db, logger));
   realtime.onConnection(focusSocket(db, logger));
   const liveChat = liveChatRealtime(realtime, db, logger);

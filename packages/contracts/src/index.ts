@@ -19,3 +19,4 @@ export * from './ticketLive.js';
 export * from './ticketStatuses.js';
 export * from './tickets.js';
 export * from './users.js';
+export * from './workspace.js';

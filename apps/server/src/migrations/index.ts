@@ -12,6 +12,7 @@ import { m0009_ticket_statuses } from './0009_ticket_statuses.js';
 import { m0010_messages } from './0010_messages.js';
 import { m0011_notifications } from './0011_notifications.js';
 import { m0012_livechat } from './0012_livechat.js';
+import { m0013_workspace_chat } from './0013_workspace_chat.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -28,6 +29,7 @@ const all: Record<string, ParleyMigration> = {
   '0010_messages': m0010_messages,
   '0011_notifications': m0011_notifications,
   '0012_livechat': m0012_livechat,
+  '0013_workspace_chat': m0013_workspace_chat,
 };
 
 class StaticProvider implements MigrationProvider {

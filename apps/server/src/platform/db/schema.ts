@@ -43,6 +43,7 @@ export interface Database {
   livechat_visitors: LiveChatVisitorsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
+  workspace_chats: WorkspaceChatsTable;
 }
 
 export interface AccountsTable {
@@ -523,4 +524,15 @@ export interface ChatMembersTable {
   username: string;
   joined_at: number;
   read_at: Generated<number>;
+}
+
+/** Issue 7 (0013): a Workspace chat's kind; `direct_key` makes one 1:1 chat per pair of users. */
+export interface WorkspaceChatsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  kind: string;
+  direct_key: string | null;
+  created_by: number;
+  created_at: number;
 }

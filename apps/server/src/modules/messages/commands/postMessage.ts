@@ -14,7 +14,7 @@ import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { ticketAudience, ticketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
-import { messageAudience } from '../messages.realtime.js';
+import { messageAudience, staffAudience } from '../messages.realtime.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
@@ -96,7 +96,9 @@ export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageE
     accountId: m.accountId,
     type: 'ticket.updated',
     payload: item satisfies TicketUpdated,
-    realtime: ticketAudience(m.accountId, item),
+    // The conversation's staff audience: the account room (as ticketAudience) unless the channel narrows
+    // it, so a Workspace chat's activity reaches its members only.
+    realtime: { name: ticketAudience(m.accountId, item).name, rooms: await staffAudience(trx, audienceTicket) },
   });
   return event!;
 }

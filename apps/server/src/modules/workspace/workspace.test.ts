@@ -1,0 +1,265 @@
+import { type ChatItem, newQueueId, WORKSPACE_STRINGS as W } from '@parley/contracts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { dialects, startTestServer } from '../../testing/support.js';
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+
+/** Everything a socket receives, by event name (envelope data or the plain payload). */
+function record(socket: TestSocket) {
+  const got: { name: string; data: any }[] = [];
+  socket.onAny((name: string, e: any) => got.push({ name, data: e && 'seq' in e && 'data' in e ? e.data : e }));
+  return (name: string) => got.filter((g) => g.name === name).map((g) => g.data);
+}
+
+describe.each(dialects)('workspace chats (%s)', (dialect) => {
+  let s: Server;
+  let call: Call;
+  const opened: TestSocket[] = [];
+  const db = () => s.handle.db;
+
+  const team = async () => {
+    const admin = await signUpVia(call);
+    const add = (name: string) => addUserVia(call, admin.token, { username: `${name}-${uniq()}`, type: 'agent', name });
+    return { admin, ann: await add('Ann'), bob: await add('Bob'), cy: await add('Cy') };
+  };
+  const create = (token: string, body: unknown) => call('POST', '/api/chat/create', { token, body });
+  const list = async (token: string) => {
+    const r = await call('GET', '/api/chat/list', { token });
+    expect(r.status, r.text).toBe(200);
+    return r.body as { data: ChatItem[]; count: number; unread: number };
+  };
+  const send = (token: string, ticket_id: number, message: string, client_id?: string) =>
+    call('POST', '/api/ticket/message', { token, body: { ticket_id, message, client_id } });
+  const rows = async (table: 'tickets' | 'chat_members' | 'messages' | 'workspace_chats', accountId: number) =>
+    Number(
+      (
+        await db()
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', accountId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  beforeAll(async () => {
+    s = await startTestServer(dialect);
+    call = apiClient(s.url);
+  });
+  afterEach(() => {
+    for (const o of opened.splice(0)) o.disconnect();
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('CHAT-01 CHAT-04 CHAT-07 a 1:1 chat is one per pair, a group has a title and its members', async () => {
+    const { admin, ann, bob, cy } = await team();
+    const a = await create(ann.token, { members: [bob.id] });
+    expect(a.status, a.text).toBe(200);
+    const chat = a.body.data as ChatItem;
+    expect(chat).toMatchObject({ kind: 'direct', title: 'Bob', encryption: false, unread: 0 });
+    expect(chat.members.map((m) => m.name).sort()).toEqual(['Ann', 'Bob']);
+    expect(typeof chat.ts).toBe('number');
+    // Asking again, from either side and at the same time, answers the same chat.
+    const again = await Promise.all([
+      create(bob.token, { members: [ann.id] }),
+      create(ann.token, { members: [bob.id, bob.id] }),
+    ]);
+    for (const r of again) expect(r.body.data.id).toBe(chat.id);
+    expect(await rows('workspace_chats', admin.accountId)).toBe(1);
+    const ticket = await db().selectFrom('tickets').selectAll().where('id', '=', chat.id).executeTakeFirstOrThrow();
+    expect(ticket.channel).toBe('chat');
+
+    const g = await create(ann.token, { members: [bob.id, cy.id], title: '  Night shift ' });
+    expect(g.status, g.text).toBe(200);
+    expect(g.body.data).toMatchObject({ kind: 'group', title: 'Night shift' });
+    expect(g.body.data.members).toHaveLength(3);
+    // An untitled group is named by the others' names.
+    const u = await create(ann.token, { members: [bob.id, cy.id] });
+    expect(u.body.data.title).toBe('Bob, Cy');
+    expect((await list(cy.token)).data.map((c) => c.id).sort()).toEqual([g.body.data.id, u.body.data.id].sort());
+  });
+
+  it('CHAT-07 bad input is a clear 400 and changes nothing', async () => {
+    const { admin, ann, bob } = await team();
+    const other = await signUpVia(call);
+    const before = await rows('tickets', admin.accountId);
+    const cases: [unknown, number, string?][] = [
+      [{}, 400],
+      [{ members: [] }, 400, W.pickMembers],
+      [{ members: [ann.id] }, 400, W.pickMembers], // only oneself
+      [{ members: ['x'] }, 400],
+      [{ members: [bob.id], title: 'x'.repeat(101) }, 400],
+      [{ members: [other.userId] }, 400, W.unknownMember], // another account's user
+      [{ members: [bob.id, 987654321] }, 400, W.unknownMember],
+    ];
+    for (const [body, status, text] of cases) {
+      const r = await create(ann.token, body);
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      if (text) expect(r.text).toContain(text);
+    }
+    expect(await rows('tickets', admin.accountId)).toBe(before);
+    expect(await rows('chat_members', admin.accountId)).toBe(0);
+    const noAuth = await call('POST', '/api/chat/create', { body: { members: [bob.id] } });
+    expect(noAuth.status).toBe(401);
+  });
+
+  it('CHAT-05 RT-22 members chat live; unread counts and last message; reading clears unread', async () => {
+    const { admin, ann, bob, cy } = await team();
+    const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
+    const bobSock = await connectSocket(s.url, bob.token, opened);
+    const cySock = await connectSocket(s.url, cy.token, opened);
+    const adminSock = await connectSocket(s.url, admin.token, opened);
+    const bobGot = record(bobSock);
+    const cyGot = record(cySock);
+    const adminGot = record(adminSock);
+
+    const client_id = newQueueId();
+    const first = await send(ann.token, chat.id, 'hello Bob', client_id);
+    expect(first.status, first.text).toBe(200);
+    // Idempotent by queue- id: a retry stores nothing new.
+    const retry = await send(ann.token, chat.id, 'hello Bob', client_id);
+    expect(retry.body.data.id).toBe(first.body.data.id);
+    await send(ann.token, chat.id, 'are you there?');
+    await waitFor(() => bobGot('newMessage').length >= 2, 'Bob receives both messages');
+    expect(bobGot('newMessage').map((m) => m.message)).toEqual(['hello Bob', 'are you there?']);
+
+    const bobs = await list(bob.token);
+    const item = bobs.data.find((c) => c.id === chat.id)!;
+    expect(item.unread).toBe(2);
+    expect(item.title).toBe('Ann');
+    expect(item.last_message).toMatchObject({ message: 'are you there?', sender: ann.username, sender_name: 'Ann' });
+    expect(bobs.unread).toBe(1);
+    expect(bobs.count).toBe(1);
+    // The sender has nothing unread in their own chat.
+    expect((await list(ann.token)).data[0]!.unread).toBe(0);
+
+    // Bob reads: unread goes to 0; a new message from Ann makes it 1 again.
+    expect((await call('POST', '/api/chat/read', { token: bob.token, body: { id: chat.id } })).status).toBe(200);
+    expect((await list(bob.token)).unread).toBe(0);
+    await sleep(5);
+    await send(ann.token, chat.id, 'ping');
+    expect((await list(bob.token)).data[0]!.unread).toBe(1);
+    // Reading through the pane's read receipt (readMessage) clears it too.
+    await new Promise<void>((resolve) => bobSock.emit('joinChat', chat.id, () => resolve()));
+    bobSock.emit('readMessage', { ticketId: chat.id, messageId: 0 });
+    await waitFor(async () => (await list(bob.token)).data[0]!.unread === 0, 'read receipt clears unread');
+
+    // Bob answers over the socket; Ann's list shows it.
+    const ack = await bobSock.emitWithAck('newChatMessage', {
+      ticket_id: chat.id,
+      message: 'yes!',
+      type: 'text',
+      client_id: newQueueId(),
+    });
+    expect(ack.ok).toBe(true);
+    expect((await list(ann.token)).data[0]!.last_message?.message).toBe('yes!');
+
+    // Nobody else in the account heard any of it, not even the ticket update.
+    await sleep(300);
+    expect(cyGot('newMessage')).toEqual([]);
+    expect(adminGot('newMessage')).toEqual([]);
+    expect(cyGot('updateTicket').filter((t) => t.id === chat.id)).toEqual([]);
+    expect(adminGot('updateTicket').filter((t) => t.id === chat.id)).toEqual([]);
+  });
+
+  it('CHAT-01 MSG-47 only members read, write or join a chat; another account sees nothing', async () => {
+    const { admin, ann, bob, cy } = await team();
+    const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
+    await send(ann.token, chat.id, 'secret');
+    const before = await rows('messages', admin.accountId);
+    for (const token of [cy.token, admin.token]) {
+      expect((await call('GET', `/ticket/data/${chat.id}/0`, { token })).status).toBe(403);
+      expect((await send(token, chat.id, 'let me in')).status).toBe(403);
+      expect((await call('GET', `/api/chat/${chat.id}`, { token })).status).toBe(403);
+      expect((await call('POST', '/api/chat/read', { token, body: { id: chat.id } })).status).toBe(403);
+      expect((await call('POST', '/api/chat/update', { token, body: { id: chat.id, title: 'x' } })).status).toBe(403);
+      expect((await list(token)).data).toEqual([]);
+    }
+    const stranger = await signUpVia(call);
+    expect((await call('GET', `/ticket/data/${chat.id}/0`, { token: stranger.token })).status).toBe(404);
+    expect((await call('GET', `/api/chat/${chat.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await send(stranger.token, chat.id, 'hi')).status).toBe(404);
+    expect((await call('GET', '/api/chat/abc', { token: ann.token })).status).toBe(400);
+    expect((await call('GET', `/api/chat/${chat.id}`, { token: bob.token })).status).toBe(200);
+    expect(await rows('messages', admin.accountId)).toBe(before);
+
+    // Over the socket: joinChat, joinRoom, newChatMessage and joinMeeting are refused to a non-member.
+    const cySock = await connectSocket(s.url, cy.token, opened);
+    expect(await cySock.emitWithAck('joinChat', chat.id)).toEqual({ ok: false, error: 'Not found.' });
+    expect(await cySock.emitWithAck('joinRoom', chat.id)).toEqual({ ok: false, error: 'Not found.' });
+    expect((await cySock.emitWithAck('joinMeeting', chat.id)).ok).toBe(false);
+    const sent = await cySock.emitWithAck('newChatMessage', { ticket_id: chat.id, message: 'sneaky', type: 'text' });
+    expect(sent.ok).toBe(false);
+    // Typing is not relayed to someone who could not join.
+    const annSock = await connectSocket(s.url, ann.token, opened);
+    const cyGot = record(cySock);
+    expect(await annSock.emitWithAck('joinChat', chat.id)).toEqual({ ok: true });
+    annSock.emit('sendTyping', chat.id);
+    await sleep(200);
+    expect(cyGot('sendTyping')).toEqual([]);
+    expect(await rows('messages', admin.accountId)).toBe(before);
+  });
+
+  it('CHAT-07 RT-30 a group is renamed, members added and removed; a removed member loses access', async () => {
+    const { ann, bob, cy } = await team();
+    const g = (await create(ann.token, { members: [bob.id], title: 'Ops' })).body.data as ChatItem;
+    const bobSock = await connectSocket(s.url, bob.token, opened);
+    const bobGot = record(bobSock);
+    const r = await call('POST', '/api/chat/update', {
+      token: ann.token,
+      body: { id: g.id, title: 'Ops team', add: [cy.id] },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.title).toBe('Ops team');
+    expect(r.body.data.members).toHaveLength(3);
+    expect((await call('GET', `/ticket/data/${g.id}/0`, { token: cy.token })).status).toBe(200);
+    const gone = await call('POST', '/api/chat/update', { token: cy.token, body: { id: g.id, remove: [bob.id] } });
+    expect(gone.status, gone.text).toBe(200);
+    await waitFor(() => bobGot('participantChanged').some((e) => e.removed.includes(bob.username)), 'Bob told');
+    expect((await call('GET', `/ticket/data/${g.id}/0`, { token: bob.token })).status).toBe(403);
+    // A group keeps two members at least; a 1:1 chat does not change.
+    const last = await call('POST', '/api/chat/update', { token: ann.token, body: { id: g.id, remove: [cy.id] } });
+    expect(last.status).toBe(400);
+    expect(last.text).toContain(W.lastMember);
+    const d = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
+    const direct = await call('POST', '/api/chat/update', { token: ann.token, body: { id: d.id, add: [cy.id] } });
+    expect(direct.status).toBe(400);
+    const history = await call('GET', `/ticket/data/${g.id}/0`, { token: ann.token });
+    expect(history.body.data.map((m: { type: string }) => m.type)).toEqual(['system', 'system', 'system']);
+  });
+
+  it('CHAT-08 CHAT-09 CHAT-11 RT-02 meeting counts over the socket; a disconnect ends the meeting', async () => {
+    const { ann, bob, cy } = await team();
+    const chat = (await create(ann.token, { members: [bob.id, cy.id], title: 'Standup' })).body.data as ChatItem;
+    const other = (await create(bob.token, { members: [cy.id] })).body.data as ChatItem;
+    const annSock = await connectSocket(s.url, ann.token, opened);
+    const annTab2 = await connectSocket(s.url, ann.token, opened);
+    const bobSock = await connectSocket(s.url, bob.token, opened);
+    const cySock = await connectSocket(s.url, cy.token, opened);
+    const cyGot = record(cySock);
+
+    expect(await cySock.emitWithAck('getMeetingCount', [chat.id])).toEqual({ ok: true, counts: { [chat.id]: 0 } });
+    expect(await annSock.emitWithAck('joinMeeting', chat.id)).toEqual({ ok: true, count: 1 });
+    // The same person in two tabs counts once.
+    expect(await annTab2.emitWithAck('joinMeeting', chat.id)).toEqual({ ok: true, count: 1 });
+    expect(await bobSock.emitWithAck('joinMeeting', chat.id)).toEqual({ ok: true, count: 2 });
+    await waitFor(() => cyGot('meetingCount').some((e) => e.ticketId === chat.id && e.count === 2), 'Cy sees 2');
+    // Ann asks about a chat she is not in: it is left out of the answer.
+    expect(await annSock.emitWithAck('getMeetingCount', [chat.id, other.id])).toEqual({
+      ok: true,
+      counts: { [chat.id]: 2 },
+    });
+    expect(await bobSock.emitWithAck('leaveMeeting', chat.id)).toEqual({ ok: true, count: 1 });
+    expect((await bobSock.emitWithAck('leaveMeeting', chat.id)).ok).toBe(false);
+    annSock.disconnect();
+    annTab2.disconnect();
+    await waitFor(() => cyGot('meetingCount').at(-1)?.count === 0, 'the disconnect ends the meeting');
+    expect(await cySock.emitWithAck('getMeetingCount', [chat.id])).toEqual({ ok: true, counts: { [chat.id]: 0 } });
+    // Bad input.
+    expect((await cySock.emitWithAck('getMeetingCount', 'x' as never)).ok).toBe(false);
+    expect((await cySock.emitWithAck('joinMeeting', -1)).ok).toBe(false);
+  });
+});
