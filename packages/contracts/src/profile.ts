@@ -20,13 +20,19 @@ export const PROFILE_STRINGS = {
   none: 'Nothing yet.',
 } as const;
 
-/** PROFILE-04: bot users and the visitor have no profile lookup; the modal shows a fixed text instead. */
+/**
+ * PROFILE-04: bot users and the visitor have no profile lookup; the modal shows a fixed text instead. A
+ * customer's messages are sent as `visitor` on every channel: on a live chat that is the visitor of the spec;
+ * on any other channel the modal shows the ticket's contact (see `isLiveChatChannel`).
+ */
 export function profileKind(sender: string): 'bot' | 'visitor' | 'lookup' {
   const s = sender.toLowerCase();
   if ((BOT_NAMES as readonly string[]).includes(s)) return 'bot';
   if (s === SENDERS.visitor) return 'visitor';
   return 'lookup';
 }
+
+export const isLiveChatChannel = (channel: string) => channel === 'LIVECHAT' || channel === 'livechat';
 
 /**
  * PROFILE-10 (design): which contact field identifies a customer, by the ticket's channel. E-mail channels
@@ -98,6 +104,8 @@ export const ProfileData = z.object({
   email: z.string(),
   phone: z.string(),
   status: z.string(),
+  /** A contact's channel (of the ticket it was found from); '' for a user. */
+  channel: z.string(),
 });
 export type ProfileData = z.infer<typeof ProfileData>;
 

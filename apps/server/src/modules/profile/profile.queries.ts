@@ -76,6 +76,7 @@ async function userSubject(db: DB, viewer: Viewer, username: string): Promise<Su
       email: viewer.admin ? u.email : '',
       phone: '',
       status: u.second_status || u.status,
+      channel: '',
     },
   };
 }
@@ -99,17 +100,18 @@ export async function resolveSubject(db: DB, viewer: Viewer, username: string): 
       email: '',
       phone: '',
       status: '',
+      channel: '',
     },
   };
   const t = await db
     .selectFrom('tickets')
-    .select(['name', 'email', 'phone'])
+    .select(['name', 'email', 'phone', 'channel'])
     .where((eb) => ofSubject(eb, viewer.accountId, partial))
     .orderBy('tickets.updated_at', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (!t) throw noSuchPerson();
-  return { ...partial, data: { ...partial.data, name: t.name, email: t.email, phone: t.phone } };
+  return { ...partial, data: { ...partial.data, name: t.name, email: t.email, phone: t.phone, channel: t.channel } };
 }
 
 /**
@@ -148,6 +150,7 @@ export async function contactOfTicket(
       email: t.email,
       phone: t.phone,
       status: '',
+      channel: t.channel,
     },
   };
 }

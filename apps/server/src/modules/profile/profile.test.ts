@@ -154,7 +154,13 @@ describe.each(dialects)('profile (%s)', (dialect) => {
 
     const p = await get(admin.token, `/api/user/profile/0?mode=quick&id=${t1.id}&email=${email}`);
     expect(p.status, p.text).toBe(200);
-    expect(p.body.data).toMatchObject({ kind: 'contact', name: 'Pat Customer', uid: `email:${email}`, email });
+    expect(p.body.data).toMatchObject({
+      kind: 'contact',
+      name: 'Pat Customer',
+      uid: `email:${email}`,
+      email,
+      channel: 'EMAIL',
+    });
     expect(p.body.activity).toHaveLength(5);
     expect(p.body.activity[0]).toMatchObject({ ticket_id: t1.id, text: '<b>question</b> 5' });
     expect((await get(admin.token, `/api/user/profile/5?mode=quick&id=${t1.id}`)).body.activity).toHaveLength(1);

@@ -1,9 +1,23 @@
-import { ActionIcon, Badge, Box, Button, Group, Menu, Paper, Popover, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Menu,
+  Paper,
+  Popover,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import type { Message } from '@parley/contracts';
 import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from '../../ui/toast';
+import { ProfileModal, type ProfileTarget } from '../profile';
 import { conversationApi } from './api';
 import { convKey } from './live';
 import { MessageBody } from './MessageBody';
@@ -92,6 +106,7 @@ interface Props {
 /** One message: sender, time, reply preview, body, translations, reactions, notes, status and actions. */
 export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
   const [noting, setNoting] = useState(false);
+  const [profile, setProfile] = useState<ProfileTarget | null>(null);
   const qc = useQueryClient();
   /** MSG-49, MSG-53: translate into the browser's language; kept per language on the message. */
   const translate = async (target: Message) => {
@@ -131,9 +146,16 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
     >
       <Stack gap={2} maw="78%" style={{ minWidth: 0 }}>
         <Group gap={6} justify={own ? 'flex-end' : 'flex-start'}>
-          <Text size="xs" fw={600}>
-            {m.sender === 'translatebot' ? S.translation : m.senderName || m.sender}
-          </Text>
+          <UnstyledButton
+            onClick={() => setProfile({ sender: m.sender, ticketId: m.ticketId, name: m.senderName })}
+            data-testid="message-sender"
+            aria-label={`${m.senderName || m.sender}: profile`}
+          >
+            <Text size="xs" fw={600}>
+              {m.sender === 'translatebot' ? S.translation : m.senderName || m.sender}
+            </Text>
+          </UnstyledButton>
+          {profile && <ProfileModal target={profile} onClose={() => setProfile(null)} />}
           <Text size="xs" c="dimmed">
             {time(m.created_at)}
           </Text>
