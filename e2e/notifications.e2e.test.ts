@@ -294,4 +294,101 @@ describe('notifications in Chromium', () => {
       .toEqual([`${payload.title}|${payload.body}`]);
     await ctx.close();
   });
+  it('NOTIF-19 NOTIF-37 NOTIF-38 choices kept locally; a message while the tab is hidden notifies on a chosen channel only', async () => {
+    const admin = await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password: PASSWORD });
+    // Two tickets of two channels, both assigned to agent1: one channel stays on, the other is turned off.
+    const tickets = sqlite
+      .prepare(
+        "select min(id) as id, channel from tickets where channel not in ('chat', 'CALL', 'GRAPH_EMAIL') group by channel order by channel limit 2",
+      )
+      .all() as { id: number; channel: string }[];
+    expect(tickets).toHaveLength(2);
+    const [on, off] = tickets as [{ id: number; channel: string }, { id: number; channel: string }];
+    for (const t of tickets)
+      expect(
+        (await apiJson(`${server.url}/api/ticket/assign`, 'POST', { id: t.id, assignee: ['demo-agent1'] }, admin.token))
+          .result,
+      ).toBe('success');
+    const numberOf = (id: number) =>
+      (sqlite.prepare('select ticket_number from tickets where id = ?').get(id) as { ticket_number: number })
+        .ticket_number;
+
+    for (const scheme of ['light', 'dark'] as const) {
+      const ctx = await newContext(browser, scheme);
+      await ctx.grantPermissions(['notifications'], { origin: server.url });
+      const page = await ctx.newPage();
+      await signIn(page, 'demo-agent1');
+      await page.goto(`${server.url}/settings/appearance`);
+      const card = page.getByTestId('notification-settings');
+      await card.waitFor();
+      expect(await page.getByTestId('notification-permission').textContent()).toBe(
+        'Allowed in this browser: new messages show while Parley is in the background.',
+      );
+      // Every channel is on and the sound off until chosen.
+      expect(await page.getByTestId(`message-pref-${off.channel}`).isChecked()).toBe(true);
+      expect(await page.getByTestId('notification-settings-sound').isChecked()).toBe(false);
+      if (scheme === 'dark') {
+        await card.scrollIntoViewIfNeeded();
+        await screenshot(page, 'notification-settings-dark');
+        await ctx.close();
+        continue;
+      }
+      await page.getByTestId('notification-settings-sound').click({ force: true });
+      await page.getByTestId(`message-pref-${off.channel}`).click({ force: true });
+      const stored = () =>
+        page.evaluate(
+          (ch) => [localStorage.getItem('TicketNotificationSound'), localStorage.getItem(`MessageNotification_${ch}`)],
+          off.channel,
+        );
+      expect(await stored()).toEqual(['yes', 'no']);
+      await page.reload();
+      await card.waitFor();
+      expect(await page.getByTestId(`message-pref-${off.channel}`).isChecked()).toBe(false);
+      expect(await page.getByTestId(`message-pref-${on.channel}`).isChecked()).toBe(true);
+      expect(await page.getByTestId('notification-settings-sound').isChecked()).toBe(true);
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, 'notification-settings-light');
+      // The bell's sound switch follows the same choice.
+      await page.getByTestId('notification-bell').click();
+      expect(await page.getByTestId('notification-sound').isChecked()).toBe(true);
+      await page.keyboard.press('Escape');
+
+      // The tab goes to the background (headless Chromium keeps pages visible, so the page is told so).
+      await waitConnected(page);
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      });
+      const shown = () =>
+        page.evaluate(async () => {
+          const r = await navigator.serviceWorker.ready;
+          return (await r.getNotifications()).map((n) => `${n.title}|${n.body}|${n.tag}`);
+        });
+      const send = (ticketId: number, message: string) =>
+        apiJson(
+          `${server.url}/api/ticket/message`,
+          'POST',
+          { ticket_id: ticketId, message, type: 'text' },
+          admin.token,
+        );
+      const skipped = await send(off.id, 'On the channel that is off');
+      expect(skipped.result).toBe('success');
+      const sent = await send(on.id, 'Hello from the admin');
+      await expect
+        .poll(shown, { timeout: 10_000 })
+        .toEqual([
+          expect.stringMatching(
+            new RegExp(`^.+ \\(#${numberOf(on.id)}\\)\\|Hello from the admin\\|message-${sent.data.id}$`),
+          ),
+        ]);
+      // A message while the tab is visible again shows nothing more.
+      await page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      });
+      await send(on.id, 'While you look');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await shown()).toHaveLength(1);
+      await ctx.close();
+    }
+  });
 });

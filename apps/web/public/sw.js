@@ -13,8 +13,10 @@ self.addEventListener('push', (event) => {
   event.waitUntil(
     self.registration.showNotification(title, {
       body: data.body || '',
-      tag: data.id ? `parley-${data.id}` : undefined,
-      data: { url: data.url || '/', category: data.category, type: data.type },
+      // Pushes of a ticket or message carry their own tag (the web app's notification of a message uses the
+      // same one, so a message shown by both is shown once); stored notifications are tagged by id.
+      tag: data.tag || (data.id ? `parley-${data.id}` : undefined),
+      data: { url: data.url || '/', category: data.category, type: data.type, kind: data.kind },
     }),
   );
 });

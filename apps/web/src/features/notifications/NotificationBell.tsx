@@ -38,8 +38,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { realtime } from '../../lib/realtime';
 import { playNotification } from '../../lib/sound';
+import { useSession } from '../auth/useSession';
 import { notificationsApi } from './api';
-import { soundPref } from './prefs';
+import { watchMessages } from './messageNotifier';
+import { onPrefsChange, soundPref } from './prefs';
 import { registerWebPush, reportFocus } from './push';
 
 const TABS: NotificationCategory[] = ['sla', 'trade', 'system'];
@@ -126,6 +128,13 @@ export function NotificationBell({ variant }: { variant: HostVariant }) {
   const [sound, setSound] = useState(soundPref.get);
   const state = useRef({ opened, tab, sound });
   state.current = { opened, tab, sound };
+  const { state: session } = useSession();
+  const me = useRef('');
+  me.current = session.phase === 'signedIn' ? (session.session.adminUsername ?? '') : '';
+
+  // NOTIF-37: the sound choice may change on the settings page; new messages notify while the tab is hidden.
+  useEffect(() => onPrefsChange(() => setSound(soundPref.get())), []);
+  useEffect(() => watchMessages(() => me.current), []);
 
   useEffect(() => {
     notificationsApi

@@ -5,6 +5,7 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { useRefreshSession } from '../auth/useSession';
 import { DepartmentsCard } from '../departments/DepartmentsCard';
 import { LabelsCard } from '../labels/LabelsCard';
+import { NotificationSettingsCard } from '../notifications/NotificationSettingsCard';
 import { CustomStatusesCard } from '../status/CustomStatusesCard';
 import { TicketSettings } from '../tickets/TicketSettings';
 import { AccountCard } from './AccountCard';
@@ -31,7 +32,12 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
       </Stack>
     ),
     sessions: <SessionsCard />,
-    appearance: <AppearanceCard />,
+    appearance: (
+      <Stack>
+        <AppearanceCard />
+        <NotificationSettingsCard />
+      </Stack>
+    ),
     users: <UsersAdmin me={session.userId} />,
     statuses: <CustomStatusesCard />,
     announcements: <AnnouncementsCard />,
