@@ -27,7 +27,7 @@ describe('the profile modal in Chromium', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const admin = await seedWorkspace(server.url, [{ username: 'bo', name: 'Bo Agent' }]);
+    const admin = await seedWorkspace(server.url, [{ username: 'bob', name: 'Bo Agent' }]);
     const { accountId } = await apiJson(`${server.url}/api/auth/check`, 'POST', {}, admin);
     const db = new Database(path.join(server.dataDir, 'parley.db'));
     db.pragma('busy_timeout = 5000');
@@ -49,7 +49,7 @@ describe('the profile modal in Chromium', () => {
         `Refund request ${i}`,
         'EMAIL',
         i <= 4 ? 2 : 0,
-        'bo',
+        'bob',
         'Pat Lee',
         'pat@example.net',
         now - i * 60_000,
@@ -59,7 +59,7 @@ describe('the profile modal in Chromium', () => {
     }
     emailTicket = ids[0]!;
     chatTicket = (
-      ticket.get(accountId, 13, 'Where is my parcel?', 'LIVECHAT', 0, 'bo', 'Web visitor', '', now, now) as {
+      ticket.get(accountId, 13, 'Where is my parcel?', 'LIVECHAT', 0, 'bob', 'Web visitor', '', now, now) as {
         id: number;
       }
     ).id;
@@ -68,7 +68,7 @@ describe('the profile modal in Chromium', () => {
     message.run(accountId, emailTicket, 'Translated: hello', 'translatebot', 'translatebot', now + 10);
     message.run(accountId, chatTicket, 'Hi, anyone there?', 'visitor', 'Visitor', now + 20);
     db.close();
-    const bo = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'bo', password: PASSWORD })).token;
+    const bo = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'bob', password: PASSWORD })).token;
     for (let i = 0; i < 7; i++)
       await apiJson(
         `${server.url}/api/ticket/message`,
@@ -110,7 +110,7 @@ describe('the profile modal in Chromium', () => {
     const m = modal(page);
     await m.getByTestId('profile-name').waitFor();
     expect(await m.getByTestId('profile-name').textContent()).toBe('Bo Agent');
-    expect(await m.getByTestId('profile-uid').textContent()).toBe('UID bo');
+    expect(await m.getByTestId('profile-uid').textContent()).toBe('UID bob');
     // 4 resolved tickets (40) and 7 messages: exp 47, level 1.
     await m.getByTestId('profile-exp').waitFor();
     expect(await m.getByTestId('profile-exp').textContent()).toContain('Level 1');
