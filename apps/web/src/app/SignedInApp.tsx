@@ -17,7 +17,7 @@ const TicketConversation = lazyScreen(
   'TicketConversationScreen',
 );
 const LiveChat = lazyScreen(() => import('../features/livechat/LiveChatsScreen'), 'LiveChatsScreen');
-const Chat = S('ChatScreen');
+const Chat = lazyScreen(() => import('../features/chat/ChatScreen'), 'ChatScreen');
 const Report = S('ReportScreen');
 const Call = S('CallScreen');
 const Contacts = S('ContactsScreen');
