@@ -1,7 +1,7 @@
 /*
  * Parley live chat widget (issue 7). Paste on any page:
  *   <script src="https://YOUR-PARLEY/widget.js" data-token="ACCOUNT-TOKEN" async></script>
- * A launcher bubble opens the visitor page of this account in a frame. Everything lives in a closed
+ * A launcher bubble opens the visitor page of this account in a frame. Everything lives in an open
  * shadow root inside one fixed element: the host page's styles do not reach in, ours do not leak out.
  */
 (() => {
@@ -16,7 +16,7 @@
   const host = document.createElement('div');
   host.setAttribute('data-parley-widget', '');
   host.style.cssText = 'all:initial;position:fixed;right:20px;bottom:20px;z-index:2147483647;';
-  const root = host.attachShadow({ mode: 'closed' });
+  const root = host.attachShadow({ mode: 'open' });
   root.innerHTML = `<style>
 :host{all:initial}
 *{box-sizing:border-box}

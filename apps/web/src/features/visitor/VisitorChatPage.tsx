@@ -1,4 +1,4 @@
-import { Box, Button, Group, Paper, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { Box, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { type LiveChatInfoAnswer, VISITOR_STRINGS as S, type VisitorMessage } from '@parley/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -64,7 +64,10 @@ export function VisitorChatPage() {
   }, [token, navigate]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down when a message arrives
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length]);
+  useEffect(() => {
+    // A block body: newer Chromium returns a Promise from scrollIntoView, and an effect must not return one.
+    void end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length]);
 
   function send() {
     const message = text.trim();
@@ -105,10 +108,14 @@ export function VisitorChatPage() {
         </Text>
       )}
       {down && <Disconnected />}
-      <ScrollArea style={{ flex: 1 }} data-testid="visitor-messages">
+      <Box style={{ flex: 1, overflowY: 'auto', minHeight: 0 }} data-testid="visitor-messages">
         <Stack gap="xs" py="xs">
           {messages.map((m) => (
-            <Group key={m.id > 0 ? m.id : m.clientId} justify={m.sender === 'visitor' ? 'flex-end' : 'flex-start'}>
+            <Group
+              key={m.id > 0 ? m.id : m.clientId}
+              data-testid="visitor-message"
+              justify={m.sender === 'visitor' ? 'flex-end' : 'flex-start'}
+            >
               <Paper
                 p="xs"
                 px="sm"
@@ -134,7 +141,7 @@ export function VisitorChatPage() {
           ))}
           <Box ref={end} />
         </Stack>
-      </ScrollArea>
+      </Box>
       <Group gap="xs" wrap="nowrap">
         <TextInput
           style={{ flex: 1 }}

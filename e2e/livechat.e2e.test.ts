@@ -1,0 +1,254 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiJson,
+  launchBrowser,
+  newContext,
+  type RunningServer,
+  screenshot,
+  seedWorkspace,
+  signInUi,
+  startServer,
+} from './support.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Issue 7 in Chromium: a visitor on a plain customer page (another origin) opens the widget, queues,
+ * chats with an agent who took the chat from the banner, and rates it; then the same with the visitor's
+ * network away for 10 s in the middle.
+ */
+describe('live chat from a website visitor in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let site: http.Server;
+  let siteUrl = '';
+  let adminToken = '';
+  let liveToken = '';
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    adminToken = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
+    liveToken = (await apiJson(`${server.url}/api/livechat/settings`, 'GET', undefined, adminToken)).data.token;
+    // The customer's own page: its styles are deliberately loud, to show they do not reach the widget.
+    site = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Acme shop</title><style>
+        body { font-family: Georgia, serif; background: #fffbe6; color: #402; margin: 40px; }
+        button { background: lime !important; font-size: 30px !important; border: 5px dotted red !important; }
+        iframe { border: 8px solid magenta !important; }
+        * { box-sizing: content-box; }
+      </style></head><body><h1>Acme shop</h1><p>Our products.</p><button id="host-button">Buy</button>
+      <script src="${server.url}/widget.js" data-token="${liveToken}" async></script></body></html>`);
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+    siteUrl = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    site?.close();
+    await server?.stop();
+  });
+
+  async function agentPage(scheme: 'light' | 'dark'): Promise<Page> {
+    const ctx = await newContext(browser, scheme);
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => console.error(`[agent] ${e.message}`));
+    await signInUi(page, server.url, 'amy');
+    return page;
+  }
+  async function visitorPage(scheme: 'light' | 'dark'): Promise<{ ctx: BrowserContext; page: Page; w: FrameLocator }> {
+    const ctx = await newContext(browser, scheme);
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => console.error(`[visitor] ${e.message}`));
+    await page.goto(siteUrl);
+    return { ctx, page, w: page.frameLocator('[data-parley-widget] iframe') };
+  }
+  const launcher = (page: Page) => page.locator('[data-parley-widget]').getByRole('button', { name: 'Chat with us' });
+  const agentMessages = (page: Page) => page.getByTestId('message');
+  const visitorMessages = (w: FrameLocator) => w.getByTestId('visitor-message');
+
+  async function openAndQueue(w: FrameLocator, page: Page, name: string): Promise<void> {
+    await launcher(page).click();
+    await w.getByRole('button', { name: 'Continue' }).click();
+    await w.getByRole('button', { name: 'Connect' }).click();
+    // VISITOR-29: every field is required.
+    expect(await w.getByText('This cannot be empty.').count()).toBe(4);
+    await w.getByLabel('Name').fill(name);
+    await w.getByLabel('Phone').fill('+44 20 7946 0000');
+    await w.getByLabel('Email').fill(`${name.toLowerCase()}@example.com`);
+    await w.getByLabel('Message').fill(`Hello, I am ${name}`);
+    await w.getByRole('button', { name: 'Connect' }).click();
+    await w.getByText('Your queue number is 1').waitFor();
+  }
+
+  async function takeOne(agent: Page, name: string): Promise<number> {
+    const banner = agent.getByTestId('banner-livechat');
+    await banner.getByText('1 incoming live chat').waitFor();
+    await banner.getByRole('button', { name: 'Take one' }).click();
+    await agent.waitForURL(/\/livechat\/\d+/);
+    const ticketId = Number(/\/livechat\/(\d+)/.exec(agent.url())?.[1]);
+    await agent.getByTestId('conversation-pane').waitFor();
+    await agentMessages(agent)
+      .filter({ hasText: `Hello, I am ${name}` })
+      .waitFor();
+    return ticketId;
+  }
+
+  async function agentSays(agent: Page, text: string) {
+    await agent.getByTestId('composer-input').fill(text);
+    await agent.getByTestId('composer-input').press('Enter');
+  }
+  async function visitorSays(w: FrameLocator, text: string) {
+    await w.getByLabel('Type a message').fill(text);
+    await w.getByLabel('Type a message').press('Enter');
+  }
+
+  async function rate3(w: FrameLocator) {
+    await w.getByText('Live Chat Ended').waitFor();
+    await w.getByRole('button', { name: 'Submit' }).click();
+    await w.getByText('Please fill in.').waitFor();
+    const star = await w.locator('.mantine-Rating-root input[value="3"]').getAttribute('id');
+    await w.locator(`label[for="${star}"]`).click();
+    await w.getByRole('button', { name: 'Submit' }).click();
+    await w.getByText('Please tell us what should we improve!').waitFor();
+    await w.getByLabel('Reason').fill('The wait was long');
+    await w.getByRole('button', { name: 'Submit' }).click();
+    await w.getByRole('button', { name: 'Close' }).waitFor();
+  }
+
+  async function storedRating(ticketId: number) {
+    const list = await apiJson(`${server.url}/api/livechat/list?offset=0`, 'GET', undefined, adminToken);
+    const chats = (
+      list.data as { livechats: { ticket_id: number; rating: number | null; reason: string }[] }[]
+    ).flatMap((g) => g.livechats);
+    return chats.find((c) => c.ticket_id === ticketId);
+  }
+
+  async function ticketMessages(ticketId: number): Promise<string[]> {
+    const r = await apiJson(`${server.url}/api/ticket/data3/${ticketId}/0`, 'GET', undefined, adminToken);
+    return (r.data as { message: string }[]).map((m) => m.message);
+  }
+
+  it('VISITOR-01 VISITOR-02 VISITOR-21 VISITOR-22 VISITOR-23 VISITOR-36 VISITOR-37 VISITOR-38 LIVECHAT-01 LIVECHAT-03 LIVECHAT-05 LIVECHAT-07 widget on a plain page: queue, Take one, messages both ways, end, rating 3 stored', async () => {
+    const agent = await agentPage('light');
+    const { page, w } = await visitorPage('light');
+    await screenshot(page, 'livechat-host-closed-light');
+    await openAndQueue(w, page, 'Vera');
+    await screenshot(page, 'livechat-visitor-queue-light');
+
+    const ticketId = await takeOne(agent, 'Vera');
+    // VISITOR-23: the accepted line, then the chat 2 s later.
+    await w.getByTestId('visitor-messages').waitFor({ timeout: 10_000 });
+    await visitorMessages(w).filter({ hasText: 'Hello, I am Vera' }).waitFor();
+
+    await agentSays(agent, 'Hi Vera, how can I help?');
+    await visitorMessages(w).filter({ hasText: 'Hi Vera, how can I help?' }).waitFor();
+    await visitorSays(w, 'My order has not arrived');
+    await agentMessages(agent).filter({ hasText: 'My order has not arrived' }).waitFor();
+    await agentSays(agent, 'Let me check that for you');
+    await visitorMessages(w).filter({ hasText: 'Let me check that for you' }).waitFor();
+    await screenshot(page, 'livechat-visitor-chat-light');
+    await screenshot(agent, 'livechat-agent-chat-light');
+
+    await agent.getByRole('button', { name: 'End chat' }).click();
+    await rate3(w);
+    await screenshot(page, 'livechat-visitor-ended-light');
+    await expect.poll(() => storedRating(ticketId)).toMatchObject({ rating: 3, reason: 'The wait was long' });
+    expect((await ticketMessages(ticketId)).filter((m) => !m.includes('ended the live chat'))).toEqual([
+      'Hello, I am Vera',
+      'Hi Vera, how can I help?',
+      'My order has not arrived',
+      'Let me check that for you',
+    ]);
+  });
+
+  it('VISITOR-10 VISITOR-25 LIVECHAT-01 the visitor network away for 10 s mid-chat: nothing lost either way (dark)', async () => {
+    const agent = await agentPage('dark');
+    const { ctx, page, w } = await visitorPage('dark');
+    await openAndQueue(w, page, 'Walt');
+    await screenshot(page, 'livechat-visitor-queue-dark');
+    const ticketId = await takeOne(agent, 'Walt');
+    await visitorMessages(w).filter({ hasText: 'Hello, I am Walt' }).waitFor({ timeout: 10_000 });
+    await visitorSays(w, 'before the drop');
+    await agentMessages(agent).filter({ hasText: 'before the drop' }).waitFor();
+
+    await ctx.setOffline(true);
+    // VISITOR-25: the visitor is told.
+    await w.getByText('You have disconnected from server.').waitFor({ timeout: 15_000 });
+    await w.getByText('Please check your internet connection and try again.').waitFor();
+    await visitorSays(w, 'typed while offline 1');
+    await visitorSays(w, 'typed while offline 2');
+    await agentSays(agent, 'sent while the visitor was away 1');
+    await agentSays(agent, 'sent while the visitor was away 2');
+    await screenshot(page, 'livechat-visitor-offline-dark');
+    await page.waitForTimeout(10_000);
+    await ctx.setOffline(false);
+
+    for (const text of ['sent while the visitor was away 1', 'sent while the visitor was away 2'])
+      await visitorMessages(w).filter({ hasText: text }).waitFor({ timeout: 20_000 });
+    for (const text of ['typed while offline 1', 'typed while offline 2'])
+      await agentMessages(agent).filter({ hasText: text }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => w.getByText('You have disconnected from server.').count()).toBe(0);
+    await expect.poll(() => w.locator('[data-sent="no"]').count()).toBe(0);
+    // Each exactly once on both sides.
+    for (const text of ['typed while offline 1', 'typed while offline 2', 'sent while the visitor was away 1']) {
+      expect(await visitorMessages(w).filter({ hasText: text }).count()).toBe(1);
+      expect(await agentMessages(agent).filter({ hasText: text }).count()).toBe(1);
+    }
+    await screenshot(page, 'livechat-visitor-chat-dark');
+    await screenshot(agent, 'livechat-agent-chat-dark');
+
+    await agent.getByRole('button', { name: 'End chat' }).click();
+    await rate3(w);
+    await screenshot(page, 'livechat-visitor-ended-dark');
+    await expect.poll(() => storedRating(ticketId)).toMatchObject({ rating: 3, reason: 'The wait was long' });
+    const stored = await ticketMessages(ticketId);
+    for (const text of ['typed while offline 1', 'typed while offline 2', 'sent while the visitor was away 2'])
+      expect(stored.filter((m) => m === text)).toHaveLength(1);
+  });
+
+  it('VISITOR-01 the widget leaves the host page styles alone and its bundle is at most 60 kB gzip', async () => {
+    const { page } = await visitorPage('light');
+    await launcher(page).waitFor();
+    const host = await page.evaluate(() => {
+      const b = document.getElementById('host-button') as HTMLElement;
+      const s = getComputedStyle(b);
+      return {
+        bg: s.backgroundColor,
+        font: getComputedStyle(document.body).fontFamily,
+        bodyBg: getComputedStyle(document.body).backgroundColor,
+        sheets: document.styleSheets.length,
+        styleTags: document.querySelectorAll('style,link[rel=stylesheet]').length,
+      };
+    });
+    // The host's own rules still apply, and the widget added no style sheet to the document.
+    expect(host).toMatchObject({ bg: 'rgb(0, 255, 0)', bodyBg: 'rgb(255, 251, 230)', sheets: 1, styleTags: 1 });
+    expect(host.font).toContain('Georgia');
+    // The host's loud rules do not reach the launcher or the frame (they live in a shadow root).
+    const widget = await launcher(page).evaluate((b) => {
+      const s = getComputedStyle(b);
+      return { bg: s.backgroundColor, border: s.borderTopWidth, size: s.width };
+    });
+    expect(widget).toEqual({ bg: 'rgb(59, 91, 219)', border: '0px', size: '56px' });
+    await launcher(page).click();
+    const frameBorder = await page
+      .locator('[data-parley-widget] iframe')
+      .evaluate((f) => getComputedStyle(f).borderTopWidth);
+    expect(frameBorder).toBe('0px');
+
+    const source = fs.readFileSync(path.join(root, 'apps/web/dist/widget.js'));
+    const served = Buffer.from(await (await fetch(`${server.url}/widget.js`)).arrayBuffer());
+    expect(served.equals(source)).toBe(true);
+    expect(gzipSync(source).length).toBeLessThanOrEqual(60 * 1024);
+  });
+});
