@@ -7,7 +7,7 @@ import {
 } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
-import { type PushOptions, pushToUser, userHasFocus } from './push.js';
+import { FOCUS_STALE_MS, type PushOptions, pushToUser } from './push.js';
 import { NOTIFY_STRINGS } from './strings.js';
 
 /** A push about a conversation rather than a stored notification: `tag` lets a repeat replace the first. */
@@ -75,12 +75,33 @@ export function newTicketAudience(users: UserRow[], t: { assignee: string; depar
   return dept === null ? users : users.filter((u) => parseIds(u.departments).includes(dept));
 }
 
+/**
+ * Pushes to those of `users` with a subscription and no focused tab: two queries for the whole audience (a
+ * new ticket may reach every user of a large account), then one send per subscription.
+ */
 async function pushUnfocused(o: PushOptions, accountId: number, users: UserRow[], payload: ConversationPush) {
-  for (const u of users) {
-    const userId = Number(u.id);
-    if (await userHasFocus(o.db, accountId, userId)) continue;
-    await pushToUser(o, accountId, userId, payload);
-  }
+  const ids = users.map((u) => Number(u.id));
+  if (ids.length === 0) return;
+  const subscribed = await o.db
+    .selectFrom('push_subscriptions')
+    .select('user_id')
+    .distinct()
+    .where('account_id', '=', accountId)
+    .where('user_id', 'in', ids)
+    .execute();
+  const targets = subscribed.map((r) => Number(r.user_id));
+  if (targets.length === 0) return;
+  const focused = await o.db
+    .selectFrom('notification_focus')
+    .select('user_id')
+    .distinct()
+    .where('account_id', '=', accountId)
+    .where('user_id', 'in', targets)
+    .where('focused', '=', 1)
+    .where('updated_at', '>', Date.now() - FOCUS_STALE_MS)
+    .execute();
+  const busy = new Set(focused.map((r) => Number(r.user_id)));
+  for (const userId of targets) if (!busy.has(userId)) await pushToUser(o, accountId, userId, payload);
 }
 
 async function onTicketCreated(o: PushOptions, e: StoredEvent) {

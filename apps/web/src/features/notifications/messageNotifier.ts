@@ -23,12 +23,18 @@ export interface MessageNotice {
  * mine, not a system message, in a ticket assigned to me or to nobody, not an internal Workspace chat, on a
  * channel whose MessageNotification choice is on.
  */
-export function noticeFor(m: NewMessageEvent, t: TicketUpdated, me: string, now = Date.now()): MessageNotice | null {
+export function noticeFor(
+  m: NewMessageEvent,
+  t: TicketUpdated,
+  me: string,
+  now = Date.now(),
+  channelOn: (channel: string) => boolean = messagePref.get,
+): MessageNotice | null {
   if (m.type === 'system' || NOT_PEOPLE.has(m.sender) || m.sender.toLowerCase() === me.toLowerCase()) return null;
   if (t.channel === 'chat' || now - m.created_at > FRESH_MS) return null;
   const assignees = t.assignee.map((u) => u.toLowerCase());
   if (assignees.length > 0 && !assignees.includes(me.toLowerCase())) return null;
-  if (!messagePref.get(prefChannel(t.channel))) return null;
+  if (!channelOn(prefChannel(t.channel))) return null;
   const livechat = t.channel.toUpperCase() === 'LIVECHAT';
   return {
     title: S.messageTitle(m.senderName || m.sender, t.ticket_number),
