@@ -122,6 +122,31 @@ describe('the ticket list in Chromium', () => {
     await ctx.close();
   });
 
+  it("TICKET-27 RT-23 a status change in one agent's list shows in a second agent's list", async () => {
+    const adminCtx = await newContext(browser);
+    const agentCtx = await newContext(browser, 'dark');
+    const admin = await adminCtx.newPage();
+    const agent = await agentCtx.newPage();
+    await Promise.all([signIn(admin, 'demo-admin'), signIn(agent, 'demo-agent1')]);
+    for (const page of [admin, agent]) {
+      await page.goto(`${server.url}/ticket`);
+      await waitConnected(page);
+      await page.getByTestId('ticket-row').first().waitFor();
+    }
+    const number = Number(await admin.getByTestId('ticket-row').first().locator('td').first().textContent());
+    const status = (page: Page) => page.locator(`input[aria-label="Status of #${number}"]`);
+    await status(agent).waitFor();
+    expect(await status(agent).inputValue()).toBe('Open');
+
+    await status(admin).click();
+    await admin.getByRole('option', { name: 'Pending', exact: true }).click();
+    await expect.poll(() => status(admin).inputValue()).toBe('Pending');
+    await expect.poll(() => status(agent).inputValue(), { timeout: 10_000 }).toBe('Pending');
+    await screenshot(agent, 'tickets-status-live-dark');
+    await adminCtx.close();
+    await agentCtx.close();
+  });
+
   it('TICKET-07 TICKET-09 save a filter preset, reload, reopen it', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
