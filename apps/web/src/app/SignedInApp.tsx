@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import type { AuthCheckAnswer } from '@parley/contracts';
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { ChatBadge } from '../features/chat/ChatBadge';
 import { HomePage } from '../features/home/HomePage';
 import { lazyScreen } from '../lib/lazyRetry';
 import { NotFoundPage } from './NotFoundPage';
@@ -78,6 +79,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
   );
   return (
     <Suspense fallback={<ScreenLoader />}>
+      <ChatBadge />
       <Routes>
         <Route element={<SignedInLayout session={session} />}>
           <Route path="/" element={<HomePage session={session} />} />

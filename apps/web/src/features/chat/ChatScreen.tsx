@@ -11,6 +11,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type ChatItem, WORKSPACE_STRINGS as W } from '@parley/contracts';
 import { IconMessages, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -76,13 +77,17 @@ export function ChatScreen() {
 
   const current = open.data ?? chats.find((c) => c.id === chatId);
   const onThis = chatId !== null && meetings.onMeeting === chatId;
+  // Narrow screens show the list or the open chat, not both.
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
 
   return (
-    <Group align="stretch" gap={0} wrap="nowrap" h="100%">
+    // The screen fills the window below the banners; the pane scrolls inside it.
+    <Group align="stretch" gap={0} wrap="nowrap" style={{ height: 'calc(100dvh - 140px)', minHeight: 420 }}>
       <Stack
-        w={320}
+        w={narrow ? '100%' : 320}
         p="sm"
         gap="xs"
+        display={narrow && chatId ? 'none' : undefined}
         style={{ borderRight: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
         data-testid="chat-list"
       >
@@ -118,7 +123,7 @@ export function ChatScreen() {
           )}
         </ScrollArea>
       </Stack>
-      <Box style={{ flex: 1, minWidth: 0 }}>
+      <Box style={{ flex: 1, minWidth: 0 }} display={narrow && !chatId ? 'none' : undefined}>
         {chatId && !denied ? (
           <Stack h="100%" gap={0}>
             <Group
