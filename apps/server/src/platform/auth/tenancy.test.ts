@@ -99,6 +99,7 @@ const TABLES = [
   'sla_breaches',
   'livechat_visitors',
   'livechats',
+  'workspace_chats',
 ] as const;
 
 /** Routes whose path parameters are not all ids: the URLs to try, given one of A's ids. */
@@ -387,6 +388,14 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       // B's own live chat settings, saved back unchanged.
       'POST /api/livechat/settings': async () =>
         (await call('GET', '/api/livechat/settings', { token: bToken })).body.data,
+      // A chat with a team mate of B's own (A's user ids are refused with 400).
+      'POST /api/chat/create': async () => {
+        const mate = await call('POST', '/api/users', {
+          token: bToken,
+          body: { username: `b-${uniq()}`, name: 'B mate', password: 'user password 1', type: 'agent' },
+        });
+        return { members: [mate.body.id] };
+      },
       // A well-formed Web Push subscription of B's (the push service is never reached by storing it).
       'POST /api/fcm/token': async () => {
         const ecdh = crypto.createECDH('prime256v1');
