@@ -246,6 +246,18 @@ describe('live chat from a website visitor in Chromium', () => {
       .evaluate((f) => getComputedStyle(f).borderTopWidth);
     expect(frameBorder).toBe('0px');
 
+    // Settings -> Live chat shows the snippet with this account's token: the one the host page pasted.
+    const ctx = await newContext(browser);
+    contexts.push(ctx);
+    const admin = await ctx.newPage();
+    await signInUi(admin, server.url, 'ann');
+    await admin.goto(`${server.url}/settings/livechat`);
+    expect(await admin.getByTestId('livechat-snippet').textContent()).toBe(
+      `<script src="${server.url}/widget.js" data-token="${liveToken}" async></script>`,
+    );
+    expect(await admin.getByTestId('livechat-link').textContent()).toBe(`${server.url}/register/livechat/${liveToken}`);
+    await screenshot(admin, 'livechat-settings-light');
+
     const source = fs.readFileSync(path.join(root, 'apps/web/dist/widget.js'));
     const served = Buffer.from(await (await fetch(`${server.url}/widget.js`)).arrayBuffer());
     expect(served.equals(source)).toBe(true);

@@ -279,6 +279,8 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   8: { key: 'departments', label: 'Departments', admin: true },
   9: { key: 'labels', label: 'Labels', admin: true },
   10: { key: 'tickets', label: 'Tickets', admin: true },
+  /** Issue 7: the live chat widget's embed snippet and automatic offering. */
+  11: { key: 'livechat', label: 'Live chat', admin: true },
   17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
 };
 

@@ -112,7 +112,7 @@ export function LiveChatsScreen() {
             {current && current.state !== 'chatting' && (
               <Badge m="xs">{current.state === 'converted' ? L.converted : L.ended}</Badge>
             )}
-            <Box style={{ flex: 1, minHeight: 0 }}>
+            <Box style={{ flex: 1, minHeight: 0 }} px="md">
               <Suspense fallback={null}>
                 <Pane ticketId={ticketId} />
               </Suspense>

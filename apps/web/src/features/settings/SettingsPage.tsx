@@ -5,6 +5,7 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { useRefreshSession } from '../auth/useSession';
 import { DepartmentsCard } from '../departments/DepartmentsCard';
 import { LabelsCard } from '../labels/LabelsCard';
+import { LiveChatSettingsCard } from '../livechat/LiveChatSettingsCard';
 import { NotificationSettingsCard } from '../notifications/NotificationSettingsCard';
 import { CustomStatusesCard } from '../status/CustomStatusesCard';
 import { TicketSettings } from '../tickets/TicketSettings';
@@ -46,6 +47,7 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     departments: <DepartmentsCard />,
     labels: <LabelsCard />,
     tickets: <TicketSettings />,
+    livechat: <LiveChatSettingsCard />,
   };
   const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key in panels);
   if (!sections.some((s) => s.key === tab)) return <Navigate to="/settings/security" replace />;

@@ -123,6 +123,7 @@ export function VisitorChatPage() {
                 withBorder
                 bg={m.sender === 'visitor' ? 'var(--mantine-primary-color-light)' : undefined}
                 maw="80%"
+                opacity={m.id > 0 ? 1 : 0.6}
               >
                 {m.sender !== 'visitor' && (
                   <Text size="xs" c="dimmed">
