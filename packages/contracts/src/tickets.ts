@@ -145,6 +145,8 @@ const csv = <T extends z.ZodType>(item: T) =>
   );
 const id = z.coerce.number().int().positive();
 const seconds = z.preprocess(blank, z.coerce.number().int().min(0).optional());
+/** A 0/1 switch of the load call; `true`/`false` are read the same way. */
+const flag = z.preprocess((v) => (v === 'true' ? '1' : v === 'false' ? '0' : blank(v)), z.enum(['0', '1']).optional());
 
 export const TICKET_SORTS = ['updated', 'created', 'priority'] as const;
 export const TICKET_SEARCH_FIELDS = ['title', 'name', 'email', 'phone', 'ticket_number'] as const;
@@ -164,8 +166,12 @@ export const CHANNEL_CODES = [...Object.keys(CHANNELS), ...Object.keys(CHANNEL_A
  * - `withReply`: 1 = an agent has answered, 0 = not yet.
  * - `field` + `fieldValue`: a case-insensitive "contains" search on one of title, name, email, phone, or an
  *   exact ticket number.
- * Accepted but not applied yet (no data behind them): appointment dates (`apptStart`, `apptEnd`, `appt`,
- * `apptLessTwoDays`), `advFilter`, `automatic`, `automaticStatus`, `noAutomaticStatus`, `replyTAT`.
+ * - Appointment (TICKET-62, the customer's "Preferred Appointment Date" in `other`, read as a calendar day
+ *   when written YYYY-MM-DD...; other spellings do not match these filters): `apptStart`/`apptEnd` in unix
+ *   seconds bound the day (UTC days, inclusive); `apptLessTwoDays` 1 = under 2 days away, past ones
+ *   included (the list shows those red); `appt` 1 = has an appointment date, 0 = has none.
+ * Accepted but not applied yet (no data behind them): `advFilter`, `automatic`, `automaticStatus`,
+ * `noAutomaticStatus`, `replyTAT`.
  */
 export const TicketLoadQuery = z.object({
   campaignId: z.preprocess(blank, id.optional()),
@@ -181,10 +187,10 @@ export const TicketLoadQuery = z.object({
   withReply: z.preprocess(blank, z.enum(['0', '1']).optional()),
   field: z.preprocess(blank, z.enum(TICKET_SEARCH_FIELDS).optional()),
   fieldValue: z.preprocess(blank, z.string().max(200).optional()),
-  apptStart: z.string().max(20).optional(),
-  apptEnd: z.string().max(20).optional(),
-  appt: z.string().max(20).optional(),
-  apptLessTwoDays: z.string().max(20).optional(),
+  apptStart: seconds,
+  apptEnd: seconds,
+  appt: flag,
+  apptLessTwoDays: flag,
   advFilter: z.string().max(2000).optional(),
   automatic: z.string().max(100).optional(),
   automaticStatus: z.string().max(100).optional(),

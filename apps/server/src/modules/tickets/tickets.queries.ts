@@ -1,4 +1,5 @@
 import {
+  APPOINTMENT_KEY,
   type Campaign,
   CHANNEL_ALIASES,
   ErrorCode,
@@ -12,7 +13,7 @@ import {
   type TicketLoadQuery,
   ticketStatusName,
 } from '@parley/contracts';
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
@@ -141,12 +142,37 @@ const channelsWithAliases = (codes: readonly string[]) => {
   return [...out];
 };
 
+/**
+ * TICKET-62: the appointment date of a ticket as text (null when none), from `other`. Both dialects read a
+ * JSON key with `->>`; Postgres needs the text column cast first.
+ */
+function appointmentText(db: Db): RawBuilder<string | null> {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql`(tickets.other::jsonb ->> ${APPOINTMENT_KEY})`
+    : sql`(tickets.other ->> ${APPOINTMENT_KEY})`;
+}
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The appointment filters (see `TicketLoadQuery`): on the day part of a YYYY-MM-DD... date. */
+function appointmentConditions(q: TicketLoadQuery, appt: RawBuilder<string | null>, now: number) {
+  const out: Expression<SqlBool>[] = [];
+  const wanted = q.apptStart !== undefined || q.apptEnd !== undefined || q.apptLessTwoDays === '1' || q.appt === '1';
+  const day = sql`substr(${appt}, 1, 10)`;
+  if (wanted) out.push(sql<SqlBool>`${appt} like '____-__-__%'`);
+  else if (q.appt === '0') out.push(sql<SqlBool>`(${appt} is null or ${appt} not like '____-__-__%')`);
+  if (q.apptStart !== undefined) out.push(sql<SqlBool>`${day} >= ${utcDay(q.apptStart * 1000)}`);
+  if (q.apptEnd !== undefined) out.push(sql<SqlBool>`${day} <= ${utcDay(q.apptEnd * 1000)}`);
+  if (q.apptLessTwoDays === '1') out.push(sql<SqlBool>`${day} < ${utcDay(now + 2 * 86_400_000)}`);
+  return out;
+}
+
 /** Every condition of a page as one expression; ids in the filters are already checked (`checkFilterIds`). */
 function conditions(
   eb: Eb,
   accountId: number,
   p: Omit<TicketPage, 'offset' | 'limit'>,
   codes: number[] | null,
+  appt: RawBuilder<string | null>,
 ): Expression<SqlBool> {
   const q = p.query;
   const all: Expression<SqlBool>[] = [eb('tickets.account_id', '=', accountId)];
@@ -176,6 +202,7 @@ function conditions(
   }
   if (q.depFilter?.length) all.push(eb('tickets.department_id', 'in', q.depFilter));
   if (q.withReply !== undefined) all.push(eb('tickets.has_responded', '=', Number(q.withReply)));
+  all.push(...appointmentConditions(q, appt, Date.now()));
   if (q.field && q.fieldValue !== undefined && q.fieldValue !== '') {
     if (q.field === 'ticket_number') {
       const n = Number(q.fieldValue);
@@ -236,7 +263,8 @@ const FEW_ROWS = 5000;
 export async function loadTickets(db: Db, viewer: Viewer, page: TicketPage): Promise<TicketLoadAnswer> {
   await checkFilterIds(db, viewer.accountId, page.query);
   const codes = await statusCodes(db, viewer.accountId, page.status);
-  const where = (eb: Eb) => conditions(eb, viewer.accountId, page, codes);
+  const appt = appointmentText(db);
+  const where = (eb: Eb) => conditions(eb, viewer.accountId, page, codes, appt);
   const counted = await db
     .selectFrom('tickets')
     .where(where)

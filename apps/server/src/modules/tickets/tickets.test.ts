@@ -44,6 +44,13 @@ const CHANNELS = ['EMAIL', 'WHATSAPP', 'FB_PM', 'CALL', 'LIVECHAT', 'livechat', 
 const DAY = 24 * 3600 * 1000;
 const BASE = Date.UTC(2026, 0, 1);
 const PER_ACCOUNT = 150;
+/** Appointment dates in `other`: past, far ahead, with a time, and one spelling the filters do not read. */
+const APPOINTMENTS = ['2026-02-01', '2026-03-15', '2099-01-01', '2026-02-01 10:30', '1/2/2026'];
+const isoAppt = (r: Row): string | null => {
+  const v = r.other['Preferred Appointment Date'];
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : null;
+};
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A small seeded generator, so the fixture is the same on every run and dialect. */
 function rng(seed: number) {
@@ -170,7 +177,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
         name: `Customer ${i}`,
         email: `c${i}@example.net`,
         phone: `+6012${String(i).padStart(5, '0')}`,
-        other: rnd() < 0.2 ? { 'Preferred Appointment Date': '2026-02-01' } : {},
+        other: rnd() < 0.3 ? { 'Preferred Appointment Date': APPOINTMENTS[i % APPOINTMENTS.length] } : {},
       });
     }
     await db()
@@ -329,6 +336,28 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
       where: (r) => r.has_responded === 0,
     },
     {
+      title: 'TICKET-62 TICKET-05 appt=1: has an appointment date',
+      path: () => '/ticket/load/t/all/ticket/0?appt=1',
+      where: (r) => isoAppt(r) !== null,
+    },
+    {
+      title: 'TICKET-62 appt=0: no (readable) appointment date',
+      path: () => '/ticket/load/t/all/ticket/0?appt=0',
+      where: (r) => isoAppt(r) === null,
+    },
+    {
+      title: 'TICKET-62 TICKET-05 apptStart/apptEnd bound the appointment day (UTC, inclusive)',
+      path: () =>
+        `/ticket/load/t/all/ticket/0?apptStart=${Date.UTC(2026, 1, 1, 12) / 1000}&apptEnd=${Date.UTC(2026, 2, 15, 1) / 1000}`,
+      where: (r) => (isoAppt(r) ?? '') >= '2026-02-01' && (isoAppt(r) ?? '9') <= '2026-03-15',
+    },
+    {
+      title: 'TICKET-62 apptLessTwoDays=1: under 2 days away, past ones included',
+      path: () => '/ticket/load/t/all/ticket/0?apptLessTwoDays=1&sort=created',
+      where: (r) => isoAppt(r) !== null && isoAppt(r)! < utcDay(Date.now() + 2 * DAY),
+      sort: 'created',
+    },
+    {
       title: 'TICKET-30 field/fieldValue contains, LIKE wildcards taken literally',
       path: () => '/ticket/load/t/all/ticket/0?field=title&fieldValue=50%25_DEAL',
       where: (r) => r.title.toLowerCase().includes('50%_deal'),
@@ -428,7 +457,17 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
       expect(r.status, path).toBe(400);
       expect(r.body, path).toMatchObject({ result: 'failed', description: message });
     }
-    for (const q of ['priorityFilter=X', 'channelFilter=PIGEON', 'sort=random', 'campaignId=-3', 'start=soon'])
+    for (const q of [
+      'priorityFilter=X',
+      'channelFilter=PIGEON',
+      'sort=random',
+      'campaignId=-3',
+      'start=soon',
+      'apptStart=soon',
+      'apptEnd=-1',
+      'apptLessTwoDays=maybe',
+      'appt=2',
+    ])
       expect((await load(a.token, `/ticket/load/t/all/ticket/0?${q}`)).status, q).toBe(400);
   });
 
