@@ -1,8 +1,11 @@
 import { type ChatItem, newQueueId, WORKSPACE_STRINGS as W } from '@parley/contracts';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Parley } from '../../app.js';
+import { createParley } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
-import { dialects, startTestServer } from '../../testing/support.js';
+import { dialects, freshPostgres, redisUrl, startTestServer, tempDir, testConfig } from '../../testing/support.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -261,5 +264,51 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     // Bad input.
     expect((await cySock.emitWithAck('getMeetingCount', 'x' as never)).ok).toBe(false);
     expect((await cySock.emitWithAck('joinMeeting', -1)).ok).toBe(false);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL || !redisUrl)('workspace chats on two nodes (postgres + redis)', () => {
+  const nodes: Parley[] = [];
+  const urls: string[] = [];
+  const opened: TestSocket[] = [];
+  let drop: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    const pgdb = await freshPostgres();
+    drop = pgdb.drop;
+    for (const name of ['ws-a', 'ws-b']) {
+      const p = await createParley(
+        testConfig({ DATABASE_URL: pgdb.url, DATA_DIR: tempDir(), REDIS_URL: redisUrl, NODE_ID: name }),
+        { logger: pino({ level: 'silent' }) },
+      );
+      nodes.push(p);
+      urls.push(`http://127.0.0.1:${await p.listen()}`);
+    }
+  });
+  afterAll(async () => {
+    for (const o of opened.splice(0)) o.disconnect();
+    for (const n of nodes) await n.close();
+    await drop();
+  });
+
+  it('CHAT-09 CHAT-11 RT-22 meeting counts and messages reach members connected to another node', async () => {
+    const call = apiClient(urls[0]!);
+    const admin = await signUpVia(call);
+    const ann = await addUserVia(call, admin.token, { username: `ann-${uniq()}`, type: 'agent', name: 'Ann' });
+    const bob = await addUserVia(call, admin.token, { username: `bob-${uniq()}`, type: 'agent', name: 'Bob' });
+    const chat = (await call('POST', '/api/chat/create', { token: ann.token, body: { members: [bob.id] } })).body
+      .data as ChatItem;
+    const annSock = await connectSocket(urls[0]!, ann.token, opened);
+    const bobSock = await connectSocket(urls[1]!, bob.token, opened);
+    const bobGot = record(bobSock);
+    expect(await annSock.emitWithAck('joinMeeting', chat.id)).toEqual({ ok: true, count: 1 });
+    await waitFor(() => bobGot('meetingCount').some((e) => e.count === 1), 'Bob on node B sees the count');
+    expect(await bobSock.emitWithAck('joinMeeting', chat.id)).toEqual({ ok: true, count: 2 });
+    expect(await annSock.emitWithAck('getMeetingCount', [chat.id])).toEqual({ ok: true, counts: { [chat.id]: 2 } });
+    const sent = await annSock.emitWithAck('newChatMessage', { ticket_id: chat.id, message: 'across', type: 'text' });
+    expect(sent.ok).toBe(true);
+    await waitFor(() => bobGot('newMessage').some((m) => m.message === 'across'), 'the message crosses nodes');
+    annSock.disconnect();
+    await waitFor(() => bobGot('meetingCount').at(-1)?.count === 1, 'a disconnect on node A ends that meeting');
   });
 });
