@@ -185,4 +185,20 @@ describe('the profile modal in Chromium', () => {
     },
     SLOW,
   );
+
+  it(
+    'PROFILE-01 PROFILE-03 the online users list opens a colleague with activity, tickets and exp',
+    async () => {
+      const page = await signedIn('dark');
+      await page.getByTestId('online-users-toggle').click();
+      await page.getByTestId('online-users').getByTestId('online-user').filter({ hasText: 'Bo Agent' }).click();
+      const m = modal(page);
+      await m.getByTestId('profile-sections').waitFor();
+      await expect.poll(() => m.getByTestId('profile-exp').textContent()).toContain('Exp 47');
+      await expect.poll(() => m.getByTestId('profile-activity-item').count()).toBe(5);
+      await expect.poll(() => m.getByTestId('profile-ticket').count()).toBe(10);
+      await screenshot(page, 'profile-online-list-dark');
+    },
+    SLOW,
+  );
 });

@@ -264,6 +264,45 @@ function Body({ target, onOpen }: { target: ProfileTarget; onOpen(ticketId: numb
   );
 }
 
+/**
+ * PROFILE-01 .. PROFILE-03 for a colleague's card elsewhere (the online users list's profile): activity,
+ * tickets and live chats, level and exp of a user, without the header the card already shows.
+ */
+export function UserProfileSections({ username, onLeave }: { username: string; onLeave(): void }) {
+  const navigate = useNavigate();
+  const [offset, setOffset] = useState(0);
+  const q = useQuery({
+    queryKey: profileKeys.person(username, offset),
+    queryFn: () => profileApi.person(username, offset),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const open = (id: number) => {
+    onLeave();
+    navigate(`/ticket/${id}`);
+  };
+  if (q.isError) return null;
+  if (!q.data) return <Loader size="sm" />;
+  return (
+    <Stack gap="md" data-testid="profile-sections">
+      <Stack gap={6}>
+        <Text size="sm" fw={600}>
+          {S.activity}
+        </Text>
+        <Activity items={q.data.activity} onOpen={open} />
+        <Paging
+          offset={offset}
+          size={PROFILE_ACTIVITY_PAGE}
+          got={q.data.activity.length}
+          label={S.activity}
+          onChange={setOffset}
+        />
+      </Stack>
+      <Lists username={q.data.data.uid} onOpen={open} />
+    </Stack>
+  );
+}
+
 /** PROFILE-01 .. PROFILE-09: the profile modal of a user, a contact, a bot or the visitor. */
 export function ProfileModal({ target, onClose }: { target: ProfileTarget | null; onClose(): void }) {
   const navigate = useNavigate();

@@ -2,6 +2,7 @@ import { Avatar, Badge, Group, Modal, Stack, Text } from '@mantine/core';
 import { effectiveStatus, statusLabel } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { shell, useShell } from '../../app/shell/shellStore';
+import { UserProfileSections } from '../profile';
 import { statusApi, statusKeys } from './api';
 import { lastSeenText } from './OnlineUsersPanel';
 import { colorOf } from './strings';
@@ -34,6 +35,7 @@ export function ProfileModal() {
               {lastSeenText(u)}
             </Text>
           </Group>
+          <UserProfileSections username={u.username} onLeave={() => shell.set({ profileUserId: null })} />
         </Stack>
       )}
     </Modal>
