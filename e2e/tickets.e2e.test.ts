@@ -147,6 +147,56 @@ describe('the ticket list in Chromium', () => {
     await agentCtx.close();
   });
 
+  it('TICKET-05 TICKET-62 appointment filters: under 2 days (red) and the next 7 days', async () => {
+    const signInApi = await fetch(`${server.url}/api/auth2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client: 'demo-admin', password }),
+    });
+    const { token } = (await signInApi.json()) as { token: string };
+    const day = (n: number) => {
+      const d = new Date();
+      d.setDate(d.getDate() + n);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    };
+    for (const [title, n] of [
+      ['Fit the new boiler', 1],
+      ['Survey the garden', 5],
+      ['Inspect the roof', 20],
+    ] as const) {
+      const res = await fetch(`${server.url}/api/ticket/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ title, name: 'Appointment customer', other: { 'Preferred Appointment Date': day(n) } }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'demo-admin');
+    await page.goto(`${server.url}/ticket`);
+    await page.getByTestId('ticket-row').first().waitFor();
+    await page.getByTestId('ticket-filters').click();
+    const panel = page.getByRole('dialog', { name: 'Filters' });
+    await panel.getByLabel('Appointment in under 2 days').check();
+    await expect.poll(() => count(page)).toBe(1);
+    const row = page.getByTestId('ticket-row');
+    expect(await row.textContent()).toContain('Fit the new boiler');
+    const badge = row.getByTestId('appointment-days');
+    expect(await badge.textContent()).toBe('1 day');
+    expect(await badge.getAttribute('style')).toContain('red'); // TICKET-62: red under 2 days
+    await screenshot(page, 'tickets-appointment-filter-light');
+
+    await panel.getByLabel('Appointment in under 2 days').uncheck();
+    await panel.getByRole('combobox', { name: 'Appointment' }).click();
+    await page.getByRole('option', { name: 'Next 7 days' }).click();
+    await expect.poll(() => count(page)).toBe(2);
+    const titles = (await page.getByTestId('ticket-row').allTextContents()).join(' ');
+    expect(titles).toContain('Survey the garden');
+    expect(titles).not.toContain('Inspect the roof');
+    await ctx.close();
+  });
+
   it('TICKET-07 TICKET-09 save a filter preset, reload, reopen it', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();

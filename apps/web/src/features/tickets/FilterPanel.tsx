@@ -1,6 +1,7 @@
 import {
   Anchor,
   Button,
+  Checkbox,
   Group,
   MultiSelect,
   Popover,
@@ -15,7 +16,7 @@ import { IconFilter } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDepartments } from '../departments/api';
-import { DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
+import { type DateSel, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
 import { T } from './strings';
 
 /** TICKET-10: the campaign picker, 5 campaigns a page from `/api/campaign/list`. */
@@ -54,9 +55,38 @@ function CampaignPicker({ value, onChange }: { value: string; onChange(v: string
   );
 }
 
+/** TICKET-08: the quick ranges a preset can hold. */
+function DateRangeSelect({
+  label,
+  value,
+  ahead,
+  onChange,
+}: {
+  label: string;
+  value: DateSel;
+  ahead?: boolean;
+  onChange(v: DateSel): void;
+}) {
+  return (
+    <Select
+      label={label}
+      placeholder="Any time"
+      data={[
+        { value: 'current', label: 'Today' },
+        { value: 'yesterday', label: 'Yesterday' },
+        { value: '1week', label: ahead ? 'Next 7 days' : 'Last 7 days' },
+      ]}
+      value={value || null}
+      onChange={(v) => onChange((v ?? '') as DateSel)}
+      clearable
+      comboboxProps={{ withinPortal: false }}
+    />
+  );
+}
+
 /**
- * TICKET-05, TICKET-06: the filter panel. Appointment dates and the automatic-status filters are left out
- * while no ticket carries data for them (the load call accepts and ignores them, docs/tickets.md).
+ * TICKET-05, TICKET-06: the filter panel. The automatic-status filters are left out while no ticket carries
+ * data for them (the load call accepts and ignores them, docs/tickets.md).
  */
 export function FilterPanel({
   filters,
@@ -75,7 +105,11 @@ export function FilterPanel({
     filters.priorities.length +
     (filters.campaign ? 1 : 0) +
     (filters.agent ? 1 : 0) +
-    (filters.reply ? 1 : 0);
+    (filters.reply ? 1 : 0) +
+    (filters.updated ? 1 : 0) +
+    (filters.created ? 1 : 0) +
+    (filters.appointment ? 1 : 0) +
+    (filters.apptLessTwoDays ? 1 : 0);
   return (
     <Popover position="bottom-end" shadow="md" width={340} trapFocus>
       <Popover.Target>
@@ -147,6 +181,30 @@ export function FilterPanel({
               onChange={(reply) => onChange({ ...filters, reply })}
             />
           </Stack>
+          {/* One start/end pair in the load call: choosing Received clears Updated and the other way. */}
+          <Group grow gap="xs" align="flex-start">
+            <DateRangeSelect
+              label="Received"
+              value={filters.created}
+              onChange={(created) => onChange({ ...filters, created, updated: created ? '' : filters.updated })}
+            />
+            <DateRangeSelect
+              label="Updated"
+              value={filters.updated}
+              onChange={(updated) => onChange({ ...filters, updated, created: updated ? '' : filters.created })}
+            />
+          </Group>
+          <DateRangeSelect
+            label="Appointment"
+            ahead
+            value={filters.appointment}
+            onChange={(appointment) => onChange({ ...filters, appointment })}
+          />
+          <Checkbox
+            label="Appointment in under 2 days"
+            checked={filters.apptLessTwoDays}
+            onChange={(e) => onChange({ ...filters, apptLessTwoDays: e.currentTarget.checked })}
+          />
           <Select
             label="Sort by"
             data={[

@@ -26,6 +26,43 @@ export interface TicketFilters {
   agent: string;
   /** `withReply`: '' any, '1' answered by an agent, '0' not yet. */
   reply: string;
+  /** TICKET-05, TICKET-08: quick date ranges; one of updated/created at a time (one `start`/`end` pair). */
+  updated: DateSel;
+  created: DateSel;
+  appointment: DateSel;
+  /** TICKET-62: only tickets whose appointment is under 2 days away (shown red). */
+  apptLessTwoDays: boolean;
+}
+
+/** TICKET-08: the preset's date values; '' is no range. */
+export const DATE_SELS = ['current', 'yesterday', '1week'] as const;
+export type DateSel = '' | (typeof DATE_SELS)[number];
+
+/**
+ * A quick range as unix seconds, inclusive, on the viewer's calendar: current = today, yesterday, 1week =
+ * the last 7 days with today. Appointments look ahead, so their 1week is today and the next 6 days, and
+ * their bounds name calendar days (the server reads the UTC day of each second, so midnight UTC of the
+ * local date is sent).
+ */
+export function dateRange(sel: DateSel, kind: 'updated' | 'created' | 'appointment', now = Date.now()) {
+  if (!sel) return null;
+  const d = new Date(now);
+  const day = (offset: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + offset);
+  const [from, to] =
+    sel === 'current'
+      ? [day(0), day(0)]
+      : sel === 'yesterday'
+        ? [day(-1), day(-1)]
+        : kind === 'appointment'
+          ? [day(0), day(6)]
+          : [day(-6), day(0)];
+  if (kind === 'appointment')
+    return {
+      sd: Date.UTC(from.getFullYear(), from.getMonth(), from.getDate()) / 1000,
+      ed: Date.UTC(to.getFullYear(), to.getMonth(), to.getDate()) / 1000,
+    };
+  const end = new Date(to.getFullYear(), to.getMonth(), to.getDate() + 1).getTime() - 1000;
+  return { sd: Math.floor(from.getTime() / 1000), ed: Math.floor(end / 1000) };
 }
 
 export const DEFAULT_FILTERS: TicketFilters = {
@@ -39,6 +76,10 @@ export const DEFAULT_FILTERS: TicketFilters = {
   campaign: '',
   agent: '',
   reply: '',
+  updated: '',
+  created: '',
+  appointment: '',
+  apptLessTwoDays: false,
 };
 
 function query(f: TicketFilters): string {
@@ -51,6 +92,18 @@ function query(f: TicketFilters): string {
   if (f.campaign) q.set('campaignId', f.campaign);
   if (f.agent.trim()) q.set('agent', f.agent.trim());
   if (f.reply) q.set('withReply', f.reply);
+  const received = f.created ? dateRange(f.created, 'created') : dateRange(f.updated, 'updated');
+  if (received) {
+    if (f.created) q.set('received', 'created');
+    q.set('start', String(received.sd));
+    q.set('end', String(received.ed));
+  }
+  const appt = dateRange(f.appointment, 'appointment');
+  if (appt) {
+    q.set('apptStart', String(appt.sd));
+    q.set('apptEnd', String(appt.ed));
+  }
+  if (f.apptLessTwoDays) q.set('apptLessTwoDays', '1');
   if (f.search.trim()) {
     const s = f.search.trim();
     q.set('field', /^\d+$/.test(s) ? 'ticket_number' : 'title');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS } from './api';
+import { DEFAULT_FILTERS, dateRange } from './api';
 import { fromPreset, presetKey, savePreset, toPreset } from './presets';
 
 describe('ticket filter presets', () => {
@@ -12,6 +12,9 @@ describe('ticket filter presets', () => {
     sort: 'priority',
     campaign: '4',
     agent: 'ann',
+    created: '1week' as const,
+    appointment: 'current' as const,
+    apptLessTwoDays: true,
   };
 
   it('TICKET-07 TICKET-08 TICKET-09 a preset keeps the spec fields and gives the same filters back', () => {
@@ -33,10 +36,28 @@ describe('ticket filter presets', () => {
       ].sort(),
     );
     expect(Object.keys(p.dateSelection).sort()).toEqual(['appointment', 'created', 'updated']);
+    expect(p.settings.apptLessTwoDays).toBe(true);
+    expect(p.dateSelection.updated).toBeNull();
+    expect(p.dateSelection.created).toMatchObject({ value: '1week' });
+    const c = p.dateSelection.created!;
+    expect(c.ed - c.sd).toBe(7 * 86_400 - 1);
     expect(fromPreset(JSON.parse(JSON.stringify(p)))).toEqual(f);
     expect(presetKey(7)).toBe('parley.ticketPresets.7');
     // DECISIONS 3: a custom status code is kept.
     expect(fromPreset(toPreset('C', { ...f, status: '7' }, 0)).status).toBe('7');
+  });
+
+  it('TICKET-08 quick ranges: today, yesterday, the last 7 days; appointments look ahead, as calendar days', () => {
+    const now = new Date(2026, 10, 23, 15, 30).getTime();
+    const sec = (y: number, m: number, d: number) => new Date(y, m, d).getTime() / 1000;
+    expect(dateRange('current', 'updated', now)).toEqual({ sd: sec(2026, 10, 23), ed: sec(2026, 10, 24) - 1 });
+    expect(dateRange('yesterday', 'created', now)).toEqual({ sd: sec(2026, 10, 22), ed: sec(2026, 10, 23) - 1 });
+    expect(dateRange('1week', 'updated', now)).toEqual({ sd: sec(2026, 10, 17), ed: sec(2026, 10, 24) - 1 });
+    expect(dateRange('1week', 'appointment', now)).toEqual({
+      sd: Date.UTC(2026, 10, 23) / 1000,
+      ed: Date.UTC(2026, 10, 29) / 1000,
+    });
+    expect(dateRange('', 'updated', now)).toBeNull();
   });
 
   it('TICKET-07 a damaged preset falls back to defaults; saving a name again replaces it', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_FILTERS, type TicketFilters } from './api';
+import { DATE_SELS, type DateSel, DEFAULT_FILTERS, dateRange, type TicketFilters } from './api';
 
 /**
  * TICKET-07 .. TICKET-09: a saved filter preset, kept in local storage per user under
@@ -20,7 +20,7 @@ export interface TicketPreset {
     apptLessTwoDays: boolean;
     agentSelected: string;
   };
-  /** TICKET-08: value current, yesterday or 1week, with sd/ed in unix seconds; none set from this screen yet. */
+  /** TICKET-08: value current, yesterday or 1week, with sd/ed in unix seconds (as when saved). */
   dateSelection: Record<'updated' | 'created' | 'appointment', { value: string; sd: number; ed: number } | null>;
   /** Ours: the sort and search that were on. */
   sort: string;
@@ -42,13 +42,28 @@ export function toPreset(name: string, f: TicketFilters, count: number): TicketP
       priorityFilter: [...f.priorities],
       automaticStatus: '',
       noAutomaticStatus: '',
-      apptLessTwoDays: false,
+      apptLessTwoDays: f.apptLessTwoDays,
       agentSelected: f.agent,
     },
-    dateSelection: { updated: null, created: null, appointment: null },
+    dateSelection: {
+      updated: dateSel(f.updated, 'updated'),
+      created: dateSel(f.created, 'created'),
+      appointment: dateSel(f.appointment, 'appointment'),
+    },
     sort: f.sort,
     search: f.search,
   };
+}
+
+function dateSel(value: DateSel, kind: 'updated' | 'created' | 'appointment') {
+  const r = dateRange(value, kind);
+  return r ? { value, ...r } : null;
+}
+
+/** A saved range is reapplied by its value (today is today when the preset is opened again). */
+function readSel(v: unknown): DateSel {
+  const value = v && typeof v === 'object' ? (v as { value?: unknown }).value : undefined;
+  return (DATE_SELS as readonly unknown[]).includes(value) ? (value as DateSel) : '';
 }
 
 export function fromPreset(p: TicketPreset): TicketFilters {
@@ -66,6 +81,10 @@ export function fromPreset(p: TicketPreset): TicketFilters {
     priorities: list(s.priorityFilter),
     sort: typeof p.sort === 'string' ? p.sort : DEFAULT_FILTERS.sort,
     search: typeof p.search === 'string' ? p.search : '',
+    updated: readSel(p.dateSelection?.updated),
+    created: readSel(p.dateSelection?.created),
+    appointment: readSel(p.dateSelection?.appointment),
+    apptLessTwoDays: s.apptLessTwoDays === true,
   };
 }
 
