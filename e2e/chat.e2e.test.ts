@@ -133,4 +133,47 @@ describe('Workspace chats in Chromium', () => {
     expect(await cy.getByTestId(`chat-item-${chatId}`).count()).toBe(0);
     expect(await bodies(cy)).toEqual([]);
   });
+  it('CHAT-05 CHAT-07 a group with a title; the Workspace tab badge on a narrow screen; a removed member is sent back', async () => {
+    const ann = await agent('ann', 'light');
+    // Cy on a phone-sized screen: the bottom tabs show.
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
+    contexts.push(ctx);
+    const cy = await ctx.newPage();
+    await signInUi(cy, server.url, 'cyd').catch(async () => {
+      // The narrow shell may hide the welcome until the drawer closes; the socket is what matters.
+      await cy.locator('[data-testid="tab-chat"]').waitFor();
+    });
+    const badge = cy.getByTestId('tab-chat').locator('.mantine-Indicator-indicator');
+    expect(await badge.count()).toBe(0);
+
+    await ann.goto(`${server.url}/chat`);
+    await ann.getByRole('button', { name: W.newChat }).click();
+    await ann.getByTestId('chat-members').click();
+    await ann.getByRole('option', { name: 'Bo Agent (bob)' }).click();
+    await ann.getByRole('option', { name: 'Cy Agent (cyd)' }).click();
+    await ann.keyboard.press('Escape');
+    await ann.getByLabel(W.chatTitle).fill('Night shift');
+    await ann.getByRole('button', { name: W.create, exact: true }).click();
+    await ann.waitForURL(/\/chat\/\d+$/);
+    const groupId = Number(/\/chat\/(\d+)$/.exec(ann.url())![1]);
+    await ann.getByTestId('chat-title').filter({ hasText: 'Night shift' }).waitFor();
+    await send(ann, 'Who covers tonight?');
+
+    // CHAT-05: Cy's Workspace tab shows the badge; opening the chat clears it.
+    await badge.waitFor();
+    await cy.getByTestId('tab-chat').click();
+    await cy.getByTestId(`chat-item-${groupId}`).click();
+    await expect.poll(() => bodies(cy)).toContain('Who covers tonight?');
+    await badge.waitFor({ state: 'detached' });
+    await screenshot(cy, 'chat-narrow-dark');
+
+    // CHAT-07: Ann removes Cy from the group; Cy, who has it open, is sent back to the list.
+    await ann.getByRole('button', { name: W.members, exact: true }).click();
+    await ann.getByRole('button', { name: 'Remove Cy Agent' }).click();
+    await ann.getByRole('button', { name: 'Save' }).click();
+    await ann.getByText('Ann Admin removed cyd.', { exact: false }).waitFor();
+    await cy.getByText(W.cannotRead).waitFor();
+    await cy.waitForURL(/\/chat$/);
+    expect(await cy.getByTestId(`chat-item-${groupId}`).count()).toBe(0);
+  });
 });

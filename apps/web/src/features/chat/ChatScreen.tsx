@@ -17,10 +17,12 @@ import { IconMessages, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { shell } from '../../app/shell/shellStore';
 import { HttpError } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
 import { toast } from '../../ui/toast';
 import { chatApi, chatKeys, useChatList, useMeetings } from './api';
+import { GroupModal } from './GroupModal';
 import { NewChatModal } from './NewChatModal';
 
 const Pane = lazy(async () => {
@@ -36,9 +38,15 @@ export function ChatScreen() {
   const qc = useQueryClient();
   const [pages, setPages] = useState(1);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState(false);
   const list = useChatList(pages);
   const chats = list.data?.data ?? [];
   const meetings = useMeetings(chats.map((c) => c.id));
+  // CHAT-05: the list's totals are the freshest (after a read too): they set the Workspace tab badge.
+  const unreadChats = list.data?.unread;
+  useEffect(() => {
+    if (unreadChats !== undefined) shell.set({ chatBadge: unreadChats > 0 });
+  }, [unreadChats]);
 
   // The open chat: members only (403/404 send the reader back to the list, as the pane does for tickets).
   const open = useQuery({
@@ -141,6 +149,11 @@ export function ChatScreen() {
                 </Text>
               </Box>
               <Group gap="xs" wrap="nowrap">
+                {current?.kind === 'group' && (
+                  <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+                    {W.members}
+                  </Button>
+                )}
                 {(meetings.counts[chatId] ?? 0) > 0 && (
                   <Badge variant="light" leftSection={<IconUsers size={12} />} data-testid="meeting-count">
                     {W.inMeeting(meetings.counts[chatId] ?? 0)}
@@ -190,6 +203,16 @@ export function ChatScreen() {
           </Stack>
         )}
       </Box>
+      {current && current.kind === 'group' && (
+        <GroupModal
+          chat={current}
+          opened={editing}
+          onClose={() => {
+            setEditing(false);
+            void qc.invalidateQueries({ queryKey: chatKeys.all });
+          }}
+        />
+      )}
       <NewChatModal
         opened={creating}
         onClose={() => setCreating(false)}
