@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -95,6 +96,24 @@ export async function startPushEndpoint() {
         .toString('utf8'),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+/** axe-core's serious and critical violations in the page (evaluated over CDP: the CSP refuses inline scripts). */
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations: { id: string; impact: string; targets: string[] }[] = await page.evaluate(async () => {
+    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 describe('notifications in Chromium', () => {
@@ -316,6 +335,22 @@ describe('notifications in Chromium', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const ctx = await newContext(browser, scheme);
       await ctx.grantPermissions(['notifications'], { origin: server.url });
+      // Records each notification the page asks the service worker to show, and how the browser answered.
+      await ctx.addInitScript(() => {
+        const calls: string[] = [];
+        (window as unknown as { shownCalls: string[] }).shownCalls = calls;
+        const original = ServiceWorkerRegistration.prototype.showNotification;
+        ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+          const call = `${title}|${options?.body}|${options?.tag}`;
+          return original.call(this, title, options).then(
+            () => void calls.push(`${call}|shown`),
+            (err: Error) => {
+              calls.push(`${call}|${err.message}`);
+              throw err;
+            },
+          );
+        };
+      });
       const page = await ctx.newPage();
       await signIn(page, 'demo-agent1');
       await page.goto(`${server.url}/settings/appearance`);
@@ -324,6 +359,8 @@ describe('notifications in Chromium', () => {
       expect(await page.getByTestId('notification-permission').textContent()).toBe(
         'Allowed in this browser: new messages show while Parley is in the background.',
       );
+      await page.waitForTimeout(300);
+      expect(await axe(page)).toEqual([]);
       // Every channel is on and the sound off until chosen.
       expect(await page.getByTestId(`message-pref-${off.channel}`).isChecked()).toBe(true);
       expect(await page.getByTestId('notification-settings-sound').isChecked()).toBe(false);
@@ -374,6 +411,12 @@ describe('notifications in Chromium', () => {
       const skipped = await send(off.id, 'On the channel that is off');
       expect(skipped.result).toBe('success');
       const sent = await send(on.id, 'Hello from the admin');
+      const expected = `${numberOf(on.id)}\\)\\|Hello from the admin\\|message-${sent.data.id}`;
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { shownCalls: string[] }).shownCalls), {
+          timeout: 10_000,
+        })
+        .toEqual([expect.stringMatching(new RegExp(`^.+ \\(#${expected}\\|shown$`))]);
       await expect
         .poll(shown, { timeout: 10_000 })
         .toEqual([
@@ -387,6 +430,7 @@ describe('notifications in Chromium', () => {
       });
       await send(on.id, 'While you look');
       await new Promise((r) => setTimeout(r, 1_000));
+      expect(await page.evaluate(() => (window as unknown as { shownCalls: string[] }).shownCalls)).toHaveLength(1);
       expect(await shown()).toHaveLength(1);
       await ctx.close();
     }

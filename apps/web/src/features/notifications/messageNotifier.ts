@@ -48,10 +48,18 @@ export function noticeFor(
   };
 }
 
+/** The service worker's registration once it is active (it may still be starting), or undefined after 2 s. */
+function activeWorker(): Promise<ServiceWorkerRegistration | undefined> {
+  if (!('serviceWorker' in navigator)) return Promise.resolve(undefined);
+  return Promise.race([
+    navigator.serviceWorker.ready,
+    new Promise<undefined>((resolve) => window.setTimeout(() => resolve(undefined), 2_000)),
+  ]);
+}
+
 async function show(n: MessageNotice): Promise<void> {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const reg =
-    'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration().catch(() => undefined) : undefined;
+  const reg = await activeWorker();
   // A persistent notification through the service worker (its click opens the ticket even after this tab
   // closes); a page notification while the worker is not active yet.
   if (reg?.active) {
