@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Badge,
   Box,
   Button,
@@ -13,9 +14,9 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type ChatItem, WORKSPACE_STRINGS as W } from '@parley/contracts';
-import { IconMessages, IconPlus, IconUsers } from '@tabler/icons-react';
+import { IconArrowLeft, IconMessages, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { shell } from '../../app/shell/shellStore';
 import { HttpError } from '../../lib/http';
@@ -87,10 +88,11 @@ export function ChatScreen() {
   const onThis = chatId !== null && meetings.onMeeting === chatId;
   // Narrow screens show the list or the open chat, not both.
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
+  const { box, height } = useFitHeight(narrow ? 60 : 0);
 
   return (
     // The screen fills the window below the banners; the pane scrolls inside it.
-    <Group align="stretch" gap={0} wrap="nowrap" style={{ height: 'calc(100dvh - 140px)', minHeight: 420 }}>
+    <Group ref={box} align="stretch" gap={0} wrap="nowrap" style={{ height, minHeight: 360 }}>
       <Stack
         w={narrow ? '100%' : 320}
         p="sm"
@@ -140,7 +142,12 @@ export function ChatScreen() {
               wrap="nowrap"
               style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
             >
-              <Box style={{ minWidth: 0 }}>
+              {narrow && (
+                <ActionIcon variant="subtle" aria-label="Back" onClick={() => navigate('/chat')}>
+                  <IconArrowLeft size={18} />
+                </ActionIcon>
+              )}
+              <Box style={{ minWidth: 0, flex: 1 }}>
                 <Text fw={600} truncate data-testid="chat-title">
                   {current?.title ?? ''}
                 </Text>
@@ -279,4 +286,29 @@ function ChatRow({
       </Group>
     </UnstyledButton>
   );
+}
+
+/** The screen fills the window from where it starts (below any banners) down to the bottom tabs. */
+function useFitHeight(bottom: number) {
+  const box = useRef<HTMLDivElement>(null);
+  const [height, setHeight] = useState<number | string>('calc(100dvh - 140px)');
+  useLayoutEffect(() => {
+    const fit = () => {
+      const el = box.current;
+      if (!el) return;
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      setHeight(Math.max(360, Math.floor(window.innerHeight - top - bottom - 16)));
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    // Banners above come and go: follow them.
+    const above = box.current?.parentElement;
+    const ro = typeof ResizeObserver === 'undefined' || !above ? null : new ResizeObserver(fit);
+    for (const sib of above ? Array.from(above.children) : []) if (sib !== box.current) ro?.observe(sib);
+    return () => {
+      window.removeEventListener('resize', fit);
+      ro?.disconnect();
+    };
+  }, [bottom]);
+  return { box, height };
 }
