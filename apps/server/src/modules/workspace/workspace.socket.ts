@@ -3,7 +3,7 @@ import type pino from 'pino';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
-import { isMember, memberRooms } from './workspace.queries.js';
+import { isMember, listChats, memberRooms } from './workspace.queries.js';
 
 const TicketId = z.number().int().positive();
 const TicketIds = z.array(TicketId).max(200);
@@ -66,6 +66,21 @@ export function workspaceSocket(db: DB, log: pino.Logger) {
         reply({ ok: false, error: 'Unavailable.' });
       }
     });
+
+    // RT-19: the caller's chat totals again (chats with unread messages, and all chats).
+    (socket as unknown as { on(e: string, f: (ack: unknown) => void): void }).on(
+      'refreshChatUnreadCount',
+      async (ack) => {
+        if (typeof ack !== 'function') return;
+        try {
+          const { accountId, userId, username } = auth();
+          const r = await listChats(db, { accountId, userId, username }, 0);
+          ack({ ok: true, unread: r.unread, count: r.count });
+        } catch {
+          ack({ ok: false, error: 'Unavailable.' });
+        }
+      },
+    );
 
     socket.on('getMeetingCount', async (raw, ack) => {
       if (typeof ack !== 'function') return;

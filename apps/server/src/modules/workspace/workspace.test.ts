@@ -109,7 +109,7 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect(noAuth.status).toBe(401);
   });
 
-  it('CHAT-05 RT-22 members chat live; unread counts and last message; reading clears unread', async () => {
+  it('CHAT-05 RT-19 RT-22 members chat live; unread counts and last message; reading clears unread', async () => {
     const { admin, ann, bob, cy } = await team();
     const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
     const bobSock = await connectSocket(s.url, bob.token, opened);
@@ -150,6 +150,12 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     bobSock.emit('readMessage', { ticketId: chat.id, messageId: 0 });
     await waitFor(async () => (await list(bob.token)).data[0]!.unread === 0, 'read receipt clears unread');
 
+    // RT-19: the totals over the socket.
+    const refresh = (bobSock as unknown as { emitWithAck(e: string): Promise<unknown> }).emitWithAck(
+      'refreshChatUnreadCount',
+    );
+    expect(await refresh).toEqual({ ok: true, unread: 0, count: 1 });
+
     // Bob answers over the socket; Ann's list shows it.
     const ack = await bobSock.emitWithAck('newChatMessage', {
       ticket_id: chat.id,
@@ -168,7 +174,7 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect(adminGot('updateTicket').filter((t) => t.id === chat.id)).toEqual([]);
   });
 
-  it('CHAT-01 MSG-47 only members read, write or join a chat; another account sees nothing', async () => {
+  it('CHAT-01 MSG-47 RT-07 only members read, write or join a chat; another account sees nothing', async () => {
     const { admin, ann, bob, cy } = await team();
     const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
     await send(ann.token, chat.id, 'secret');
