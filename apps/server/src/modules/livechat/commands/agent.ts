@@ -61,8 +61,13 @@ export async function acceptLiveChat(db: DB, who: Who, id: number | null): Promi
         id === null
           ? q.where((eb) => eb.or([eb('offered_user_id', 'is', null), eb('offered_user_id', '=', who.userId)]))
           : q.where('id', '=', id);
-      const chat = await q.orderBy('id').limit(1).executeTakeFirst();
-      if (!chat) {
+      // Take one looks past chats another agent won a moment ago (Postgres: their row was locked, then no
+      // longer queued); a given id is that chat or nothing.
+      const candidates = await q
+        .orderBy('id')
+        .limit(id === null ? 20 : 1)
+        .execute();
+      if (candidates.length === 0) {
         if (id === null) throw conflict(LIVECHAT_STRINGS.queueEmpty);
         const exists = await trx
           .selectFrom('livechats')
@@ -73,13 +78,24 @@ export async function acceptLiveChat(db: DB, who: Who, id: number | null): Promi
         throw exists ? conflict(LIVECHAT_STRINGS.taken) : notFound(LIVECHAT_STRINGS.notFound);
       }
       const now = Date.now();
-      const won = await trx
-        .updateTable('livechats')
-        .set({ state: 'chatting', agent: who.username, accepted_at: now, offered_user_id: null, offered_at: null })
-        .where('id', '=', chat.id)
-        .where('state', '=', 'queued')
-        .executeTakeFirst();
-      if (Number(won.numUpdatedRows) !== 1) throw conflict(LIVECHAT_STRINGS.taken);
+      let chat: (typeof candidates)[number] | undefined;
+      for (const c of candidates) {
+        const won = await trx
+          .updateTable('livechats')
+          .set({ state: 'chatting', agent: who.username, accepted_at: now, offered_user_id: null, offered_at: null })
+          .where('id', '=', c.id)
+          .where('state', '=', 'queued')
+          .executeTakeFirst();
+        if (Number(won.numUpdatedRows) === 1) {
+          chat = c;
+          break;
+        }
+      }
+      if (!chat) {
+        // Every candidate went to others meanwhile: Take one tells whether anything still waits.
+        const left = id === null ? await q.select('id').limit(1).executeTakeFirst() : undefined;
+        throw conflict(id === null && !left ? LIVECHAT_STRINGS.queueEmpty : LIVECHAT_STRINGS.taken);
+      }
 
       const ticketId = await insertTicket(trx, {
         accountId: who.accountId,
