@@ -27,7 +27,7 @@ describe.each(dialects)('live chat crowd (%s)', (dialect) => {
   it(`LIVECHAT-04 LIVECHAT-05 LIVECHAT-06 LIVECHAT-21 VISITOR-21 VISITOR-22 VISITOR-23 ${VISITORS} visitors queue at once with ${AGENTS} agents: all served, queue numbers right, none accepted twice, no agent above the plan limit`, async () => {
     const admin = await signUpVia(call);
     await db().updateTable('accounts').set({ plan: 1 }).where('id', '=', admin.accountId).execute();
-    const agents = [];
+    const agents: Awaited<ReturnType<typeof addUserVia>>[] = [];
     for (let i = 0; i < AGENTS; i++)
       agents.push(await addUserVia(call, admin.token, { username: `crowd${i}-${uniq()}`, type: 'agent' }));
     await db().updateTable('users').set({ status: 'OFFLINE' }).where('account_id', '=', admin.accountId).execute();
