@@ -9,12 +9,13 @@ import {
   type TicketUpdated,
   ticketDate,
 } from '@parley/contracts';
-import { IconDots } from '@tabler/icons-react';
-import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { IconDots, IconLayoutKanban } from '@tabler/icons-react';
+import { type InfiniteData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { HttpError } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { EmptyScreen } from '../../ui/EmptyScreen';
 import { toast } from '../../ui/toast';
 import { useSession } from '../auth/useSession';
 import { applyTicketUpdate, DEFAULT_FILTERS, ticketKeys, ticketsApi } from '../tickets/api';
@@ -25,6 +26,8 @@ import { K } from './strings';
 
 type Pages = InfiniteData<TicketLoadAnswer, number>;
 const KANBAN_KEY = ['tickets', 'kanban'] as const;
+/** Whether the account has any ticket at all (outside the board's keys, so it is never a column). */
+const TOTAL_KEY = ['kanbanTotal'] as const;
 /** The drag payload's type: only our cards can be dropped on a column. */
 const DRAG_TYPE = 'application/x-parley-ticket';
 
@@ -262,6 +265,10 @@ export function KanbanScreen() {
   const byId = useMemo(() => new Map(items.map((t) => [t.id, t])), [items]);
   const [movingId, setMovingId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const total = useQuery({
+    queryKey: TOTAL_KEY,
+    queryFn: () => ticketsApi.load({ ...DEFAULT_FILTERS, status: '4' }, 0).then((r) => r.count),
+  });
 
   useEffect(() => {
     const held = (id: number) =>
@@ -276,6 +283,7 @@ export function KanbanScreen() {
       }),
       realtime.on('createTicket', (raw) => {
         void qc.invalidateQueries({ queryKey: ticketKeys.kanban(String((raw as TicketCreated).closed)) });
+        void qc.invalidateQueries({ queryKey: TOTAL_KEY });
       }),
     ];
     return () => {
@@ -284,6 +292,8 @@ export function KanbanScreen() {
   }, [qc]);
 
   if (state.phase === 'signedIn' && !isAdmin) return <Navigate to="/" replace />;
+  // A workspace without tickets gets the empty state, not four empty columns.
+  if (total.data === 0) return <EmptyScreen icon={IconLayoutKanban} title={K.emptyTitle} text={K.emptyText} />;
 
   async function move(t: TicketListItem, code: number) {
     if (t.closed === code || movingId !== null) return;

@@ -8,5 +8,6 @@ export const K = {
   moveTo: 'Move to',
   moveMenu: (n: number) => `Move ticket #${n}`,
   moved: (n: number, status: string) => `#${n} moved to ${status}.`,
-  adminOnly: 'Kanban is for admins.',
+  emptyTitle: 'Kanban',
+  emptyText: 'Your tickets show here as cards in a column per status, ready to drag from one to the next.',
 } as const;
