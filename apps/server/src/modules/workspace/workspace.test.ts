@@ -85,6 +85,23 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect((await list(cy.token)).data.map((c) => c.id).sort()).toEqual([g.body.data.id, u.body.data.id].sort());
   });
 
+  it('CHAT-02 the list pages 30 at a time (Show More), newest activity first', async () => {
+    const { ann, bob } = await team();
+    const ids: number[] = [];
+    for (let i = 0; i < 31; i++)
+      ids.push(((await create(ann.token, { members: [bob.id], title: `Group ${i}` })).body.data as ChatItem).id);
+    // Activity moves a chat to the top.
+    await send(bob.token, ids[0]!, 'bump');
+    const first = await call('GET', '/api/chat/list?offset=0', { token: ann.token });
+    const second = await call('GET', '/api/chat/list?offset=30', { token: ann.token });
+    expect(first.body.data).toHaveLength(30);
+    expect(first.body.count).toBe(31);
+    expect(first.body.data[0].id).toBe(ids[0]);
+    expect(first.body.data[1].id).toBe(ids[30]);
+    expect(second.body.data.map((c: ChatItem) => c.id)).toEqual([ids[1]]);
+    expect((await call('GET', '/api/chat/list?offset=-1', { token: ann.token })).status).toBe(400);
+  });
+
   it('CHAT-07 bad input is a clear 400 and changes nothing', async () => {
     const { admin, ann, bob } = await team();
     const other = await signUpVia(call);
