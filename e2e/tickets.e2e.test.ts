@@ -197,6 +197,29 @@ describe('the ticket list in Chromium', () => {
     await ctx.close();
   });
 
+  it('TICKET-57 TICKET-41 the new-message highlight clears 5 s after the item is clicked', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'demo-admin');
+    await page.goto(`${server.url}/ticket`);
+    const news = page.locator('[data-testid="ticket-row"][data-new]');
+    await news.first().waitFor();
+    const id = await news.first().getAttribute('data-ticket');
+    await news.first().click();
+    await page.waitForURL(new RegExp(`/ticket/${id}$`));
+    const clicked = Date.now();
+    const row = page.locator(`[data-testid="ticket-row"][data-ticket="${id}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-new')).not.toBeNull();
+    await expect.poll(() => row.getAttribute('data-new'), { timeout: 12_000, interval: 250 }).toBeNull();
+    expect(Date.now() - clicked).toBeGreaterThan(4_000);
+    // Read on the server too: a reload shows it without news.
+    await page.reload();
+    await row.waitFor();
+    expect(await row.getAttribute('data-new')).toBeNull();
+    await ctx.close();
+  });
+
   it('TICKET-07 TICKET-09 save a filter preset, reload, reopen it', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();

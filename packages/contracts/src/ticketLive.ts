@@ -88,6 +88,8 @@ export const DepartmentAutoAssignAnswer = z.object({
 /** TICKET-39: the list keeps at most this many rows after live inserts. TICKET-42: the new-message stack. */
 export const LIVE_LIST_MAX = 40;
 export const NEW_MESSAGE_STACK_MAX = 40;
+/** TICKET-57: the new-message highlight of a list item stays this long after the item is opened. */
+export const NEW_MESSAGE_CLEAR_MS = 5_000;
 
 /** What the web does when a ticket arrives live (TICKET-43, TICKET-45 .. TICKET-47). */
 export interface ArrivalOutcome {

@@ -9,6 +9,8 @@ import {
   ticketDate,
 } from '@parley/contracts';
 import { IconLock } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { highlightLeft } from './highlight';
 import { statusOptions } from './statuses';
 import { T } from './strings';
 import classes from './TicketsScreen.module.css';
@@ -75,11 +77,20 @@ function StatusControl({ t, a }: { t: TicketListItem; a: RowActions }) {
 /** One row: TICKET-02 columns; the new-message highlight (TICKET-57), labels, assignees (TICKET-61). */
 function TicketRow({ t, a }: { t: TicketListItem; a: RowActions }) {
   const selected = a.selected.has(t.id);
+  // TICKET-57: a clicked item keeps its highlight 5 s; re-render when the hold ends.
+  const [, expire] = useState(0);
+  const left = t.newMessage ? 0 : highlightLeft(t.id);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => expire((n) => n + 1), left);
+    return () => clearTimeout(timer);
+  }, [left]);
+  const isNew = t.newMessage || left > 0;
   return (
     <Table.Tr
       data-testid="ticket-row"
       data-ticket={t.id}
-      data-new={t.newMessage || undefined}
+      data-new={isNew || undefined}
       data-active={a.activeId === t.id || undefined}
       className={classes.row}
       onClick={() => a.onClick(t)}
@@ -109,10 +120,10 @@ function TicketRow({ t, a }: { t: TicketListItem; a: RowActions }) {
               </Badge>
             )}
             {t.encryption && <IconLock size={14} aria-label="Encrypted" />}
-            <Text size="sm" fw={t.newMessage ? 700 : 500} lineClamp={1}>
+            <Text size="sm" fw={isNew ? 700 : 500} lineClamp={1}>
               {t.title}
             </Text>
-            {t.newMessage && (
+            {isNew && (
               <Badge size="xs" color="indigo" variant="filled" tt="none">
                 {t.hasResponded ? 'Replied' : 'New message'}
               </Badge>

@@ -25,6 +25,7 @@ import { useSession } from '../auth/useSession';
 import { useDepartments } from '../departments/api';
 import { applyTicketUpdate, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
 import { FilterPanel } from './FilterPanel';
+import { holdHighlight } from './highlight';
 import { NewTicketModal } from './NewTicketModal';
 import { PresetsMenu } from './PresetsMenu';
 import { statusOptions, useTicketStatuses } from './statuses';
@@ -99,8 +100,11 @@ export function TicketsScreen() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [creating, setCreating] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
-  const { '*': rest = '' } = useParams();
-  const openId = /^\d+$/.test(rest) ? Number(rest) : null;
+  // `/ticket/<id>` is either this screen's own path (`/ticket/*`, with its pane) or the conversation screen's
+  // (`/ticket/:id`, which places this list beside its own pane): the ticket is open in both.
+  const { '*': rest = '', id: routeId = '' } = useParams();
+  const paneId = /^\d+$/.test(rest) ? Number(rest) : null;
+  const openId = paneId ?? (/^\d+$/.test(routeId) ? Number(routeId) : null);
   const navigate = useNavigate();
   const { state } = useSession();
   const isAdmin = state.phase === 'signedIn' && state.session.type === 'admin';
@@ -149,7 +153,10 @@ export function TicketsScreen() {
         // TICKET-60: the popup, never for an encrypted ticket.
         if (t.encryption) toast({ message: T.encrypted, color: 'orange' });
         else live.setPopup(t);
-      } else navigate(`/ticket/${t.id}`);
+      } else {
+        if (t.newMessage) holdHighlight(t.id);
+        navigate(`/ticket/${t.id}`);
+      }
     },
     onStatus: (t, status) => void setStatus([t.id], status),
   };
@@ -328,12 +335,12 @@ export function TicketsScreen() {
 
   return (
     <>
-      {openId === null ? (
+      {paneId === null ? (
         listArea
       ) : (
         <div className={classes.split}>
           <div>{listArea}</div>
-          <TicketPaneSlot ticketId={openId} />
+          <TicketPaneSlot ticketId={paneId} />
         </div>
       )}
       <TicketPopup
