@@ -240,7 +240,16 @@ describe('live chat from a website visitor in Chromium', () => {
       return { bg: s.backgroundColor, border: s.borderTopWidth, size: s.width };
     });
     expect(widget).toEqual({ bg: 'rgb(59, 91, 219)', border: '0px', size: '56px' });
+    // What the frame loads (the visitor page is the web app): measured and printed, not limited here.
+    const assets: Promise<number>[] = [];
+    page.on('response', (r) => {
+      if (r.url().startsWith(server.url) && /\.(js|css)$/.test(new URL(r.url()).pathname))
+        assets.push(r.body().then((b) => gzipSync(b).length));
+    });
     await launcher(page).click();
+    await page.frameLocator('[data-parley-widget] iframe').getByRole('button').first().waitFor();
+    const frameKb = (await Promise.all(assets)).reduce((a, b) => a + b, 0) / 1024;
+    console.log(`visitor frame: ${assets.length} scripts and styles, ${frameKb.toFixed(1)} kB gzip`);
     const frameBorder = await page
       .locator('[data-parley-widget] iframe')
       .evaluate((f) => getComputedStyle(f).borderTopWidth);
