@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,24 @@ import {
   startServer,
   waitConnected,
 } from './support.js';
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+/** axe-core's serious and critical violations in the page (evaluated over CDP: the CSP refuses inline scripts). */
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations: { id: string; impact: string; targets: string[] }[] = await page.evaluate(async () => {
+    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}
 
 interface Ticket {
   id: number;
@@ -97,6 +116,7 @@ describe('the Kanban board in Chromium', () => {
     await expect.poll(async () => (await info(id)).closed).toBe(0);
     await expect.poll(() => columnOf(page, id)).toBe(0);
     await screenshot(page, 'kanban-light');
+    expect(await axe(page)).toEqual([]);
     await ctx.close();
   });
 
@@ -113,6 +133,7 @@ describe('the Kanban board in Chromium', () => {
     expect(r.data.closed).toBe(2);
     await expect.poll(() => columnOf(page, id), { timeout: 10_000 }).toBe(2);
     await screenshot(page, 'kanban-dark');
+    expect(await axe(page)).toEqual([]);
     await ctx.close();
   });
 
