@@ -83,6 +83,7 @@ describe('live chat from a website visitor in Chromium', () => {
     await w.getByRole('button', { name: 'Connect' }).click();
     // VISITOR-29: every field is required.
     expect(await w.getByText('This cannot be empty.').count()).toBe(4);
+    await screenshot(page, `livechat-visitor-form-${name}`);
     await w.getByLabel('Name').fill(name);
     await w.getByLabel('Phone').fill('+44 20 7946 0000');
     await w.getByLabel('Email').fill(`${name.toLowerCase()}@example.com`);
@@ -113,7 +114,7 @@ describe('live chat from a website visitor in Chromium', () => {
     await w.getByLabel('Type a message').press('Enter');
   }
 
-  async function rate3(w: FrameLocator) {
+  async function rate3(w: FrameLocator, page: Page, shot: string) {
     await w.getByText('Live Chat Ended').waitFor();
     await w.getByRole('button', { name: 'Submit' }).click();
     await w.getByText('Please fill in.').waitFor();
@@ -121,6 +122,7 @@ describe('live chat from a website visitor in Chromium', () => {
     await w.locator(`label[for="${star}"]`).click();
     await w.getByRole('button', { name: 'Submit' }).click();
     await w.getByText('Please tell us what should we improve!').waitFor();
+    await screenshot(page, shot);
     await w.getByLabel('Reason').fill('The wait was long');
     await w.getByRole('button', { name: 'Submit' }).click();
     await w.getByRole('button', { name: 'Close' }).waitFor();
@@ -161,7 +163,7 @@ describe('live chat from a website visitor in Chromium', () => {
     await screenshot(agent, 'livechat-agent-chat-light');
 
     await agent.getByRole('button', { name: 'End chat' }).click();
-    await rate3(w);
+    await rate3(w, page, 'livechat-visitor-rating-light');
     await screenshot(page, 'livechat-visitor-ended-light');
     await expect.poll(() => storedRating(ticketId)).toMatchObject({ rating: 3, reason: 'The wait was long' });
     expect((await ticketMessages(ticketId)).filter((m) => !m.includes('ended the live chat'))).toEqual([
@@ -209,7 +211,7 @@ describe('live chat from a website visitor in Chromium', () => {
     await screenshot(agent, 'livechat-agent-chat-dark');
 
     await agent.getByRole('button', { name: 'End chat' }).click();
-    await rate3(w);
+    await rate3(w, page, 'livechat-visitor-rating-dark');
     await screenshot(page, 'livechat-visitor-ended-dark');
     await expect.poll(() => storedRating(ticketId)).toMatchObject({ rating: 3, reason: 'The wait was long' });
     const stored = await ticketMessages(ticketId);

@@ -22,7 +22,8 @@ type Field = (typeof FIELDS)[number];
 export function Frame({ children }: { children: React.ReactNode }) {
   return (
     <Center mih="100dvh" p="md">
-      <Paper withBorder p="lg" w="100%" maw={420}>
+      {/* Inside the widget's frame the panel is the card already: no second border. */}
+      <Paper withBorder={window.parent === window} p="lg" w="100%" maw={420}>
         <Stack>{children}</Stack>
       </Paper>
     </Center>
