@@ -32,7 +32,7 @@ import { REDACT, serializeRequest } from './platform/logging.js';
 import { createMailer } from './platform/mail.js';
 import { createMetrics } from './platform/metrics.js';
 import { Relay } from './platform/outbox/index.js';
-import { createRealtime, type Realtime } from './platform/realtime/realtime.js';
+import { createRealtime, type Realtime, redisNamespace } from './platform/realtime/realtime.js';
 import { Scheduler } from './platform/scheduler.js';
 import { pruneDeliveredEvents, pruneExpiredSessions } from './platform/tasks.js';
 
@@ -113,7 +113,13 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   profileRoutes(app, { db });
   await app.ready();
 
-  const realtime = await createRealtime({ httpServer: app.server, db, log: logger, redisUrl: config.REDIS_URL });
+  const realtime = await createRealtime({
+    httpServer: app.server,
+    db,
+    log: logger,
+    redisUrl: config.REDIS_URL,
+    redisPrefix: redisNamespace(config),
+  });
   realtime.io.on('connection', (s) => {
     metrics.sockets.inc();
     s.on('disconnect', () => metrics.sockets.dec());

@@ -57,6 +57,11 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   REDIS_URL: url(['redis:', 'rediss:']),
+  /** Names this installation's stream in a Redis shared with others (default: derived from the database). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/)
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1_048_576, 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),

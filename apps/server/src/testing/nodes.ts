@@ -102,7 +102,7 @@ export async function startNode(
   child.stderr?.on('data', collect);
   if (!o.dataDir) child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 25_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node ${name} exited early:\n${out}`);
     try {
@@ -110,7 +110,7 @@ export async function startNode(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`node ${name} was not ready in 25 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`node ${name} was not ready in 60 s:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return { name, url, port, dataDir, child, logs: () => out };

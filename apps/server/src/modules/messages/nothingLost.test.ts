@@ -1,4 +1,5 @@
 import { newQueueId, SeqTracker } from '@parley/contracts';
+import { sql } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db/db.js';
@@ -62,7 +63,10 @@ class Client {
       if (name !== 'newMessage' && name !== 'catchUp' && typeof e?.seq === 'number') this.seqs.accept(e.seq);
     });
     this.socket.on('catchUp', (c: CatchUp) => this.catchUp(c));
+    this.ready = new Promise((resolve) => this.socket.once('catchUp', () => resolve()));
   }
+  /** The first catch-up came: from here on this client sees every message (it never loads history). */
+  ready: Promise<void>;
 
   /** The same handling as the web app's RealtimeClient: apply, confirm the head, or count a cut-short one. */
   catchUp(c: CatchUp) {
@@ -145,6 +149,7 @@ async function runScenario(o: {
   nodes: Node[];
   restart: (node: Node) => Promise<Node>;
   dbOpts: { databaseUrl?: string; dataDir: string };
+  pagedCatchUpAllowed?: boolean;
 }) {
   let nodes = o.nodes;
   const first = nodes[0]!;
@@ -186,6 +191,9 @@ async function runScenario(o: {
     }
 
     const clients = tokens.map((t, i) => new Client(i, nodes[i % nodes.length]!.url, t));
+    // A client that connected after the first sends would start from a later head: the web app loads the
+    // history over HTTP for that, this client does not, so everyone is connected before anyone sends.
+    await Promise.all(clients.map((c) => c.ready));
     let failed: Error | null = null;
     const stop = () => failed !== null;
     const sending = Promise.all(clients.map((c) => c.sendAll(tickets, stop)));
@@ -259,9 +267,43 @@ async function runScenario(o: {
           : '';
       })
       .filter(Boolean);
+    if (report.length > 0) {
+      // What the relay left behind and what the nodes logged: the first things to read when this fails.
+      const pending = await handle.db
+        .selectFrom('events')
+        .select(['seq', 'type', 'attempts', 'last_error', 'lease_owner', 'lease_until', 'delivered_at'])
+        .where('account_id', '=', accountId)
+        .where((eb) => eb.or([eb('delivered_at', 'is', null), eb('attempts', '>', 0)]))
+        .orderBy('seq')
+        .limit(20)
+        .execute();
+      const head = await handle.db
+        .selectFrom('account_seq')
+        .select('last_seq')
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      report.push(`head ${head?.last_seq}; undelivered or retried: ${JSON.stringify(pending)}`);
+      for (const n of nodes) {
+        const metrics = await fetch(`${n.url}/metrics`)
+          .then((r) => r.text())
+          .catch((err: Error) => err.message);
+        const relay = metrics.split('\n').filter((l) => l.startsWith('parley_relay'));
+        report.push(`${n.name} relay: ${relay.join(' | ')}; logs: ${n.logs().slice(-3000)}`);
+      }
+      if (o.dbOpts.databaseUrl) {
+        const { rows } = await sql<Record<string, unknown>>`
+          select pid, state, wait_event_type, wait_event, left(query, 160) as query,
+                 extract(epoch from now() - xact_start) as xact_s
+          from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(handle.db);
+        report.push(`postgres sessions: ${JSON.stringify(rows)}`);
+      }
+    }
     expect(report).toEqual([]);
     for (const c of clients) expect(c.ordered(), `client ${c.n}`).toEqual(expected);
-    expect(clients.every((c) => c.incomplete === 0)).toBe(true);
+    // One node: a client is never away long enough to miss more than one catch-up page. Two nodes: a client
+    // of the killed node is away for its whole restart while the other node keeps taking messages, so its
+    // catch-up may come in pages (the rest through the gap fill), which the view above shows is lossless.
+    if (!o.pagedCatchUpAllowed) expect(clients.map((c) => c.incomplete)).toEqual(clients.map(() => 0));
     for (const c of clients) c.close();
     return { dropCount, kills };
   } finally {
@@ -311,6 +353,7 @@ describe('nothing is lost (issue 6)', () => {
           nodes: [a, b],
           restart: (n) => startNode(n.name, env, { port: n.port }),
           dbOpts: { databaseUrl: pg.url, dataDir: tempDir() },
+          pagedCatchUpAllowed: true,
         });
         expect(kills).toHaveLength(2);
       } finally {

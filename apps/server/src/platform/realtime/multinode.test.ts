@@ -1,6 +1,6 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Node, startNode, stopAllNodes } from '../../testing/nodes.js';
+import { type Node, startNode, stopAllNodes, stopNode } from '../../testing/nodes.js';
 import { createWorkspaceVia, freshPostgres } from '../../testing/support.js';
 
 /**
@@ -218,5 +218,45 @@ describe.skipIf(!enabled)('multi-node: two server processes on one Postgres and 
     expect(catchUp.head).toBeGreaterThanOrEqual(lastSeq + 100);
     expect(missed.filter((e) => e.via === 'catchUp').length).toBeGreaterThan(0);
     client.disconnect();
+  });
+
+  it("FOUNDATION TENANCY two installations sharing one Redis never receive each other's broadcasts", async () => {
+    // Another company's installation: its own database, the same Redis. Its first account has the same id
+    // as ours, so before each installation had its own stream its `account:1` events reached our sockets.
+    const pg = await freshPostgres();
+    let other: Node | null = null;
+    try {
+      other = await startNode('other-install', {
+        DATABASE_URL: pg.url,
+        REDIS_URL: process.env.TEST_REDIS_URL as string,
+        RELAY_POLL_MS: '25',
+      });
+      const theirs = await createWorkspaceVia(other.url);
+      const ours = connect(b.url, { transports: ['websocket'], auth: { token: admin.token }, forceNew: true });
+      const seen: string[] = [];
+      ours.on('statusUpdated', (e: { data: { reason?: string } }) => seen.push(e.data.reason ?? ''));
+      await new Promise<void>((resolve) => ours.once('catchUp', () => resolve()));
+      // Their admin online on their installation: a socket of theirs, as any agent at work has.
+      const theirSocket = connect(other.url, {
+        transports: ['websocket'],
+        auth: { token: theirs.token },
+        forceNew: true,
+      });
+      await waitUntilOnline(other, theirs.token);
+      await setStatus(other, theirs.token, 'their secret');
+      await setStatus(a, admin.token, 'ours after theirs');
+      await waitFor(
+        () => seen.includes('ours after theirs'),
+        5_000,
+        () => `our own event (seen ${JSON.stringify(seen)})`,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(seen).not.toContain('their secret');
+      ours.disconnect();
+      theirSocket.disconnect();
+    } finally {
+      if (other) await stopNode(other.child);
+      await pg.drop().catch(() => undefined);
+    }
   });
 });

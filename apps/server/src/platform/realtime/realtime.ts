@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
+import path from 'node:path';
 import { type ClientToServer, HandshakeAuth, rooms, SESSION_COOKIE, type ServerToClient } from '@parley/contracts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type pino from 'pino';
@@ -28,6 +30,19 @@ export interface RealtimeOptions {
   db: DB;
   log: pino.Logger;
   redisUrl?: string;
+  /** The stream and channel names of this installation in Redis (see `redisNamespace`). */
+  redisPrefix?: string;
+}
+
+/**
+ * The nodes of one installation share a Redis stream; two installations on one Redis must not, or each
+ * would receive the other's broadcasts (its `account:1` is another company's `account:1`) and wait on the
+ * other's nodes in `fetchSockets`. The default name is derived from the database both nodes use.
+ */
+export function redisNamespace(o: { REDIS_PREFIX?: string; DATABASE_URL?: string; DATA_DIR: string }): string {
+  if (o.REDIS_PREFIX) return o.REDIS_PREFIX;
+  const identity = o.DATABASE_URL ?? path.resolve(o.DATA_DIR);
+  return `parley:${crypto.createHash('sha256').update(identity).digest('hex').slice(0, 16)}`;
 }
 
 export interface Realtime {
@@ -54,7 +69,14 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
     client.on('error', (err) => o.log.error({ err: err.message }, 'redis error'));
     await client.connect();
     redisClients.push(client);
-    io.adapter(createAdapter(client));
+    const prefix = o.redisPrefix ?? 'parley';
+    io.adapter(
+      createAdapter(client, {
+        streamName: `${prefix}:socket.io`,
+        channelPrefix: `${prefix}:socket.io`,
+        sessionKeyPrefix: `${prefix}:sio:session:`,
+      }),
+    );
   }
 
   // A socket without a valid session token is refused before it connects.
