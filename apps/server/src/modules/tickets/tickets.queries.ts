@@ -166,16 +166,37 @@ function appointmentConditions(q: TicketLoadQuery, appt: RawBuilder<string | nul
   return out;
 }
 
+/**
+ * CHAT-06: a Workspace chat (channel `chat`) is listed and shown only to its members; every other ticket
+ * to anyone of the account.
+ */
+function visibleTo(eb: Eb, viewer: Viewer): Expression<SqlBool> {
+  // User id 0 is the server's own view (the item an event carries to every member).
+  if (viewer.userId === 0) return eb.lit(true);
+  return eb.or([
+    eb('tickets.channel', '!=', 'chat'),
+    eb.exists(
+      eb
+        .selectFrom('chat_members')
+        .select('chat_members.ticket_id')
+        .where('chat_members.account_id', '=', viewer.accountId)
+        .whereRef('chat_members.ticket_id', '=', 'tickets.id')
+        .where('chat_members.user_id', '=', viewer.userId),
+    ),
+  ]);
+}
+
 /** Every condition of a page as one expression; ids in the filters are already checked (`checkFilterIds`). */
 function conditions(
   eb: Eb,
-  accountId: number,
+  viewer: Viewer,
   p: Omit<TicketPage, 'offset' | 'limit'>,
   codes: number[] | null,
   appt: RawBuilder<string | null>,
 ): Expression<SqlBool> {
   const q = p.query;
-  const all: Expression<SqlBool>[] = [eb('tickets.account_id', '=', accountId)];
+  const accountId = viewer.accountId;
+  const all: Expression<SqlBool>[] = [eb('tickets.account_id', '=', accountId), visibleTo(eb, viewer)];
   if (codes !== null)
     all.push(codes.length === 1 ? eb('tickets.closed', '=', codes[0]!) : eb('tickets.closed', 'in', codes));
   const kind = TICKET_LIST_TYPES[p.type];
@@ -264,7 +285,7 @@ export async function loadTickets(db: Db, viewer: Viewer, page: TicketPage): Pro
   await checkFilterIds(db, viewer.accountId, page.query);
   const codes = await statusCodes(db, viewer.accountId, page.status);
   const appt = appointmentText(db);
-  const where = (eb: Eb) => conditions(eb, viewer.accountId, page, codes, appt);
+  const where = (eb: Eb) => conditions(eb, viewer, page, codes, appt);
   const counted = await db
     .selectFrom('tickets')
     .where(where)
@@ -292,6 +313,7 @@ async function itemRow(db: Db, viewer: Viewer, id: number): Promise<ItemRow> {
   const row = await selectItems(db, viewer)
     .where('tickets.account_id', '=', viewer.accountId)
     .where('tickets.id', '=', id)
+    .where((eb) => visibleTo(eb, viewer))
     .executeTakeFirst();
   if (!row) throw notFound(TICKET_STRINGS.notFound);
   return row as ItemRow;

@@ -229,6 +229,30 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect(await rows('messages', admin.accountId)).toBe(before);
   });
 
+  it('CHAT-06 a chat is listed and shown only to its members (ticket lists and ticket info)', async () => {
+    const { ann, bob, cy } = await team();
+    const created = await create(ann.token, { members: [bob.id], title: 'Private plans' });
+    expect(created.status, created.text).toBe(200);
+    const chat = created.body.data as ChatItem;
+    const load = async (token: string) => {
+      const r = await call('GET', '/api/ticket/load/me/all/chat/0', { token });
+      expect(r.status, r.text).toBe(200);
+      return r.body as { data: { id: number; title: string }[]; count: number };
+    };
+    for (const member of [ann, bob]) {
+      const mine = await load(member.token);
+      expect(mine.data.map((t) => t.id)).toContain(chat.id);
+      const shown = await call('GET', `/ticket/info/me/${chat.id}`, { token: member.token });
+      expect(shown.status, shown.text).toBe(200);
+    }
+    const outsider = await load(cy.token);
+    expect(outsider.data.map((t) => t.id)).not.toContain(chat.id);
+    expect(outsider.count).toBe(0);
+    const info = await call('GET', `/ticket/info/me/${chat.id}`, { token: cy.token });
+    expect(info.status).toBe(404);
+    expect(info.text).not.toContain('Private plans');
+  });
+
   it('CHAT-07 RT-30 a group is renamed, members added and removed; a removed member loses access', async () => {
     const { ann, bob, cy } = await team();
     const g = (await create(ann.token, { members: [bob.id], title: 'Ops' })).body.data as ChatItem;
