@@ -174,6 +174,35 @@ export const PushSubscriptionJson = z.object({
 export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJson>;
 
 /**
+ * NOTIF-37, NOTIF-38: the channels offered in the per-channel MessageNotification choice: every channel that
+ * carries a conversation (not the internal Workspace chat, not calls). GRAPH_EMAIL follows the Email choice.
+ */
+export const MESSAGE_NOTIFICATION_CHANNELS = [
+  'LIVECHAT',
+  'EMAIL',
+  'MANUAL',
+  'WHATSAPP',
+  'FB_PM',
+  'FB_PAGE_POST',
+  'IG_PM',
+  'IG_POST',
+  'IG_MENTION',
+  'TW_DM',
+  'TW_MENTION',
+  'LINE_DM',
+  'TELEGRAM',
+  'SMS',
+  'WAUCHAT',
+] as const;
+export type MessageNotificationChannel = (typeof MESSAGE_NOTIFICATION_CHANNELS)[number];
+
+/** The choice a ticket's channel code follows (`livechat` is LIVECHAT, GRAPH_EMAIL is EMAIL). */
+export const messagePrefChannel = (code: string) => {
+  const c = code.toUpperCase();
+  return c === 'GRAPH_EMAIL' ? 'EMAIL' : c;
+};
+
+/**
  * NOTIF-35: `POST /api/fcm/token {token, type: 'web', domain}`. Design: `token` is the Web Push subscription
  * (the object, or its JSON text).
  */
@@ -181,6 +210,17 @@ export const FcmTokenInput = z.object({
   token: z.union([z.string().max(4000), z.record(z.string(), z.unknown())]),
   type: z.literal('web').default('web'),
   domain: z.string().max(255).default(''),
+  /**
+   * NOTIF-37, NOTIF-38 (design): the channels whose MessageNotification choice is off in this browser, so the
+   * server sends no Web Push of a new message on them to this subscription. Absent: the stored choice stays
+   * (a new subscription has every channel on); `[]`: every channel on. Unknown names, repeats or a longer list
+   * than there are channels are a 400.
+   */
+  channels_off: z
+    .array(z.enum(MESSAGE_NOTIFICATION_CHANNELS))
+    .max(MESSAGE_NOTIFICATION_CHANNELS.length)
+    .refine((a) => new Set(a).size === a.length, { message: 'repeated channel' })
+    .optional(),
 });
 export type FcmTokenInput = z.infer<typeof FcmTokenInput>;
 /** NOTIF-36 (design): the answer. */

@@ -13,6 +13,7 @@ import { m0010_messages } from './0010_messages.js';
 import { m0011_notifications } from './0011_notifications.js';
 import { m0012_livechat } from './0012_livechat.js';
 import { m0013_workspace_chat } from './0013_workspace_chat.js';
+import { m0015_push_channels } from './0015_push_channels.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -30,6 +31,7 @@ const all: Record<string, ParleyMigration> = {
   '0011_notifications': m0011_notifications,
   '0012_livechat': m0012_livechat,
   '0013_workspace_chat': m0013_workspace_chat,
+  '0015_push_channels': m0015_push_channels,
 };
 
 class StaticProvider implements MigrationProvider {

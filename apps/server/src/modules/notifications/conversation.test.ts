@@ -289,4 +289,117 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
       url: `/livechat?number=${n}`,
     });
   });
+  it('NOTIF-35 NOTIF-37 NOTIF-38 a message push follows the channel choices sent with each subscription; new tickets do not', async () => {
+    const u = await addUserVia(call, a.token, { username: `chan-${uniq()}`, type: 'agent', departments: [] } as never);
+    /** Endpoint path -> which browser. */
+    const browser = new Map<string, string>();
+    const send = (sub: ReturnType<typeof push.subscription>, extra: Record<string, unknown>) =>
+      call('POST', '/api/fcm/token', { token: u.token, body: { token: sub, type: 'web', domain: 'x', ...extra } });
+    const subOff = push.subscription(`off-${uniq()}`);
+    const subAll = push.subscription(`all-${uniq()}`);
+    for (const [name, sub] of [
+      ['off', subOff],
+      ['all', subAll],
+    ] as const) {
+      owner.set(new URL(sub.endpoint).pathname, u.username);
+      browser.set(new URL(sub.endpoint).pathname, name);
+    }
+    expect((await send(subOff, { channels_off: ['EMAIL', 'WHATSAPP'] })).status).toBe(200);
+    expect((await send(subAll, {})).status).toBe(200);
+    const stored = async () =>
+      (
+        await parley.handle.db
+          .selectFrom('push_subscriptions')
+          .select(['endpoint', 'channels_off'])
+          .where('account_id', '=', a.accountId)
+          .where('user_id', '=', u.id)
+          .orderBy('endpoint')
+          .execute()
+      ).map((r) => [r.endpoint, r.channels_off === null ? null : JSON.parse(r.channels_off)]);
+    const before = await stored();
+    expect(before).toContainEqual([subOff.endpoint, ['EMAIL', 'WHATSAPP']]);
+    expect(before).toContainEqual([subAll.endpoint, null]);
+
+    // Bad choices: a 400, nothing stored or changed (also for a new endpoint).
+    const fresh = push.subscription(`bad-${uniq()}`);
+    for (const bad of [
+      ['NOPE'],
+      ['email'],
+      ['chat'],
+      ['EMAIL', 'EMAIL'],
+      'EMAIL',
+      [1],
+      Array.from({ length: 16 }, () => 'SMS'),
+      Array.from({ length: 10_000 }, (_, k) => `X${k}`),
+    ]) {
+      for (const sub of [subOff, fresh]) {
+        const r = await send(sub, { channels_off: bad });
+        expect(r.status, JSON.stringify(bad).slice(0, 80)).toBe(400);
+      }
+    }
+    expect(await stored()).toEqual(before);
+
+    const ticket = async (channel: string) => {
+      const id = await runCommand(parley.handle.db, async (trx) => {
+        const t = await createTicket(trx, { accountId: a.accountId, channel, title: `On ${channel}` });
+        await trx.updateTable('tickets').set({ assignee: u.username }).where('id', '=', t).execute();
+        return t;
+      });
+      const row = await parley.handle.db
+        .selectFrom('tickets')
+        .select('ticket_number')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return { id, n: Number(row.ticket_number) };
+    };
+    const customerWrites = (id: number) =>
+      runCommand(parley.handle.db, (trx) =>
+        postMessage(trx, {
+          accountId: a.accountId,
+          ticketId: id,
+          sender: 'erin@example.net',
+          senderName: 'Erin',
+          type: 'text',
+          message: 'Any news?',
+          fromCustomer: true,
+        }),
+      );
+    const browsersOf = (kind: string, n: number) =>
+      push.received
+        .filter((r) => browser.has(r.path))
+        .map((r) => ({ b: browser.get(r.path), ...JSON.parse(push.decrypt(r.body)) }) as Record<string, unknown>)
+        .filter((p) => p.kind === kind && p.ticket_number === n)
+        .map((p) => p.b)
+        .sort();
+    const settled = async (kind: string, n: number, count: number) => {
+      await waitFor(() => browsersOf(kind, n).length >= count, `${kind} pushes of #${n}`);
+      await sleep(500);
+      return browsersOf(kind, n);
+    };
+
+    // A channel turned off in one browser: that browser gets no push of the message; the other does.
+    const email = await ticket('EMAIL');
+    expect(await settled('ticket', email.n, 2)).toEqual(['all', 'off']); // new tickets are not filtered
+    await customerWrites(email.id);
+    expect(await settled('message', email.n, 1)).toEqual(['all']);
+    // GRAPH_EMAIL follows the Email choice.
+    const graph = await ticket('GRAPH_EMAIL');
+    await customerWrites(graph.id);
+    expect(await settled('message', graph.n, 1)).toEqual(['all']);
+    // An allowed channel (the live chat channel code is lower case in tickets): both browsers.
+    const chat = await ticket('livechat');
+    await customerWrites(chat.id);
+    expect(await settled('message', chat.n, 2)).toEqual(['all', 'off']);
+
+    // Sending again without channels_off keeps the choice; a changed choice replaces it.
+    expect((await send(subOff, {})).status).toBe(200);
+    await customerWrites(email.id);
+    await sleep(300);
+    expect(await settled('message', email.n, 2)).toEqual(['all', 'all']);
+    expect((await send(subOff, { channels_off: ['LIVECHAT'] })).status).toBe(200);
+    await customerWrites(email.id);
+    expect(await settled('message', email.n, 4)).toEqual(['all', 'all', 'all', 'off']);
+    await customerWrites(chat.id);
+    expect(await settled('message', chat.n, 3)).toEqual(['all', 'all', 'off']);
+  });
 });

@@ -80,6 +80,8 @@ export function newTicketAudience(users: UserRow[], t: { assignee: string; depar
  * new ticket may reach every user of a large account), then one send per subscription.
  */
 async function pushUnfocused(o: PushOptions, accountId: number, users: UserRow[], payload: ConversationPush) {
+  // A message follows each browser's per-channel choice; a new ticket goes to every subscription.
+  const messageChannel = payload.kind === 'message' ? payload.channel : undefined;
   const ids = users.map((u) => Number(u.id));
   if (ids.length === 0) return;
   const subscribed = await o.db
@@ -101,7 +103,7 @@ async function pushUnfocused(o: PushOptions, accountId: number, users: UserRow[]
     .where('updated_at', '>', Date.now() - FOCUS_STALE_MS)
     .execute();
   const busy = new Set(focused.map((r) => Number(r.user_id)));
-  for (const userId of targets) if (!busy.has(userId)) await pushToUser(o, accountId, userId, payload);
+  for (const userId of targets) if (!busy.has(userId)) await pushToUser(o, accountId, userId, payload, messageChannel);
 }
 
 async function onTicketCreated(o: PushOptions, e: StoredEvent) {
@@ -160,7 +162,8 @@ async function onMessageCreated(o: PushOptions, e: StoredEvent) {
 
 /**
  * Issue 8: Web Push for new tickets (to `newTicketAudience`) and for customers' messages in my tickets (to the
- * ticket's assignees), each only to users with no focused tab. An effect (at-least-once): a repeat carries the
+ * ticket's assignees), each only to users with no focused tab; a message only to the subscriptions whose
+ * browser has its channel's MessageNotification choice on (NOTIF-37, NOTIF-38). An effect (at-least-once): a repeat carries the
  * same tag, so the browser replaces the first notification instead of adding one.
  */
 export function conversationPushListener(o: PushOptions): Listener {

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type FcmTokenInput,
   FOCUS_REFRESH_MS,
+  messagePrefChannel,
   NOTIFICATION_STRINGS,
   type Notification,
   notificationLink,
@@ -46,6 +47,8 @@ export async function registerSubscription(db: DB, v: Viewer, input: FcmTokenInp
     auth: keys.auth,
     domain: input.domain,
     created_at: Date.now(),
+    // Absent: a new subscription has every channel on, a known one keeps its stored choice.
+    ...(input.channels_off ? { channels_off: JSON.stringify(input.channels_off) } : {}),
   };
   await db
     .insertInto('push_subscriptions')
@@ -58,6 +61,7 @@ export async function registerSubscription(db: DB, v: Viewer, input: FcmTokenInp
         auth: row.auth,
         domain: row.domain,
         created_at: row.created_at,
+        ...(row.channels_off === undefined ? {} : { channels_off: row.channels_off }),
       }),
     )
     .execute();
@@ -119,8 +123,29 @@ export const pushPayloadOf = (n: Notification): PushPayload => ({
   url: notificationLink(n),
 });
 
-/** Sends one payload to every subscription of a user; drops subscriptions the push service says are gone. */
-export async function pushToUser(o: PushOptions, accountId: number, userId: number, payload: PushPayload) {
+/** Whether a subscription's stored `channels_off` turns the choice of `channel` off (bad JSON: all on). */
+export function channelOff(channelsOff: string | null, channel: string): boolean {
+  if (!channelsOff) return false;
+  try {
+    const off = JSON.parse(channelsOff) as unknown;
+    return Array.isArray(off) && off.includes(messagePrefChannel(channel));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends one payload to every subscription of a user; drops subscriptions the push service says are gone.
+ * With `messageChannel` (a new message's ticket channel), skips the subscriptions whose browser turned that
+ * channel's MessageNotification choice off (NOTIF-37, NOTIF-38).
+ */
+export async function pushToUser(
+  o: PushOptions,
+  accountId: number,
+  userId: number,
+  payload: PushPayload,
+  messageChannel?: string,
+) {
   const subs = await o.db
     .selectFrom('push_subscriptions')
     .selectAll()
@@ -129,6 +154,7 @@ export async function pushToUser(o: PushOptions, accountId: number, userId: numb
     .execute();
   let sent = 0;
   for (const s of subs) {
+    if (messageChannel !== undefined && channelOff(s.channels_off, messageChannel)) continue;
     try {
       await webpush.sendNotification(
         { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },

@@ -412,6 +412,8 @@ export interface PushSubscriptionsTable {
   auth: string;
   domain: string;
   created_at: number;
+  /** JSON list of the channels whose MessageNotification choice is off in that browser; null: all on (0015). */
+  channels_off: string | null;
 }
 
 /** Whether a tab (socket) of a user has focus; rows older than two minutes are stale. */

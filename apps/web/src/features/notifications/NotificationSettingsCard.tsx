@@ -3,7 +3,7 @@ import { channelName } from '@parley/contracts';
 import { useEffect, useState } from 'react';
 import { playNotification } from '../../lib/sound';
 import { MESSAGE_CHANNELS, messagePref, onPrefsChange, soundPref } from './prefs';
-import { registerWebPush } from './push';
+import { registerWebPush, syncPushChoices } from './push';
 import { NOTIFICATION_SETTINGS_STRINGS as S } from './strings';
 
 type Permission = NotificationPermission | 'unsupported';
@@ -14,7 +14,8 @@ const readChoices = () => Object.fromEntries(MESSAGE_CHANNELS.map((c) => [c, mes
 /**
  * NOTIF-37, NOTIF-38 (design): the notification choices of this browser, kept in local storage:
  * TicketNotificationSound (yes/no) and MessageNotification_<CHANNEL> (yes/no, on until turned off), plus the
- * browser's notification permission. Shown on the Appearance settings section (every user has it).
+ * browser's notification permission. Shown on the Appearance settings section (every user has it). A changed
+ * channel choice is sent with this browser's Web Push subscription, so pushes of new messages follow it too.
  */
 export function NotificationSettingsCard() {
   const [sound, setSound] = useState(soundPref.get);
@@ -99,6 +100,7 @@ export function NotificationSettingsCard() {
                   const on = e.currentTarget.checked;
                   messagePref.set(c, on);
                   setChoices((v) => ({ ...v, [c]: on }));
+                  syncPushChoices();
                 }}
                 label={channelName(c)}
                 data-testid={`message-pref-${c}`}

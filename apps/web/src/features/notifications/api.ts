@@ -1,5 +1,6 @@
 import type {
   FcmKeyAnswer,
+  MessageNotificationChannel,
   Notification,
   NotificationCategory,
   NotificationCheckAnswer,
@@ -19,6 +20,11 @@ export const notificationsApi = {
     api<{ result: 'success' }>('POST', '/api/notification/read', { category, lastId }),
   remove: (id: number) => api<{ result: 'success' }>('POST', '/api/notification/remove', { id }),
   pushKey: () => api<FcmKeyAnswer>('GET', '/api/fcm/key'),
-  register: (token: PushSubscriptionJson) =>
-    api<{ result: 'success' }>('POST', '/api/fcm/token', { token, type: 'web', domain: location.host }),
+  register: (token: PushSubscriptionJson, channelsOff: MessageNotificationChannel[]) =>
+    api<{ result: 'success' }>('POST', '/api/fcm/token', {
+      token,
+      type: 'web',
+      domain: location.host,
+      channels_off: channelsOff,
+    }),
 };

@@ -1,4 +1,9 @@
-import { NOTIFICATION_LOCAL_KEYS } from '@parley/contracts';
+import {
+  MESSAGE_NOTIFICATION_CHANNELS,
+  type MessageNotificationChannel,
+  messagePrefChannel,
+  NOTIFICATION_LOCAL_KEYS,
+} from '@parley/contracts';
 
 /** Fired on this window when a choice changes, so the bell and the settings card stay in step. */
 const CHANGED = 'parley:notification-prefs';
@@ -35,30 +40,12 @@ export const messagePref = {
   },
 };
 
-/**
- * The channels offered in the per-channel choice: every channel that carries a conversation (not the internal
- * Workspace chat, not calls). GRAPH_EMAIL follows the Email choice (both are shown as "Email").
- */
-export const MESSAGE_CHANNELS = [
-  'LIVECHAT',
-  'EMAIL',
-  'MANUAL',
-  'WHATSAPP',
-  'FB_PM',
-  'FB_PAGE_POST',
-  'IG_PM',
-  'IG_POST',
-  'IG_MENTION',
-  'TW_DM',
-  'TW_MENTION',
-  'LINE_DM',
-  'TELEGRAM',
-  'SMS',
-  'WAUCHAT',
-];
+/** The channels offered in the per-channel choice (see the contract). */
+export const MESSAGE_CHANNELS: readonly string[] = MESSAGE_NOTIFICATION_CHANNELS;
 
 /** The choice a ticket's channel code follows (`livechat` is LIVECHAT, GRAPH_EMAIL is EMAIL). */
-export const prefChannel = (code: string) => {
-  const c = code.toUpperCase();
-  return c === 'GRAPH_EMAIL' ? 'EMAIL' : c;
-};
+export const prefChannel = messagePrefChannel;
+
+/** NOTIF-37, NOTIF-38: the channels turned off here, as sent with the Web Push subscription. */
+export const channelsOff = (): MessageNotificationChannel[] =>
+  MESSAGE_NOTIFICATION_CHANNELS.filter((c) => !messagePref.get(c));

@@ -1,6 +1,7 @@
 import { FOCUS_REFRESH_MS, PushSubscriptionJson } from '@parley/contracts';
 import { realtime } from '../../lib/realtime';
 import { notificationsApi } from './api';
+import { channelsOff } from './prefs';
 
 /** Sends this tab's focus to the server (no Web Push while a tab of the user has focus); repeated each minute. */
 export function reportFocus(): () => void {
@@ -29,7 +30,8 @@ const keyBytes = (b64url: string) => {
 
 /**
  * NOTIF-34, NOTIF-35: once the browser allows notifications, registers the service worker, subscribes with
- * the server's VAPID key and sends the subscription. Silent when unsupported (or, like headless browsers,
+ * the server's VAPID key and sends the subscription with the channels turned off here (NOTIF-37, NOTIF-38:
+ * the server sends no push of a new message on them). Silent when unsupported (or, like headless browsers,
  * without a push service).
  */
 export async function registerWebPush(): Promise<boolean> {
@@ -43,9 +45,30 @@ export async function registerWebPush(): Promise<boolean> {
       (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
     const json = PushSubscriptionJson.safeParse(sub.toJSON());
     if (!json.success) return false;
-    await notificationsApi.register(json.data);
+    await notificationsApi.register(json.data, channelsOff());
     return true;
   } catch {
     return false;
   }
+}
+
+let syncing: Promise<unknown> | null = null;
+let again = false;
+
+/**
+ * NOTIF-37, NOTIF-38: after a per-channel choice changes, sends the subscription again with the new choices.
+ * One request at a time; changes made meanwhile go in one more request with the latest choices.
+ */
+export function syncPushChoices(): void {
+  if (syncing) {
+    again = true;
+    return;
+  }
+  syncing = registerWebPush().finally(() => {
+    syncing = null;
+    if (again) {
+      again = false;
+      syncPushChoices();
+    }
+  });
 }
