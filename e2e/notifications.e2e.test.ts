@@ -304,11 +304,13 @@ describe('notifications in Chromium', () => {
       data: push.decrypt(got.body),
     });
     await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const r = await navigator.serviceWorker.ready;
-          return (await r.getNotifications()).map((n) => `${n.title}|${n.body}`);
-        }),
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const r = await navigator.serviceWorker.ready;
+            return (await r.getNotifications()).map((n) => `${n.title}|${n.body}`);
+          }),
+        { timeout: 10_000 },
       )
       .toEqual([`${payload.title}|${payload.body}`]);
     await ctx.close();
@@ -434,5 +436,37 @@ describe('notifications in Chromium', () => {
       expect(await shown()).toHaveLength(1);
       await ctx.close();
     }
+  });
+  it('NOTIF-35 NOTIF-37 NOTIF-38 the subscription is sent with the channels turned off, and again on each change', async () => {
+    const sub = push.subscription('agent1-choices');
+    const ctx = await newContext(browser);
+    await ctx.grantPermissions(['notifications'], { origin: server.url });
+    // Headless Chromium has no push service: the browser's subscription is a stand-in one.
+    await ctx.addInitScript((s) => {
+      PushManager.prototype.getSubscription = async () => ({ toJSON: () => s }) as unknown as PushSubscription;
+    }, sub);
+    const page = await ctx.newPage();
+    const sent: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/fcm/token')) sent.push(r.postDataJSON());
+    });
+    await signIn(page, 'demo-agent1');
+    await page.goto(`${server.url}/settings/appearance`);
+    await page.getByTestId('notification-settings').waitFor();
+    const stored = () =>
+      (
+        sqlite.prepare('select channels_off from push_subscriptions where endpoint = ?').get(sub.endpoint) as
+          | { channels_off: string | null }
+          | undefined
+      )?.channels_off ?? 'no row';
+    // Registered on load with every channel on.
+    await expect.poll(stored, { timeout: 10_000 }).toBe('[]');
+    await page.getByTestId('message-pref-EMAIL').click({ force: true });
+    await page.getByTestId('message-pref-SMS').click({ force: true });
+    await expect.poll(stored, { timeout: 10_000 }).toBe('["EMAIL","SMS"]');
+    await page.getByTestId('message-pref-EMAIL').click({ force: true });
+    await expect.poll(stored, { timeout: 10_000 }).toBe('["SMS"]');
+    expect(sent.at(-1)).toMatchObject({ type: 'web', token: sub, channels_off: ['SMS'] });
+    await ctx.close();
   });
 });
