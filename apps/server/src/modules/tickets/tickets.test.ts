@@ -38,6 +38,8 @@ interface Row {
   phone: string;
   other: Record<string, unknown>;
   read_at: number | null;
+  /** A Workspace chat (channel `chat`) the viewer is a member of (CHAT-06: the others are not listed). */
+  member: boolean;
 }
 
 const CHANNELS = ['EMAIL', 'WHATSAPP', 'FB_PM', 'CALL', 'LIVECHAT', 'livechat', 'chat', 'MANUAL', 'TELEGRAM'];
@@ -153,7 +155,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     }
     const rnd = rng(seedNo);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-    const rows: Omit<Row, 'id' | 'read_at'>[] = [];
+    const rows: Omit<Row, 'id' | 'read_at' | 'member'>[] = [];
     for (let i = 1; i <= PER_ACCOUNT; i++) {
       // Distinct times (a whole minute apart plus i ms) keep every order total without the id tie-break.
       const created = BASE + Math.floor(rnd() * 60) * DAY + i * 60_000 + i;
@@ -199,7 +201,19 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
           .insertInto('ticket_reads')
           .values({ account_id: acc.accountId, ticket_id: id, user_id: viewerId, read_at })
           .execute();
-      fixture.push({ ...r, id, read_at });
+      const member = r.channel === 'chat' && rnd() < 0.5;
+      if (member)
+        await db()
+          .insertInto('chat_members')
+          .values({
+            account_id: acc.accountId,
+            ticket_id: id,
+            user_id: viewerId,
+            username: acc.username,
+            joined_at: at,
+          })
+          .execute();
+      fixture.push({ ...r, id, read_at, member });
     }
   }
 
@@ -408,7 +422,11 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     const status = filter in STATUS ? STATUS[filter]! : Number(filter);
     const matching = mine()
       .filter(
-        (x) => (status === 4 || x.closed === status) && TYPES[type as keyof typeof TYPES](x.channel) && c.where(x),
+        (x) =>
+          (status === 4 || x.closed === status) &&
+          TYPES[type as keyof typeof TYPES](x.channel) &&
+          (x.channel !== 'chat' || x.member) &&
+          c.where(x),
       )
       .sort(sorter(c.sort ?? 'updated'));
     const offset = c.offset ?? 0;
