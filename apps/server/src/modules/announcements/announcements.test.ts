@@ -45,7 +45,7 @@ describe.each(dialects)('announcements (%s)', (dialect) => {
     await s?.stop();
   });
 
-  it('SHELL-37 SHELL-38 an admin publishes and removes; the account hears it live, another account never does', async () => {
+  it('RT-16 RT-36 SHELL-37 SHELL-38 an admin publishes and removes; the account hears it live, another account never does', async () => {
     const { admin, agent } = await account();
     const b = await account();
     const agentSocket = await connectSocket(s.url, agent.token, opened);

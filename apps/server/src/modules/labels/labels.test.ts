@@ -202,7 +202,7 @@ describe.each(dialects)('labels and settings (%s)', (dialect) => {
     expect(await state(admin.accountId)).toEqual(before);
   });
 
-  it('LABEL-14 LABEL-15 LABEL-16 LABEL-17 LABEL-19 LABEL-20 the duration setting is saved and pushed to the account', async () => {
+  it('RT-32 LABEL-14 LABEL-15 LABEL-16 LABEL-17 LABEL-19 LABEL-20 the duration setting is saved and pushed to the account', async () => {
     const a = await account();
     const b = await account();
     const sock = await connectSocket(s.url, a.agent.token, opened);

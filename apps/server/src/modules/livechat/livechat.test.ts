@@ -69,7 +69,7 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect(none.body.result).toBe('noAgent');
   });
 
-  it('VISITOR-21 VISITOR-22 VISITOR-23 VISITOR-32 LIVECHAT-04 LIVECHAT-05 queue, Take one, numbers fall, register, messages both ways', async () => {
+  it('RT-15 RT-34 VISITOR-21 VISITOR-22 VISITOR-23 VISITOR-32 LIVECHAT-04 LIVECHAT-05 queue, Take one, numbers fall, register, messages both ways', async () => {
     const { admin, agents, token } = await account(1);
     const agent = await agentSocket(agents[0]!.token);
     const queues: number[] = [];
@@ -172,7 +172,7 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect((await s.emitWithAck('acceptLiveChat', null)).ok).toBe(true);
   });
 
-  it('VISITOR-36..41 LIVECHAT-07 end then rate: validation strings, stored once, info moves to rating then closed', async () => {
+  it('RT-34 VISITOR-36..41 LIVECHAT-07 end then rate: validation strings, stored once, info moves to rating then closed', async () => {
     const { agents, token, admin } = await account(1);
     const v = await queueVisitor(call, server.url, token, 'Rita', opened);
     const ended: string[] = [];
@@ -218,7 +218,7 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect(list.body.data[0]).toMatchObject({ session_name: 'Rita', collapsed: true });
   });
 
-  it('VISITOR-16 LIVECHAT-09 LIVECHAT-11 LIVECHAT-14 convert, merge (livechat.merged), participant removal', async () => {
+  it('RT-35 VISITOR-16 LIVECHAT-09 LIVECHAT-11 LIVECHAT-14 convert, merge (livechat.merged), participant removal', async () => {
     const { agents, token, admin } = await account(1);
     const v1 = await queueVisitor(call, server.url, token, 'Cora', opened);
     const v2 = await queueVisitor(call, server.url, token, 'Cora again', opened);

@@ -50,7 +50,7 @@ describe.each(dialects)('agent status over HTTP (%s)', (dialect) => {
     await s?.stop();
   });
 
-  it('STATUS-10 STATUS-11 STATUS-03 STATUS-06 AWAY with reason sets second_status and records a period', async () => {
+  it('RT-37 STATUS-10 STATUS-11 STATUS-03 STATUS-06 AWAY with reason sets second_status and records a period', async () => {
     const { admin, agent } = await account();
     expect((await userRow(agent.id)).status).toBe('OFFLINE');
 

@@ -47,7 +47,7 @@ describe.each(dialects)('ticket creation and read state (%s)', (dialect) => {
       ).id,
     );
 
-  it('RT-21 TICKET-01 TICKET-49 an agent creates a MANUAL ticket: numbered, createTicket to the account, channelData to non-admins', async () => {
+  it('RT-31 RT-21 TICKET-01 TICKET-49 an agent creates a MANUAL ticket: numbered, createTicket to the account, channelData to non-admins', async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
     const agent = await addUserVia(call, a.token, { username: `ag-${uniq()}`, type: 'agent' });
