@@ -225,6 +225,30 @@ describe('SHELL the workspace shell in Chromium', () => {
     expect(await cat.getByTestId('banner-announcement').count()).toBe(0);
   });
 
+  it('NOTIF-33 the browser notification banner: the words ask the browser; No thanks is remembered', async () => {
+    // No thanks: gone, and still gone after a reload while the browser has not been asked.
+    const cat = await open();
+    await signIn(cat, server.url, 'cat');
+    const banner = cat.getByTestId('banner-notifications');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Click here to enable browser notification');
+    await screenshot(cat, 'notification-banner-light');
+    await banner.getByRole('button', { name: 'No thanks' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await cat.reload();
+    await waitConnected(cat);
+    await cat.waitForTimeout(500);
+    expect(await cat.evaluate(() => Notification.permission)).toBe('default');
+    expect(await cat.getByTestId('banner-notifications').count()).toBe(0);
+
+    // The words themselves ask the browser (a headless one answers at once); the banner goes.
+    const bob = await open();
+    await signIn(bob, server.url, 'bob');
+    const asking = bob.getByTestId('banner-notifications');
+    await asking.getByRole('button', { name: 'Click here to enable browser notification' }).click();
+    await asking.waitFor({ state: 'detached' });
+  });
+
   it('NAV-34 NAV-35 NAV-36 HOST-05 SHELL-36 the user menu: product name, version, socket switch, log out asks first', async () => {
     const page = await open();
     await signIn(page, supportUrl, 'ann');

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
 import {
   type Announcement,
   type AnnouncementMessage,
@@ -161,7 +161,7 @@ function AnnouncementBanner() {
   );
 }
 
-/** Browser notification prompt: asks once; "No thanks" is remembered on this browser. */
+/** NOTIF-33: "Click here to enable browser notification" asks the browser; "No thanks" is remembered here. */
 function NotificationPrompt() {
   const [answered, setAnswered] = useState(() => local.get<string | null>(LOCAL_KEYS.notificationPrompt, null));
   const supported = typeof window !== 'undefined' && 'Notification' in window;
@@ -171,31 +171,30 @@ function NotificationPrompt() {
       color="gray"
       testId="banner-notifications"
       actions={
-        <>
-          <Button
-            size="xs"
-            onClick={async () => {
-              const r = await Notification.requestPermission().catch(() => 'default');
-              local.set(LOCAL_KEYS.notificationPrompt, r);
-              setAnswered(r);
-            }}
-          >
-            {SHELL_STRINGS.notificationEnable}
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            onClick={() => {
-              local.set(LOCAL_KEYS.notificationPrompt, 'no');
-              setAnswered('no');
-            }}
-          >
-            {SHELL_STRINGS.notificationNoThanks}
-          </Button>
-        </>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => {
+            local.set(LOCAL_KEYS.notificationPrompt, 'no');
+            setAnswered('no');
+          }}
+        >
+          {SHELL_STRINGS.notificationNoThanks}
+        </Button>
       }
     >
-      {SHELL_STRINGS.notificationPrompt}
+      <Anchor
+        component="button"
+        type="button"
+        size="sm"
+        onClick={async () => {
+          const r = await Notification.requestPermission().catch(() => 'default');
+          local.set(LOCAL_KEYS.notificationPrompt, r);
+          setAnswered(r);
+        }}
+      >
+        {SHELL_STRINGS.notificationPrompt}
+      </Anchor>
     </Banner>
   );
 }
