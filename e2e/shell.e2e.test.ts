@@ -225,7 +225,7 @@ describe('SHELL the workspace shell in Chromium', () => {
     expect(await cat.getByTestId('banner-announcement').count()).toBe(0);
   });
 
-  it('NOTIF-33 the browser notification banner: the words ask the browser; No thanks is remembered', async () => {
+  it('NOTIF-33 NOTIF-34 the browser notification banner: the words ask the browser; asked on first focus; No thanks is remembered', async () => {
     // No thanks: gone, and still gone after a reload while the browser has not been asked.
     const cat = await open();
     await signIn(cat, server.url, 'cat');
@@ -240,6 +240,30 @@ describe('SHELL the workspace shell in Chromium', () => {
     await cat.waitForTimeout(500);
     expect(await cat.evaluate(() => Notification.permission)).toBe('default');
     expect(await cat.getByTestId('banner-notifications').count()).toBe(0);
+    // NOTIF-34: said No thanks here, so a focus does not ask the browser.
+    const asks = (p: Page) =>
+      p.evaluate(() => {
+        const w = window as unknown as { asked: number };
+        w.asked = 0;
+        Notification.requestPermission = async () => {
+          w.asked++;
+          return 'granted';
+        };
+      });
+    await asks(cat);
+    await cat.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await cat.waitForTimeout(300);
+    expect(await cat.evaluate(() => (window as unknown as { asked: number }).asked)).toBe(0);
+
+    // NOTIF-34: someone who has not answered is asked on the first focus, once; the answer is kept here.
+    const ann = await open();
+    await signIn(ann, server.url, 'ann');
+    await ann.getByTestId('banner-notifications').waitFor();
+    await asks(ann);
+    await ann.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await ann.getByTestId('banner-notifications').waitFor({ state: 'detached' });
+    await ann.evaluate(() => window.dispatchEvent(new Event('focus')));
+    expect(await ann.evaluate(() => (window as unknown as { asked: number }).asked)).toBe(1);
 
     // The words themselves ask the browser (a headless one answers at once); the banner goes.
     const bob = await open();

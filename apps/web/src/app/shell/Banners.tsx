@@ -165,7 +165,21 @@ function AnnouncementBanner() {
 function NotificationPrompt() {
   const [answered, setAnswered] = useState(() => local.get<string | null>(LOCAL_KEYS.notificationPrompt, null));
   const supported = typeof window !== 'undefined' && 'Notification' in window;
-  if (!supported || answered || Notification.permission !== 'default') return null;
+  const open = supported && !answered && Notification.permission === 'default';
+  // NOTIF-34: the first time the window gets focus, the browser is asked, unless "No thanks" was said here.
+  useEffect(() => {
+    if (!open) return;
+    const ask = async () => {
+      window.removeEventListener('focus', ask);
+      const r = await Notification.requestPermission().catch(() => 'default' as const);
+      if (r === 'default') return; // dismissed without an answer: the banner stays
+      local.set(LOCAL_KEYS.notificationPrompt, r);
+      setAnswered(r);
+    };
+    window.addEventListener('focus', ask);
+    return () => window.removeEventListener('focus', ask);
+  }, [open]);
+  if (!open) return null;
   return (
     <Banner
       color="gray"
