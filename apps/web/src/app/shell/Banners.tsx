@@ -201,6 +201,9 @@ function NotificationPrompt() {
         component="button"
         type="button"
         size="sm"
+        c="var(--mantine-color-text)"
+        underline="always"
+        fw={500}
         onClick={async () => {
           const r = await Notification.requestPermission().catch(() => 'default');
           local.set(LOCAL_KEYS.notificationPrompt, r);
