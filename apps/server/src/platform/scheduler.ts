@@ -6,7 +6,8 @@ export interface Task {
   /** Imperative name, also the lease key: `pruneDeliveredEvents`. */
   name: string;
   everyMs: number;
-  run(): Promise<void>;
+  /** `leaseAt`: the time the lease of this run starts, by this node's clock. */
+  run(leaseAt: number): Promise<void>;
 }
 
 /**
@@ -35,8 +36,9 @@ export class Scheduler {
   /** Takes the lease and runs the task; returns whether this node ran it. */
   async runOnce(task: Task): Promise<boolean> {
     try {
-      if (!(await this.acquire(task.name, task.everyMs))) return false;
-      await task.run();
+      const leaseAt = await this.acquire(task.name, task.everyMs);
+      if (leaseAt === null) return false;
+      await task.run(leaseAt);
       return true;
     } catch (err) {
       this.log.error({ err, task: task.name }, 'task failed');
@@ -44,8 +46,11 @@ export class Scheduler {
     }
   }
 
-  /** The lease lasts one period, so a task runs at most once per period whichever node holds it. */
-  async acquire(name: string, ms: number): Promise<boolean> {
+  /**
+   * The lease lasts one period, so a task runs at most once per period whichever node holds it. Returns
+   * the lease's start, or null when another node holds it.
+   */
+  async acquire(name: string, ms: number): Promise<number | null> {
     const at = Date.now();
     await this.db
       .insertInto('task_leases')
@@ -58,7 +63,7 @@ export class Scheduler {
       .where('name', '=', name)
       .where(sql<boolean>`lease_until <= ${at}`)
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return Number(r.numUpdatedRows) === 1 ? at : null;
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-import { rooms, type SendAck, SendMessageInput } from '@parley/contracts';
+import { MESSAGE_STRINGS, rooms, type SendAck, SendMessageInput } from '@parley/contracts';
 import type pino from 'pino';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
@@ -32,10 +32,12 @@ export function messageSocket(db: DB, log: pino.Logger) {
       const input = SendMessageInput.safeParse(raw);
       if (!input.success) return reply({ ok: false, error: input.error.issues[0]?.message ?? 'Invalid message.' });
       try {
-        if (!(await readable(input.data.ticket_id))) return reply({ ok: false, error: 'Ticket not found.' });
+        // sendMessage reads the ticket and checks access in its own transaction (one read of the ticket).
         reply({ ok: true, data: await sendMessage(db, auth(), input.data) });
       } catch (err) {
-        if (err instanceof AppError) return reply({ ok: false, error: err.message });
+        // A ticket the user may not read is answered as one that does not exist, as before.
+        if (err instanceof AppError)
+          return reply({ ok: false, error: err.status === 403 ? MESSAGE_STRINGS.ticketNotFound : err.message });
         log.error({ err }, 'newChatMessage failed');
         reply({ ok: false, error: 'The server could not store the message.' });
       }

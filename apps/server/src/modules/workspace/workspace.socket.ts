@@ -17,6 +17,9 @@ const noop: Ack = () => {};
  * `joinRoom` on a Workspace chat is refused to non-members, so typing and read receipts stay inside it.
  */
 export function workspaceSocket(db: DB, log: pino.Logger) {
+  // Announcements of one chat's count run one after another on this node, each counting just before it
+  // emits: two tabs closing at once must not let the older count (1) arrive after the newer one (0).
+  const announcing = new Map<number, Promise<unknown>>();
   return (socket: AppSocket) => {
     const auth = () => socket.data.auth;
     /** 'member' for a chat the user belongs to, 'outsider' for someone else's chat, 'other' for any other ticket. */
@@ -34,11 +37,23 @@ export function workspaceSocket(db: DB, log: pino.Logger) {
       const sockets = await socket.nsp.in(meetingRoom(ticketId)).fetchSockets();
       return new Set(sockets.map((s) => s.data.auth?.userId)).size;
     };
-    const announce = async (ticketId: number) => {
-      const n = await count(ticketId);
-      const to = await memberRooms(db, auth().accountId, ticketId);
-      if (to.length) socket.nsp.to(to).emit('meetingCount', { ticketId, count: n });
-      return n;
+    const announce = (ticketId: number): Promise<number> => {
+      const accountId = auth().accountId;
+      const run = (announcing.get(ticketId) ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(async () => {
+          const to = await memberRooms(db, accountId, ticketId);
+          const n = await count(ticketId);
+          if (to.length) socket.nsp.to(to).emit('meetingCount', { ticketId, count: n });
+          return n;
+        });
+      announcing.set(ticketId, run);
+      void run
+        .finally(() => {
+          if (announcing.get(ticketId) === run) announcing.delete(ticketId);
+        })
+        .catch(() => undefined);
+      return run;
     };
 
     // A chat's ticket room is for its members only (the tickets module lets any user of the account in).

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, type SpineDb, silentLog, sleep, spineDatabase, waitFor } from '../../testing/spine.js';
 import { dialects } from '../../testing/support.js';
 import type { DB, DbHandle } from '../db/db.js';
-import { appendEvent, eventsAfter, headSeq, outboxSignal, runCommand, type StoredEvent } from './outbox.js';
+import { appendEvent, eventsAfter, headSeq, outboxSignal, runCommand, type StoredEvent, type Trx } from './outbox.js';
 import { type Listener, Relay, type RelayOptions } from './relay.js';
 
 const countEvents = async (db: DB, accountId: number) =>
@@ -458,5 +458,127 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     await emit(s.db, accountId, 'test.after');
     expect(await r.tick()).toBe(1);
     expect(sideEffects).toBe(2);
+  });
+
+  it("SPINE a failing transactional listener holds back only its own event; the batch's other work commits once", async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const r = relay(s, 'node-tx-fail');
+    const audit = (trx: Trx, e: StoredEvent, actor: string) =>
+      trx
+        .insertInto('audit_log')
+        .values({
+          account_id: e.accountId,
+          user_id: null,
+          actor,
+          action: 'test.txfail',
+          detail: String(e.id),
+          ip: '',
+          created_at: Date.now(),
+        })
+        .execute();
+    let refuse = true;
+    let effects = 0;
+    r.register({
+      name: 'fanout',
+      kind: 'effect',
+      events: '*',
+      async handle() {
+        effects++;
+      },
+    });
+    r.register({
+      name: 'writes',
+      kind: 'transactional',
+      events: '*',
+      async handle(e, trx) {
+        await audit(trx, e, 'writes');
+      },
+    });
+    r.register({
+      name: 'picky',
+      kind: 'transactional',
+      events: '*',
+      async handle(e, trx) {
+        await audit(trx, e, 'picky');
+        if ((e.payload as { bad?: boolean }).bad && refuse) throw new Error('not this one');
+      },
+    });
+    const a = await emit(s.db, accountId, 'test.ok');
+    const bad = await emit(s.db, accountId, 'test.bad', { bad: true });
+    const c = await emit(s.db, accountId, 'test.ok');
+    const runs = async () =>
+      (await s.db.selectFrom('audit_log').select(['actor', 'detail']).where('action', '=', 'test.txfail').execute())
+        .map((x) => `${x.actor} ${x.detail}`)
+        .sort();
+
+    expect(await r.tick()).toBe(3);
+    expect((await eventRow(s.db, a.id)).delivered_at).not.toBeNull();
+    expect((await eventRow(s.db, c.id)).delivered_at).not.toBeNull();
+    const failed = await eventRow(s.db, bad.id);
+    expect(failed).toMatchObject({
+      attempts: 1,
+      delivered_at: null,
+      lease_owner: null,
+      last_error: 'picky: not this one',
+    });
+    // The failing listener's own write went with its rollback; every other listener's work stayed, once.
+    expect(await runs()).toEqual(
+      [`picky ${a.id}`, `picky ${c.id}`, `writes ${a.id}`, `writes ${bad.id}`, `writes ${c.id}`].sort(),
+    );
+    expect(effects).toBe(3);
+
+    refuse = false;
+    await s.db.updateTable('events').set({ available_at: 0 }).where('id', '=', bad.id).execute();
+    expect(await r.tick()).toBe(1);
+    expect((await eventRow(s.db, bad.id)).delivered_at).not.toBeNull();
+    // The retry ran only what had not succeeded: picky; not writes, not the effect.
+    expect(await runs()).toEqual(
+      [
+        `picky ${a.id}`,
+        `picky ${bad.id}`,
+        `picky ${c.id}`,
+        `writes ${a.id}`,
+        `writes ${bad.id}`,
+        `writes ${c.id}`,
+      ].sort(),
+    );
+    expect(effects).toBe(3);
+    const receipts = await s.db.selectFrom('event_receipts').select(['listener', 'event_id']).execute();
+    expect(receipts.filter((x) => x.listener !== 'fanout')).toHaveLength(6);
+  });
+
+  it('SPINE an event appended by a transactional listener is delivered at once, not at the next poll', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const r = relay(s, 'node-chain', { pollMs: 60_000 });
+    const seen: string[] = [];
+    r.register({
+      name: 'chain',
+      kind: 'transactional',
+      events: ['test.first'],
+      async handle(e, trx) {
+        await appendEvent(trx, { accountId: e.accountId, type: 'test.second', payload: {} });
+      },
+    });
+    r.register({
+      name: 'record',
+      kind: 'effect',
+      events: '*',
+      async handle(e) {
+        seen.push(e.type);
+      },
+    });
+    relays.push(r);
+    r.start();
+    await sleep(50);
+    await emit(s.db, accountId, 'test.first');
+    await waitFor(
+      () => seen.includes('test.second'),
+      3_000,
+      () => `the chained event (seen ${seen.join(', ')})`,
+    );
+    expect(seen).toEqual(['test.first', 'test.second']);
+    await r.stop();
   });
 });

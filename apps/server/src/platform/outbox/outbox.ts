@@ -62,6 +62,9 @@ export async function appendEvent<T>(trx: Trx, e: NewEvent<T>): Promise<{ id: nu
   return { id: row.id, seq: last_seq };
 }
 
+/** True when events were appended in this transaction (so the relay should look again once it commits). */
+export const appendedIn = (trx: Trx): boolean => appended.has(trx);
+
 /**
  * Runs a command: its rows and its events commit together or not at all. After commit the local relay
  * is woken; other nodes find the events on their next poll.

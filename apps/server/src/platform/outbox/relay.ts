@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type pino from 'pino';
 import type { DB, Dialect } from '../db/db.js';
-import { outboxSignal, type RawEventRow, type StoredEvent, type Trx, toStoredEvent } from './outbox.js';
+import { appendedIn, outboxSignal, type RawEventRow, type StoredEvent, type Trx, toStoredEvent } from './outbox.js';
 
 /**
  * A listener runs once per event it subscribes to. A `transactional` listener's database work commits
@@ -23,7 +23,13 @@ export interface RelayOptions {
   maxAttempts?: number;
 }
 
+type TransactionalListener = Extract<Listener, { kind: 'transactional' }>;
+
 const RELAY_CLAIM_LOCK = 72_700_001;
+/** Receipts inserted by one statement: 4 parameters a row stays far below both databases' limits. */
+const RECEIPTS_PER_INSERT = 250;
+
+const subscribes = (l: Listener, e: StoredEvent) => l.events === '*' || l.events.includes(e.type);
 
 /**
  * Claims undelivered events with a lease and hands them to listeners. Runs on every node. An account's
@@ -75,7 +81,9 @@ export class Relay {
         this.o.log.error({ err }, 'relay tick failed');
       }
       if (!this.running) break;
-      if (claimed > 0 || this.pending) continue;
+      // A full batch may have left more behind; a partial one took all that was due, and a command committed
+      // since (on this node) has set `pending`. Claiming again at once would cost an empty claim per batch.
+      if (claimed >= this.o.batch || this.pending) continue;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, this.o.pollMs);
         this.wake = () => {
@@ -87,26 +95,151 @@ export class Relay {
     }
   }
 
-  /** Claims one batch and delivers it. Returns how many events were claimed. */
+  /**
+   * Claims one batch and delivers it. Returns how many events were claimed.
+   *
+   * First the effect listeners, event by event in account sequence order (an event stops at its first failing
+   * effect). Then one transaction for the whole batch: every transactional listener's receipt and work, in the
+   * same order, with the outcome (delivered marks; for failed events the backoff and the receipts of the effects
+   * that did succeed, so a retry skips them). A crash before that commit repeats the effects (at least once)
+   * and nothing else happened. If a transactional listener throws, the batch transaction leaves nothing and
+   * each transactional listener runs again in a transaction of its own, so only the failing one's event is
+   * retried. Transactional listeners do not wait for effects: their work is the database's, exactly once
+   * through the receipt, whatever a socket or a push service did.
+   */
   async tick(): Promise<number> {
     const rows = await this.claim();
     if (rows.length === 0) return 0;
     const events = rows.map(toStoredEvent).sort((a, b) => a.accountId - b.accountId || a.seq - b.seq);
-    const done: number[] = [];
+    const skip = await this.receiptsOfRetries(events);
+    const errors = new Map<number, string>();
+    const effectsDone = new Map<number, string[]>();
+
     for (const e of events) {
-      const error = await this.deliver(e);
-      if (error === null) done.push(e.id);
-      else await this.release(e, error);
+      const done: string[] = [];
+      effectsDone.set(e.id, done);
+      for (const l of this.listeners) {
+        if (l.kind !== 'effect' || !subscribes(l, e) || skip.get(e.id)?.has(l.name)) continue;
+        try {
+          await l.handle(e);
+          done.push(l.name);
+        } catch (err) {
+          errors.set(e.id, this.failed(l, e, err));
+          break;
+        }
+      }
     }
+
+    const transactional = events.some((e) =>
+      this.listeners.some((l) => l.kind === 'transactional' && subscribes(l, e)),
+    );
+    if (!transactional && errors.size === 0) {
+      // Nothing but the delivered mark: one statement, no transaction around it.
+      await this.settle(this.o.db, events, errors, effectsDone);
+      this.delivered += events.length;
+      return rows.length;
+    }
+    try {
+      await this.o.db.transaction().execute(async (trx) => {
+        await this.runTransactional(trx, events);
+        await this.settle(trx, events, errors, effectsDone);
+        if (appendedIn(trx)) this.pending = true;
+      });
+    } catch (err) {
+      this.o.log.warn({ err, events: events.length }, 'relay batch transaction failed; listeners run one by one');
+      for (const e of events) {
+        for (const l of this.listeners) {
+          if (l.kind !== 'transactional' || !subscribes(l, e)) continue;
+          try {
+            await this.o.db.transaction().execute(async (trx) => {
+              await this.runTransactional(trx, [e], l);
+              if (appendedIn(trx)) this.pending = true;
+            });
+          } catch (err) {
+            if (!errors.has(e.id)) errors.set(e.id, this.failed(l, e, err));
+            break;
+          }
+        }
+      }
+      await this.o.db.transaction().execute((trx) => this.settle(trx, events, errors, effectsDone));
+    }
+    this.delivered += events.length - errors.size;
+    return rows.length;
+  }
+
+  /** For events claimed again after a failure: the listeners that already succeeded on them. */
+  private async receiptsOfRetries(events: StoredEvent[]): Promise<Map<number, Set<string>>> {
+    const out = new Map<number, Set<string>>();
+    const retried = events.filter((e) => e.attempts > 0).map((e) => e.id);
+    if (retried.length === 0) return out;
+    const rows = await this.o.db
+      .selectFrom('event_receipts')
+      .select(['event_id', 'listener'])
+      .where('event_id', 'in', retried)
+      .execute();
+    for (const r of rows) {
+      const id = Number(r.event_id);
+      if (!out.has(id)) out.set(id, new Set());
+      out.get(id)!.add(r.listener);
+    }
+    return out;
+  }
+
+  /**
+   * The transactional listeners of these events (or only `only`), in event then registration order, inside
+   * `trx`: the receipts are inserted first in one statement; a listener runs only where its receipt is new,
+   * so a listener whose receipt committed earlier (a retry, another node that re-claimed the event) is skipped.
+   */
+  private async runTransactional(trx: Trx, events: StoredEvent[], only?: Listener): Promise<void> {
+    const work: { e: StoredEvent; l: TransactionalListener }[] = [];
+    for (const e of events)
+      for (const l of only ? [only] : this.listeners)
+        if (l.kind === 'transactional' && subscribes(l, e)) work.push({ e, l });
+    if (work.length === 0) return;
+    const fresh = new Set<string>();
+    const at = Date.now();
+    for (let i = 0; i < work.length; i += RECEIPTS_PER_INSERT) {
+      const inserted = await trx
+        .insertInto('event_receipts')
+        .values(
+          work
+            .slice(i, i + RECEIPTS_PER_INSERT)
+            .map(({ e, l }) => ({ account_id: e.accountId, listener: l.name, event_id: e.id, processed_at: at })),
+        )
+        .onConflict((oc) => oc.columns(['listener', 'event_id']).doNothing())
+        .returning(['listener', 'event_id'])
+        .execute();
+      for (const r of inserted) fresh.add(`${Number(r.event_id)} ${r.listener}`);
+    }
+    for (const { e, l } of work) if (fresh.has(`${e.id} ${l.name}`)) await l.handle(e, trx);
+  }
+
+  /** Marks the batch's successful events delivered, and sets the failed ones aside for a retry. */
+  private async settle(
+    trx: Trx | DB,
+    events: StoredEvent[],
+    errors: Map<number, string>,
+    effectsDone: Map<number, string[]>,
+  ): Promise<void> {
+    const done = events.filter((e) => !errors.has(e.id)).map((e) => e.id);
     if (done.length > 0) {
-      await this.o.db
+      await trx
         .updateTable('events')
         .set({ delivered_at: Date.now(), lease_owner: null, lease_until: null })
         .where('id', 'in', done)
         .execute();
-      this.delivered += done.length;
     }
-    return rows.length;
+    for (const e of events) {
+      const error = errors.get(e.id);
+      if (error === undefined) continue;
+      await this.keepReceipts(trx, e, effectsDone.get(e.id) ?? []);
+      await this.release(trx, e, error);
+    }
+  }
+
+  private failed(l: Listener, e: StoredEvent, err: unknown): string {
+    this.o.log.error({ err, listener: l.name, event: e.type, eventId: e.id }, 'listener failed');
+    return `${l.name}: ${err instanceof Error ? err.message : String(err)}`;
   }
 
   private async claim(): Promise<RawEventRow[]> {
@@ -140,48 +273,9 @@ export class Relay {
     });
   }
 
-  /** Runs every matching listener; returns null when all succeeded, else the first error's text. */
-  private async deliver(e: StoredEvent): Promise<string | null> {
-    // On a retry, effect listeners that already succeeded are skipped (their receipts were kept).
-    const done =
-      e.attempts > 0
-        ? new Set(
-            (
-              await this.o.db.selectFrom('event_receipts').select('listener').where('event_id', '=', e.id).execute()
-            ).map((r) => r.listener),
-          )
-        : new Set<string>();
-    const succeeded: string[] = [];
-    for (const l of this.listeners) {
-      if (l.events !== '*' && !l.events.includes(e.type)) continue;
-      try {
-        if (l.kind === 'effect') {
-          if (done.has(l.name)) continue;
-          await l.handle(e);
-          succeeded.push(l.name);
-          continue;
-        }
-        await this.o.db.transaction().execute(async (trx) => {
-          const r = await trx
-            .insertInto('event_receipts')
-            .values({ account_id: e.accountId, listener: l.name, event_id: e.id, processed_at: Date.now() })
-            .onConflict((oc) => oc.columns(['listener', 'event_id']).doNothing())
-            .executeTakeFirst();
-          if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) return;
-          await l.handle(e, trx);
-        });
-      } catch (err) {
-        this.o.log.error({ err, listener: l.name, event: e.type, eventId: e.id }, 'listener failed');
-        await this.keepReceipts(e, succeeded);
-        return `${l.name}: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    }
-    return null;
-  }
-
-  private async keepReceipts(e: StoredEvent, listeners: string[]): Promise<void> {
+  private async keepReceipts(trx: Trx | DB, e: StoredEvent, listeners: string[]): Promise<void> {
     if (listeners.length === 0) return;
-    await this.o.db
+    await trx
       .insertInto('event_receipts')
       .values(
         listeners.map((listener) => ({ account_id: e.accountId, listener, event_id: e.id, processed_at: Date.now() })),
@@ -191,10 +285,10 @@ export class Relay {
   }
 
   /** A failed event is retried with backoff; after maxAttempts it is set aside with its error. */
-  private async release(e: StoredEvent, error: string): Promise<void> {
+  private async release(trx: Trx | DB, e: StoredEvent, error: string): Promise<void> {
     const attempts = e.attempts + 1;
     const dead = attempts >= (this.o.maxAttempts ?? 10);
-    await this.o.db
+    await trx
       .updateTable('events')
       .set({
         attempts,

@@ -14,7 +14,7 @@ import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { ticketAudience, ticketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
-import { messageAudience, staffAudience } from '../messages.realtime.js';
+import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
@@ -33,6 +33,8 @@ export interface PostMessage {
   email?: { to: string[]; cc: string[]; subject: string; email2?: string; template?: string } | null;
   /** A customer wrote it (visitor, e-mail, social): the ticket waits for an answer. */
   fromCustomer: boolean;
+  /** The ticket's channel, when the caller read the ticket in this same transaction (saves reading it again). */
+  channel?: string;
 }
 
 /**
@@ -42,12 +44,15 @@ export interface PostMessage {
  */
 export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageEvent> {
   const at = Date.now();
-  const ticket = await trx
-    .selectFrom('tickets')
-    .select(['id', 'channel'])
-    .where('account_id', '=', m.accountId)
-    .where('id', '=', m.ticketId)
-    .executeTakeFirst();
+  const ticket =
+    m.channel !== undefined
+      ? { channel: m.channel }
+      : await trx
+          .selectFrom('tickets')
+          .select(['id', 'channel'])
+          .where('account_id', '=', m.accountId)
+          .where('id', '=', m.ticketId)
+          .executeTakeFirst();
   if (!ticket) throw notFound(MESSAGE_STRINGS.ticketNotFound);
   const row = (await trx
     .insertInto('messages')
@@ -79,7 +84,9 @@ export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageE
     .where('id', '=', m.ticketId)
     .execute();
 
-  const [event] = await hydrate(trx, m.accountId, [row]);
+  // A row inserted just now has no notes or reactions yet (messages are never deleted outright, so its id is
+  // new): only a reply needs a read, for the quoted message's preview.
+  const [event] = row.reply_id === null ? [toEvent(row)] : await hydrate(trx, m.accountId, [row]);
   const audienceTicket = { id: m.ticketId, accountId: m.accountId, channel: ticket.channel };
   await appendEvent(trx, {
     accountId: m.accountId,
@@ -162,6 +169,9 @@ export const fileOf = (r: {
 /**
  * MSG-10, MSG-23: an agent sends a message. Idempotent by `client_id` (the `queue-` id): a repeat answers
  * the message the first call stored, whichever node or retry it came through, and appends no event.
+ * The ticket is read once, in the command's transaction: 404 "Ticket not found." when it is not the
+ * account's, 403 "You cannot read this conversation." when the user may not read it (callers need not
+ * check first); its channel goes on to `postMessage`.
  */
 export async function sendMessage(
   db: DB,
@@ -172,17 +182,20 @@ export async function sendMessage(
   const reader = { accountId: auth.accountId, username: auth.username };
   const attempt = async () =>
     runCommand(db, async (trx) => {
-      if (input.client_id) {
-        const seen = await byClientId(trx as unknown as DB, auth.accountId, input.client_id);
-        if (seen) return seen;
-      }
       const ticket = await trx
         .selectFrom('tickets')
-        .select('id')
+        .select(['id', 'channel'])
         .where('account_id', '=', auth.accountId)
         .where('id', '=', input.ticket_id)
         .executeTakeFirst();
       if (!ticket) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+      const audience = { id: input.ticket_id, accountId: auth.accountId, channel: ticket.channel };
+      if (!(await canRead(trx, audience, auth.userId)))
+        throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
+      if (input.client_id) {
+        const seen = await byClientId(trx as unknown as DB, auth.accountId, input.client_id);
+        if (seen) return seen;
+      }
       const files = [...(extra.files ?? []), ...(await filesOf(trx, auth.accountId, input.files ?? []))];
       checkBody(input.type, input.message, files.length > 0);
       if (input.reply_id) {
@@ -201,6 +214,7 @@ export async function sendMessage(
         files,
         email: extra.email ?? null,
         fromCustomer: false,
+        channel: ticket.channel,
       });
     });
   try {
