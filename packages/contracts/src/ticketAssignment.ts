@@ -32,6 +32,10 @@ export type TicketLabelsInput = z.infer<typeof TicketLabelsInput>;
 export const TicketDepartmentInput = z.object({ id, department_id: id.nullable() });
 export type TicketDepartmentInput = z.infer<typeof TicketDepartmentInput>;
 
+/** TICKET-64: `POST /api/ticket/campaign {id, campaign_id}`: one of the account's campaigns, or null for none. */
+export const TicketCampaignInput = z.object({ id, campaign_id: id.nullable() });
+export type TicketCampaignInput = z.infer<typeof TicketCampaignInput>;
+
 /**
  * Automatic assignment strategies:
  * - `round_robin`: the candidate assigned least recently (never assigned first), ties by username.
@@ -48,7 +52,7 @@ export type AssignHow = (typeof ASSIGN_HOW)[number];
 export const TicketAutoAssignInput = z.object({ id, strategy: z.enum(ASSIGN_STRATEGIES) });
 export type TicketAutoAssignInput = z.infer<typeof TicketAutoAssignInput>;
 
-/** The answer of the status, assign, labels and department calls: the ticket as the caller now sees it. */
+/** The answer of the status, assign, labels, department and campaign calls: the ticket as the caller now sees it. */
 export const TicketChangeAnswer = z.object({ result: z.literal('success'), data: TicketListItem });
 /** `assignee` is null (and `data` the unchanged ticket) when no agent could take it. */
 export const TicketAutoAssignAnswer = z.object({
@@ -76,6 +80,7 @@ export const ASSIGN_STRINGS = {
   unknownAssignee: (username: string) => `Unknown or inactive user: ${username}.`,
   unknownLabel: (labelId: number) => `Unknown label: ${labelId}.`,
   unknownDepartment: 'No such department.',
+  unknownCampaign: 'No such campaign.',
 } as const;
 
 /**
@@ -92,4 +97,6 @@ export const TICKET_SYSTEM_MESSAGES = {
     names.length === 0 ? `${actor} removed all labels.` : `${actor} set the labels to ${names.join(', ')}.`,
   department: (actor: string, name: string | null) =>
     name === null ? `${actor} removed the department.` : `${actor} moved the ticket to ${name}.`,
+  campaign: (actor: string, name: string | null) =>
+    name === null ? `${actor} removed the campaign.` : `${actor} set the campaign to ${name}.`,
 } as const;

@@ -1,5 +1,7 @@
 /** The key in a ticket's `other` that holds the customer's preferred appointment date (TICKET-15, TICKET-62). */
 export const APPOINTMENT_KEY = 'Preferred Appointment Date';
+/** The customer's identity document in a ticket's `other`, as the new-ticket dialog writes it (SHELL-44). */
+export const TICKET_IDENTITY_KEYS = { type: 'ID type', number: 'ID number' } as const;
 
 /** Reads a date as YYYY-MM-DD (optionally with a time), D/M/YYYY, or unix seconds/ms; null when it is none. */
 export function parseAppointment(v: unknown): Date | null {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel, TICKET_STATUS } from './constants.js';
+import { TICKET_FILTER_STRINGS, TicketFilterQueryFields } from './ticketFilters.js';
 
 /** DECISIONS 3, TICKET-23: names of the default status codes; 4 means "all" in filters. */
 export const TICKET_STATUS_NAMES: Record<number, string> = { 0: 'Open', 1: 'Pending', 2: 'Resolved', 3: 'Closed' };
@@ -170,10 +171,11 @@ export const CHANNEL_CODES = [...Object.keys(CHANNELS), ...Object.keys(CHANNEL_A
  *   when written YYYY-MM-DD...; other spellings do not match these filters): `apptStart`/`apptEnd` in unix
  *   seconds bound the day (UTC days, inclusive); `apptLessTwoDays` 1 = under 2 days away, past ones
  *   included (the list shows those red); `appt` 1 = has an appointment date, 0 = has none.
- * Accepted but not applied yet (no data behind them): `advFilter`, `automatic`, `automaticStatus`,
- * `noAutomaticStatus`, `replyTAT`.
+ * - `advFilter`, `automatic`, `automaticStatus`, `noAutomaticStatus`, `replyTAT`: see `ticketFilters.ts`.
+ * Contradictions are a 400: automaticStatus and noAutomaticStatus both 1, appt=0 with another appointment
+ * filter, fieldValue without field.
  */
-export const TicketLoadQuery = z.object({
+const TicketLoadFields = z.object({
   campaignId: z.preprocess(blank, id.optional()),
   agent: z.preprocess(blank, z.string().max(100).optional()),
   received: z.preprocess(blank, z.enum(['updated', 'created']).default('updated')),
@@ -191,11 +193,16 @@ export const TicketLoadQuery = z.object({
   apptEnd: seconds,
   appt: flag,
   apptLessTwoDays: flag,
-  advFilter: z.string().max(2000).optional(),
-  automatic: z.string().max(100).optional(),
-  automaticStatus: z.string().max(100).optional(),
-  noAutomaticStatus: z.string().max(100).optional(),
-  replyTAT: z.string().max(100).optional(),
+  ...TicketFilterQueryFields,
+});
+export const TicketLoadQuery = TicketLoadFields.superRefine((q, ctx) => {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (q.automaticStatus === '1' && q.noAutomaticStatus === '1')
+    issue('noAutomaticStatus', TICKET_FILTER_STRINGS.bothAutomaticStatus);
+  if (q.appt === '0' && (q.apptStart !== undefined || q.apptEnd !== undefined || q.apptLessTwoDays === '1'))
+    issue('appt', TICKET_FILTER_STRINGS.apptConflict);
+  if (q.fieldValue !== undefined && q.field === undefined)
+    issue('fieldValue', TICKET_FILTER_STRINGS.fieldValueWithoutField);
 });
 export type TicketLoadQuery = z.infer<typeof TicketLoadQuery>;
 

@@ -14,6 +14,8 @@ import { m0011_notifications } from './0011_notifications.js';
 import { m0012_livechat } from './0012_livechat.js';
 import { m0013_workspace_chat } from './0013_workspace_chat.js';
 import { m0015_push_channels } from './0015_push_channels.js';
+import { m0016_ticket_counts } from './0016_ticket_counts.js';
+import { m0017_user_photo_sip } from './0017_user_photo_sip.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -32,6 +34,8 @@ const all: Record<string, ParleyMigration> = {
   '0012_livechat': m0012_livechat,
   '0013_workspace_chat': m0013_workspace_chat,
   '0015_push_channels': m0015_push_channels,
+  '0016_ticket_counts': m0016_ticket_counts,
+  '0017_user_photo_sip': m0017_user_photo_sip,
 };
 
 class StaticProvider implements MigrationProvider {

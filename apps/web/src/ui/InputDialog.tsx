@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, Modal, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { dialogDateValue, ID_TYPES, identityValue, REFUSES_TO_PROVIDE, showsIdentityNumber } from '@parley/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 /**
  * SHELL-42 .. SHELL-48. One input of the generic dialog:
@@ -25,15 +25,25 @@ export interface InputDialogProps {
   inputs: DialogInput[];
   submitLabel?: string;
   extraButton?: { label: string; onClick(): void };
+  /** The submit button shows it is working (the caller is waiting for the server). */
+  busy?: boolean;
   onClose(): void;
   onSubmit(values: Record<string, string>): void;
 }
 
-function IdInput({ label, onChange }: { label: string; onChange(v: string): void }) {
+/**
+ * The id kind reports three values: `name` (the identity number, or "Refuses to provide", SHELL-46),
+ * `name_type` (the ID type) and `name_refused` ("yes" or "no").
+ */
+function IdInput({ name, label, set }: { name: string; label: string; set(name: string, v: string): void }) {
   const [idType, setIdType] = useState<string>('None');
   const [refused, setRefused] = useState(false);
   const [number, setNumber] = useState('');
-  useEffect(() => onChange(identityValue(idType, refused, number)), [idType, refused, number, onChange]);
+  useEffect(() => {
+    set(name, identityValue(idType, refused, number));
+    set(`${name}_type`, idType);
+    set(`${name}_refused`, refused ? 'yes' : 'no');
+  }, [name, idType, refused, number, set]);
   return (
     <Stack gap="xs">
       <Select
@@ -60,7 +70,11 @@ export function InputDialog(p: InputDialogProps) {
       setMissing(null);
     }
   }, [p.opened]);
-  const set = (name: string) => (v: string) => setValues((vs) => (vs[name] === v ? vs : { ...vs, [name]: v }));
+  const setValue = useCallback(
+    (name: string, v: string) => setValues((vs) => (vs[name] === v ? vs : { ...vs, [name]: v })),
+    [],
+  );
+  const set = (name: string) => (v: string) => setValue(name, v);
 
   function submit(extra: Record<string, string> = {}) {
     const all = { ...values, ...extra };
@@ -74,109 +88,120 @@ export function InputDialog(p: InputDialogProps) {
 
   return (
     <Modal opened={p.opened} onClose={p.onClose} title={p.title} centered>
-      <Stack>
-        {p.description && <Text size="sm">{p.description}</Text>}
-        {(p.error || missing) && (
-          <Alert color="red" role="alert">
-            {p.error || missing}
-          </Alert>
-        )}
-        {p.list && p.list.length > 0 && (
-          <Table>
-            <Table.Tbody>
-              {p.list.map((row) => (
-                <Table.Tr key={row.label}>
-                  <Table.Th w="40%">{row.label}</Table.Th>
-                  <Table.Td>{row.value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-        {p.inputs.map((i) => {
-          switch (i.kind) {
-            case 'text':
-              return (
-                <TextInput
-                  key={i.name}
-                  label={i.label}
-                  required={i.required}
-                  value={values[i.name] ?? ''}
-                  onChange={(e) => set(i.name)(e.currentTarget.value)}
-                />
-              );
-            case 'date':
-              return (
-                <TextInput
-                  key={i.name}
-                  type="date"
-                  label={i.label}
-                  required={i.required}
-                  onChange={(e) => set(i.name)(dialogDateValue(e.currentTarget.value))}
-                />
-              );
-            case 'select':
-              return (
-                <Select
-                  key={i.name}
-                  label={i.label}
-                  required={i.required}
-                  data={i.options}
-                  value={values[i.name] ?? null}
-                  onChange={(v) => set(i.name)(v ?? '')}
-                />
-              );
-            case 'option':
-              return (
-                <Radio.Group
-                  key={i.name}
-                  label={i.label}
-                  required={i.required}
-                  value={values[i.name] ?? ''}
-                  onChange={set(i.name)}
-                >
-                  <Stack gap={6} mt={4}>
-                    {i.options.map((o) => (
-                      <Radio key={o} value={o} label={o} />
-                    ))}
+      {/* A form, so Enter in a text input submits; its own check (not the browser's) names what is missing. */}
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack>
+          {p.description && <Text size="sm">{p.description}</Text>}
+          {(p.error || missing) && (
+            <Alert color="red" role="alert">
+              {p.error || missing}
+            </Alert>
+          )}
+          {p.list && p.list.length > 0 && (
+            <Table>
+              <Table.Tbody>
+                {p.list.map((row) => (
+                  <Table.Tr key={row.label}>
+                    <Table.Th w="40%">{row.label}</Table.Th>
+                    <Table.Td>{row.value}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          {p.inputs.map((i) => {
+            switch (i.kind) {
+              case 'text':
+                return (
+                  <TextInput
+                    key={i.name}
+                    label={i.label}
+                    required={i.required}
+                    value={values[i.name] ?? ''}
+                    onChange={(e) => set(i.name)(e.currentTarget.value)}
+                  />
+                );
+              case 'date':
+                return (
+                  <TextInput
+                    key={i.name}
+                    type="date"
+                    label={i.label}
+                    required={i.required}
+                    onChange={(e) => set(i.name)(dialogDateValue(e.currentTarget.value))}
+                  />
+                );
+              case 'select':
+                return (
+                  <Select
+                    key={i.name}
+                    label={i.label}
+                    required={i.required}
+                    data={i.options}
+                    value={values[i.name] ?? null}
+                    onChange={(v) => set(i.name)(v ?? '')}
+                  />
+                );
+              case 'option':
+                return (
+                  <Radio.Group
+                    key={i.name}
+                    label={i.label}
+                    required={i.required}
+                    value={values[i.name] ?? ''}
+                    onChange={set(i.name)}
+                  >
+                    <Stack gap={6} mt={4}>
+                      {i.options.map((o) => (
+                        <Radio key={o} value={o} label={o} />
+                      ))}
+                    </Stack>
+                  </Radio.Group>
+                );
+              case 'button':
+                return (
+                  <Stack key={i.name} gap={4}>
+                    <Text size="sm" fw={500}>
+                      {i.label}
+                    </Text>
+                    <Group gap="xs">
+                      {i.options.map((o) => (
+                        <Button key={o} variant="light" onClick={() => submit({ [i.name]: o })}>
+                          {o}
+                        </Button>
+                      ))}
+                    </Group>
                   </Stack>
-                </Radio.Group>
-              );
-            case 'button':
-              return (
-                <Stack key={i.name} gap={4}>
-                  <Text size="sm" fw={500}>
-                    {i.label}
-                  </Text>
-                  <Group gap="xs">
-                    {i.options.map((o) => (
-                      <Button key={o} variant="light" onClick={() => submit({ [i.name]: o })}>
-                        {o}
-                      </Button>
-                    ))}
-                  </Group>
-                </Stack>
-              );
-            case 'id':
-              return <IdInput key={i.name} label={i.label} onChange={set(i.name)} />;
-            default:
-              return null;
-          }
-        })}
-        <Group justify="flex-end">
-          {p.extraButton && (
-            <Button variant="light" onClick={p.extraButton.onClick}>
-              {p.extraButton.label}
+                );
+              case 'id':
+                return <IdInput key={i.name} name={i.name} label={i.label} set={setValue} />;
+              default:
+                return null;
+            }
+          })}
+          <Group justify="flex-end">
+            {p.extraButton && (
+              <Button variant="light" onClick={p.extraButton.onClick}>
+                {p.extraButton.label}
+              </Button>
+            )}
+            <Button variant="default" onClick={p.onClose}>
+              Close
             </Button>
-          )}
-          <Button variant="default" onClick={p.onClose}>
-            Close
-          </Button>
-          {p.inputs.some((i) => i.kind !== 'button') && (
-            <Button onClick={() => submit()}>{p.submitLabel ?? 'OK'}</Button>
-          )}
-        </Group>
-      </Stack>
+            {p.inputs.some((i) => i.kind !== 'button') && (
+              <Button type="submit" loading={p.busy}>
+                {p.submitLabel ?? 'OK'}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </form>
     </Modal>
   );
 }

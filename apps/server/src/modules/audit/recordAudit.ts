@@ -37,6 +37,7 @@ export type AuditAction =
   | 'ticket.assigned'
   | 'ticket.labels_set'
   | 'ticket.department_set'
+  | 'ticket.campaign_set'
   | 'settings.updated'
   | 'department.created'
   | 'department.renamed'

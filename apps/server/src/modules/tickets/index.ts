@@ -20,6 +20,8 @@ export { createTicket, departmentStrategy, type NewTicket } from './commands/cre
  * has_responded, updateTicket, channelDataUpdated for customer messages).
  */
 export { markTicketRead, touchTicketOnMessage, unreadCounts } from './commands/readState.js';
+/** Sets a ticket's campaign (TICKET-64), like the other changes. */
+export { setTicketCampaign } from './commands/setTicketCampaign.js';
 /** Sets a ticket's priority and tells the account. */
 export { setTicketPriority } from './commands/setTicketPriority.js';
 /** Custom ticket statuses (DECISIONS 3). */

@@ -1,7 +1,6 @@
 import {
   APPOINTMENT_KEY,
   type Campaign,
-  CHANNEL_ALIASES,
   ErrorCode,
   openCodes,
   TICKET_LIST_TYPES,
@@ -18,6 +17,14 @@ import type { DB } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
+import {
+  channelsWithAliases,
+  countableByCounters,
+  countFromCounters,
+  labelCondition,
+  labelPage,
+} from './ticketCounts.js';
+import { ticketFilterConditions } from './ticketFilters.js';
 import { customStatusExists, listTicketStatuses } from './ticketStatuses.js';
 
 type Db = DB | Trx;
@@ -133,14 +140,6 @@ export function toListItem(r: ItemRow): TicketListItem {
 /** LIKE patterns escape with '!', which reads the same in both dialects. */
 const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
 const like = (e: Expression<unknown>, pattern: string) => sql<SqlBool>`${e} like ${pattern} escape '!'`;
-const channelsWithAliases = (codes: readonly string[]) => {
-  const out = new Set(codes);
-  for (const [alias, code] of Object.entries(CHANNEL_ALIASES)) {
-    if (out.has(alias)) out.add(code);
-    if (out.has(code)) out.add(alias);
-  }
-  return [...out];
-};
 
 /**
  * TICKET-62: the appointment date of a ticket as text (null when none), from `other`. Both dialects read a
@@ -216,11 +215,8 @@ function conditions(
       ),
     );
   if (q.channelFilter?.length) all.push(eb('tickets.channel', 'in', channelsWithAliases(q.channelFilter)));
-  if (q.labelFilter?.length) {
-    // `label` is a JSON list written without spaces ("[1,12]"): ",1,12," holds ",12," exactly when 12 is in it.
-    const listed = sql`(',' || substr(tickets.label, 2, length(tickets.label) - 2) || ',')`;
-    all.push(eb.or(q.labelFilter.map((id) => like(listed, `%,${id},%`))));
-  }
+  // Labels are read from `ticket_labels` (migration 0016), which indexes them; `tickets.label` is their JSON.
+  if (q.labelFilter?.length) all.push(labelCondition(eb, viewer, p, codes, q.labelFilter));
   if (q.depFilter?.length) all.push(eb('tickets.department_id', 'in', q.depFilter));
   if (q.withReply !== undefined) all.push(eb('tickets.has_responded', '=', Number(q.withReply)));
   all.push(...appointmentConditions(q, appt, Date.now()));
@@ -285,12 +281,26 @@ export async function loadTickets(db: Db, viewer: Viewer, page: TicketPage): Pro
   await checkFilterIds(db, viewer.accountId, page.query);
   const codes = await statusCodes(db, viewer.accountId, page.status);
   const appt = appointmentText(db);
-  const where = (eb: Eb) => conditions(eb, viewer, page, codes, appt);
-  const counted = await db
-    .selectFrom('tickets')
-    .where(where)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
+  const more = ticketFilterConditions(db, viewer.accountId, page.query);
+  const where = (eb: Eb) => eb.and([conditions(eb, viewer, page, codes, appt), ...more(eb)]);
+  // A label page held entirely by `ticket_labels` is counted and paged from its index (migration 0016).
+  const labelled = await labelPage(db, viewer, page, codes);
+  if (labelled) {
+    const found = labelled.ids.length
+      ? await selectItems(db, viewer).where(where).where('tickets.id', 'in', labelled.ids).execute()
+      : [];
+    const at = new Map(labelled.ids.map((id, k) => [id, k]));
+    found.sort((x, y) => at.get(Number(x.id))! - at.get(Number(y.id))!);
+    return { data: found.map((r) => toListItem(r as ItemRow)), count: labelled.count };
+  }
+  // Status, list type, channel and department alone are answered by the counters (migration 0016).
+  const counted = countableByCounters(viewer, page)
+    ? { n: await countFromCounters(db, viewer, page, codes) }
+    : await db
+        .selectFrom('tickets')
+        .where(where)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
   let q = selectItems(db, viewer).where(where);
   // When few rows match, reading them through the filters' index and sorting them is cheaper than walking
   // the time index backwards past every newer row that does not match, which both planners pick when the

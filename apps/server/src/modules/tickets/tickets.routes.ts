@@ -10,6 +10,7 @@ import {
   TicketAssignInput,
   TicketAutoAssignAnswer,
   TicketAutoAssignInput,
+  TicketCampaignInput,
   TicketChangeAnswer,
   TicketDepartmentInput,
   TicketInfoAnswer,
@@ -30,6 +31,7 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
 import { assignTicketAutomatically } from './assignment.js';
 import { assignTicket, setTicketDepartment, setTicketLabels, setTicketStatus } from './commands/changeTicket.js';
+import { setTicketCampaign } from './commands/setTicketCampaign.js';
 import { setTicketPriority } from './commands/setTicketPriority.js';
 import { ticketLiveRoutes } from './live.routes.js';
 import { ticketStatusRoutes } from './statuses.routes.js';
@@ -136,6 +138,11 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
     '/api/ticket/department',
     { config: { auth: 'user' }, schema: { body: TicketDepartmentInput, response: success } },
     async (req) => ({ result: 'success' as const, data: await setTicketDepartment(db, req.auth!, req.body) }),
+  );
+  r.post(
+    '/api/ticket/campaign',
+    { config: { auth: 'user' }, schema: { body: TicketCampaignInput, response: success } },
+    async (req) => ({ result: 'success' as const, data: await setTicketCampaign(db, req.auth!, req.body) }),
   );
   // Automatic assignment on demand (admin), so the rules can be driven; new tickets are not wired to it yet.
   r.post(

@@ -109,6 +109,7 @@ const PATHS: Record<string, (id: number) => string> = {
   '/ticket/load2/department/:status/ticket/:offset/:id': (id) => `/ticket/load2/department/all/ticket/0/${id}`,
   '/ticket/load2/label/:status/ticket/:offset/:id': (id) => `/ticket/load2/label/all/ticket/0/${id}`,
   '/files/:key/:name': (id) => `/files/${String(id).padStart(22, 'k')}/file.png`,
+  '/cdn/avatar/:uid/:file_name': (id) => `/cdn/avatar/user${id}/${String(id).padStart(22, 'k')}`,
 };
 
 /** Makes every id created from now on larger than `to`, so the two accounts' ids never coincide. */
@@ -409,6 +410,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         };
         return { token: JSON.stringify(sub), type: 'web', domain: 'b.example.com' };
       },
+      // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
+      'PUT /api/user/photo': async () => ({ file: null }),
     };
     /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
     const ONLY_BAD_REQUEST: Record<string, string> = {

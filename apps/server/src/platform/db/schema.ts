@@ -21,6 +21,8 @@ export interface Database {
   labels: LabelsTable;
   tickets: TicketsTable;
   ticket_reads: TicketReadsTable;
+  ticket_counts: TicketCountsTable;
+  ticket_labels: TicketLabelsTable;
   ticket_assignments: TicketAssignmentsTable;
   ticket_statuses: TicketStatusesTable;
   department_assignment: DepartmentAssignmentTable;
@@ -90,6 +92,12 @@ export interface UsersTable {
   /** JSON list of department ids. */
   departments: Generated<string>;
   password_changed_at: Generated<number>;
+  /** PROFILE-16: the profile picture's URL (an upload's thumbnail), or null. */
+  photo: string | null;
+  /** CALL-02, CALL-03: the user's SIP line: 1 when active, its number and password. */
+  sip_active: Generated<number>;
+  sip_number: Generated<string>;
+  sip_password: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -207,6 +215,27 @@ export interface LabelsTable {
   sla: number;
   removed: number;
   created_at: number;
+}
+
+/** 0016: tickets per account, status, channel and department (0 = none), kept by triggers on `tickets`. */
+export interface TicketCountsTable {
+  account_id: number;
+  closed: number;
+  channel: string;
+  department_id: number;
+  n: number;
+}
+
+/** 0016: one row per label of a ticket, with the list's filter columns copied, kept by triggers on `tickets`. */
+export interface TicketLabelsTable {
+  account_id: number;
+  ticket_id: number;
+  label_id: number;
+  closed: number;
+  channel: string;
+  department_id: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface TicketsTable {

@@ -4,6 +4,7 @@ import {
   Checkbox,
   Group,
   MultiSelect,
+  NumberInput,
   Popover,
   SegmentedControl,
   Select,
@@ -16,11 +17,21 @@ import { IconFilter } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDepartments } from '../departments/api';
+import { AdvancedConditions } from './AdvancedConditions';
+import { advConditions } from './advConditions';
 import { type DateSel, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
 import { T } from './strings';
 
 /** TICKET-10: the campaign picker, 5 campaigns a page from `/api/campaign/list`. */
-function CampaignPicker({ value, onChange }: { value: string; onChange(v: string): void }) {
+export function CampaignPicker({
+  value,
+  onChange,
+  label = T.campaign,
+}: {
+  value: string;
+  onChange(v: string): void;
+  label?: string;
+}) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ticketKeys.campaigns(page),
@@ -33,7 +44,7 @@ function CampaignPicker({ value, onChange }: { value: string; onChange(v: string
   return (
     <Stack gap={4} data-testid="campaign-picker">
       <Select
-        label={T.campaign}
+        label={label}
         data={(q.data?.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
         value={value || null}
         onChange={(v) => onChange(v ?? '')}
@@ -85,8 +96,8 @@ function DateRangeSelect({
 }
 
 /**
- * TICKET-05, TICKET-06: the filter panel. The automatic-status filters are left out while no ticket carries
- * data for them (the load call accepts and ignores them, docs/tickets.md).
+ * TICKET-05, TICKET-06: the filter panel, with the assignment, status-setter and first-reply filters whose
+ * meaning docs/tickets.md gives.
  */
 export function FilterPanel({
   filters,
@@ -109,7 +120,11 @@ export function FilterPanel({
     (filters.updated ? 1 : 0) +
     (filters.created ? 1 : 0) +
     (filters.appointment ? 1 : 0) +
-    (filters.apptLessTwoDays ? 1 : 0);
+    (filters.apptLessTwoDays ? 1 : 0) +
+    (filters.automatic ? 1 : 0) +
+    (filters.statusBy ? 1 : 0) +
+    (filters.replyTAT.trim() ? 1 : 0) +
+    advConditions(filters.adv).length;
   return (
     <Popover position="bottom-end" shadow="md" width={340} trapFocus>
       <Popover.Target>
@@ -117,7 +132,8 @@ export function FilterPanel({
           Filters{active ? ` (${active})` : ''}
         </Button>
       </Popover.Target>
-      <Popover.Dropdown aria-label="Filters">
+      {/* Taller than a laptop screen with every filter: it scrolls inside, so it never moves off screen. */}
+      <Popover.Dropdown aria-label="Filters" mah="calc(100dvh - 140px)" style={{ overflowY: 'auto' }}>
         <Stack gap="sm">
           <MultiSelect
             label="Channel"
@@ -181,6 +197,43 @@ export function FilterPanel({
               onChange={(reply) => onChange({ ...filters, reply })}
             />
           </Stack>
+          <Group grow gap="xs" align="flex-start">
+            <Select
+              label={T.assignedBy}
+              placeholder={T.any}
+              data={[
+                { value: '1', label: T.automatically },
+                { value: '0', label: T.notAutomatically },
+              ]}
+              value={filters.automatic || null}
+              onChange={(v) => onChange({ ...filters, automatic: (v ?? '') as TicketFilters['automatic'] })}
+              clearable
+              comboboxProps={{ withinPortal: false }}
+            />
+            <Select
+              label={T.statusSetBy}
+              placeholder={T.any}
+              data={[
+                { value: 'auto', label: T.automatically },
+                { value: 'person', label: T.byPerson },
+              ]}
+              value={filters.statusBy || null}
+              onChange={(v) => onChange({ ...filters, statusBy: (v ?? '') as TicketFilters['statusBy'] })}
+              clearable
+              comboboxProps={{ withinPortal: false }}
+            />
+          </Group>
+          <NumberInput
+            label={T.replyTAT}
+            placeholder={T.minutes}
+            min={1}
+            max={525_600}
+            allowDecimal={false}
+            allowNegative={false}
+            value={filters.replyTAT}
+            onChange={(v) => onChange({ ...filters, replyTAT: v === '' ? '' : String(v) })}
+          />
+          <AdvancedConditions rows={filters.adv} onChange={(adv) => onChange({ ...filters, adv })} />
           {/* One start/end pair in the load call: choosing Received clears Updated and the other way. */}
           <Group grow gap="xs" align="flex-start">
             <DateRangeSelect

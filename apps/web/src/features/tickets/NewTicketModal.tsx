@@ -1,10 +1,20 @@
-import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { APPOINTMENT_KEY, TICKET_IDENTITY_KEYS } from '@parley/contracts';
 import { useState } from 'react';
 import { HttpError } from '../../lib/http';
+import { type DialogInput, InputDialog } from '../../ui/InputDialog';
+import { useDepartments } from '../departments/api';
 import { ticketsApi } from './api';
 import { T } from './strings';
 
-/** RT-21: an agent opens a ticket by hand (channel Manual); everyone's list gets it through createTicket. */
+const PRIORITIES: Record<string, string> = { None: '', High: 'H', Medium: 'M', Low: 'L' };
+
+/**
+ * RT-21: an agent opens a ticket by hand (channel Manual); everyone's list gets it through createTicket.
+ * Built on the generic input dialog (SHELL-42, SHELL-43): text, select, date (the customer's preferred
+ * appointment, TICKET-62) and id (the customer's identity document, SHELL-44) inputs. The date and the
+ * identity go into the ticket's `other` (TICKET-15); the identity only when an ID type was chosen or the
+ * customer refused, so a ticket where nobody asked does not read "Refuses to provide".
+ */
 export function NewTicketModal({
   opened,
   onClose,
@@ -14,79 +24,63 @@ export function NewTicketModal({
   onClose(): void;
   onCreated(id: number): void;
 }) {
-  const [f, setF] = useState({ title: '', name: '', email: '', phone: '', priority: '' });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const departments = useDepartments().data ?? [];
+  const inputs: DialogInput[] = [
+    { kind: 'text', name: 'title', label: T.title, required: true },
+    { kind: 'text', name: 'name', label: 'Name' },
+    { kind: 'text', name: 'email', label: 'Email' },
+    { kind: 'text', name: 'phone', label: 'Phone' },
+    { kind: 'select', name: 'priority', label: 'Priority', options: Object.keys(PRIORITIES) },
+    ...(departments.length
+      ? [{ kind: 'select' as const, name: 'department', label: 'Department', options: departments.map((d) => d.name) }]
+      : []),
+    { kind: 'date', name: 'appointment', label: APPOINTMENT_KEY },
+    { kind: 'id', name: 'identity', label: T.customerId },
+  ];
+
+  async function create(v: Record<string, string>) {
+    setError(null);
+    setBusy(true);
+    try {
+      const other: Record<string, string> = {};
+      if (v.appointment) other[APPOINTMENT_KEY] = v.appointment;
+      if (v.identity_type && (v.identity_type !== 'None' || v.identity_refused === 'yes')) {
+        other[TICKET_IDENTITY_KEYS.type] = v.identity_type;
+        other[TICKET_IDENTITY_KEYS.number] = v.identity ?? '';
+      }
+      const r = await ticketsApi.create({
+        title: v.title ?? '',
+        name: v.name ?? '',
+        email: v.email ?? '',
+        phone: v.phone ?? '',
+        priority: PRIORITIES[v.priority ?? 'None'] ?? '',
+        department_id: departments.find((d) => d.name === v.department)?.id ?? null,
+        other,
+      });
+      onCreated(r.data.id);
+    } catch (err) {
+      setError(err instanceof HttpError ? err.description : T.createFailed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
-    <Modal opened={opened} onClose={onClose} title={T.newTicket}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setError(null);
-          setBusy(true);
-          try {
-            const r = await ticketsApi.create(f);
-            setF({ title: '', name: '', email: '', phone: '', priority: '' });
-            onCreated(r.data.id);
-          } catch (err) {
-            setError(err instanceof HttpError ? err.description : 'Failed');
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <Stack gap="sm">
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput
-            label={T.title}
-            required
-            maxLength={200}
-            value={f.title}
-            onChange={(e) => setF({ ...f, title: e.currentTarget.value })}
-            data-autofocus
-          />
-          <TextInput
-            label="Name"
-            maxLength={200}
-            value={f.name}
-            onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
-          />
-          <TextInput
-            label="Email"
-            maxLength={200}
-            value={f.email}
-            onChange={(e) => setF({ ...f, email: e.currentTarget.value })}
-          />
-          <TextInput
-            label="Phone"
-            maxLength={50}
-            value={f.phone}
-            onChange={(e) => setF({ ...f, phone: e.currentTarget.value })}
-          />
-          <Select
-            label="Priority"
-            data={[
-              { value: '', label: 'None' },
-              { value: 'H', label: 'High' },
-              { value: 'M', label: 'Medium' },
-              { value: 'L', label: 'Low' },
-            ]}
-            value={f.priority}
-            allowDeselect={false}
-            onChange={(v) => setF({ ...f, priority: v ?? '' })}
-            comboboxProps={{ withinPortal: false }}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={busy}>
-              {T.create}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <InputDialog
+      opened={opened}
+      title={T.newTicket}
+      description={T.newTicketHelp}
+      error={error}
+      inputs={inputs}
+      submitLabel={T.create}
+      busy={busy}
+      onClose={() => {
+        setError(null);
+        onClose();
+      }}
+      onSubmit={(v) => void create(v)}
+    />
   );
 }

@@ -6,6 +6,7 @@ import {
   Chip,
   Group,
   Loader,
+  Popover,
   SegmentedControl,
   Select,
   Stack,
@@ -23,8 +24,9 @@ import { HttpError } from '../../lib/http';
 import { toast } from '../../ui/toast';
 import { useSession } from '../auth/useSession';
 import { useDepartments } from '../departments/api';
-import { applyTicketUpdate, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
-import { FilterPanel } from './FilterPanel';
+import { applyTicketUpdate, ticketKeys, ticketsApi } from './api';
+import { CampaignPicker, FilterPanel } from './FilterPanel';
+import { useTicketListView } from './filterStore';
 import { holdHighlight } from './highlight';
 import { NewTicketModal } from './NewTicketModal';
 import { PresetsMenu } from './PresetsMenu';
@@ -94,8 +96,6 @@ function GroupList({
  * shows the list beside the conversation pane of that ticket.
  */
 export function TicketsScreen() {
-  const [filters, setFilters] = useState<TicketFilters>(DEFAULT_FILTERS);
-  const [tab, setTab] = useState<string>('all');
   const [mode, setMode] = useState<'open' | 'select' | 'action'>('open');
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [creating, setCreating] = useState(false);
@@ -108,6 +108,10 @@ export function TicketsScreen() {
   const navigate = useNavigate();
   const { state } = useSession();
   const isAdmin = state.phase === 'signedIn' && state.session.type === 'admin';
+  // The filters outlive this screen: `/ticket` and `/ticket/:id` each mount it (filterStore.ts).
+  const { filters, setFilters, tab, setTab } = useTicketListView(
+    state.phase === 'signedIn' ? state.session.userId : undefined,
+  );
   const qc = useQueryClient();
   const labelsQ = useQuery({ queryKey: ticketKeys.labels, queryFn: ticketsApi.labels, staleTime: 60_000 });
   const departments = useDepartments();
@@ -132,6 +136,25 @@ export function TicketsScreen() {
       for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setStatus(id, status)).data);
     } catch (err) {
       // TICKET-28: a failed status change shows the ticket as not found.
+      setActionError(err instanceof HttpError ? err.description : 'Ticket not found.');
+    }
+  }
+  /** TICKET-51, TICKET-53: the priority of the selected tickets ('' none); a refusal shows as an alert. */
+  async function setPriority(ids: number[], priority: string) {
+    setActionError(null);
+    try {
+      for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setPriority(id, priority)).data);
+    } catch (err) {
+      setActionError(err instanceof HttpError ? err.description : T.priorityFailed);
+    }
+  }
+  /** TICKET-64: the campaign of the selected tickets (null: none). */
+  async function setCampaign(ids: number[], campaign: number | null) {
+    setActionError(null);
+    try {
+      for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setCampaign(id, campaign)).data);
+      toast({ message: T.campaignSet });
+    } catch (err) {
       setActionError(err instanceof HttpError ? err.description : 'Ticket not found.');
     }
   }
@@ -271,6 +294,39 @@ export function TicketsScreen() {
             value={null}
             onChange={(v) => v !== null && void setStatus([...selected], Number(v))}
           />
+          <Select
+            size="xs"
+            w={130}
+            placeholder={T.setPriority}
+            aria-label={T.setPriorityOfSelected}
+            data={[
+              { value: 'H', label: 'High' },
+              { value: 'M', label: 'Medium' },
+              { value: 'L', label: 'Low' },
+              { value: 'none', label: 'None' },
+            ]}
+            value={null}
+            onChange={(v) => v !== null && void setPriority([...selected], v === 'none' ? '' : v)}
+          />
+          <Popover position="bottom-start" shadow="md" width={260} trapFocus>
+            <Popover.Target>
+              <Button size="compact-xs" variant="default" data-testid="set-campaign">
+                {T.setCampaign}
+              </Button>
+            </Popover.Target>
+            <Popover.Dropdown>
+              <Stack gap="xs">
+                <CampaignPicker
+                  label={T.setCampaign}
+                  value=""
+                  onChange={(v) => v && void setCampaign([...selected], Number(v))}
+                />
+                <Button size="compact-xs" variant="subtle" onClick={() => void setCampaign([...selected], null)}>
+                  {T.noCampaign}
+                </Button>
+              </Stack>
+            </Popover.Dropdown>
+          </Popover>
           <Button size="compact-xs" variant="subtle" onClick={() => setSelected(new Set())}>
             Clear
           </Button>

@@ -10,6 +10,7 @@ import type {
 } from '@parley/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/http';
+import { type AdvRow, advConditions } from './advConditions';
 
 /** What the list screen asks for; everything but `status` maps onto the load call's query (TICKET-30). */
 export interface TicketFilters {
@@ -32,6 +33,14 @@ export interface TicketFilters {
   appointment: DateSel;
   /** TICKET-62: only tickets whose appointment is under 2 days away (shown red). */
   apptLessTwoDays: boolean;
+  /** TICKET-06 `automatic`: '' any, '1' assigned automatically, '0' by a person or not assigned. */
+  automatic: '' | '0' | '1';
+  /** TICKET-06, TICKET-07: who set the status: '' any, 'auto' (`automaticStatus`), 'person' (`noAutomaticStatus`). */
+  statusBy: '' | 'auto' | 'person';
+  /** TICKET-06 `replyTAT`: first reply later than this many minutes ('' none). */
+  replyTAT: string;
+  /** TICKET-06 `advFilter`: the condition rows as edited; the complete ones are sent. */
+  adv: AdvRow[];
 }
 
 /** TICKET-08: the preset's date values; '' is no range. */
@@ -80,6 +89,10 @@ export const DEFAULT_FILTERS: TicketFilters = {
   created: '',
   appointment: '',
   apptLessTwoDays: false,
+  automatic: '',
+  statusBy: '',
+  replyTAT: '',
+  adv: [],
 };
 
 function query(f: TicketFilters): string {
@@ -104,6 +117,13 @@ function query(f: TicketFilters): string {
     q.set('apptEnd', String(appt.ed));
   }
   if (f.apptLessTwoDays) q.set('apptLessTwoDays', '1');
+  if (f.automatic) q.set('automatic', f.automatic);
+  if (f.statusBy === 'auto') q.set('automaticStatus', '1');
+  if (f.statusBy === 'person') q.set('noAutomaticStatus', '1');
+  const tat = Number(f.replyTAT);
+  if (f.replyTAT.trim() && Number.isInteger(tat) && tat >= 1 && tat <= 525_600) q.set('replyTAT', String(tat));
+  const adv = advConditions(f.adv);
+  if (adv.length) q.set('advFilter', JSON.stringify(adv));
   if (f.search.trim()) {
     const s = f.search.trim();
     q.set('field', /^\d+$/.test(s) ? 'ticket_number' : 'title');
@@ -128,8 +148,18 @@ export const ticketsApi = {
   setPriority: (id: number, priority: string) =>
     api<Ok<TicketListItem>>('POST', '/api/ticket/priority', { id, priority, type: 'ticket' }),
   setStatus: (id: number, status: number) => api<Ok<TicketListItem>>('POST', '/api/ticket/status', { id, status }),
-  create: (body: { title: string; name?: string; email?: string; phone?: string; priority?: string }) =>
-    api<Ok<TicketListItem>>('POST', '/api/ticket/create', body),
+  /** TICKET-64: one of the account's campaigns, or null for none. */
+  setCampaign: (id: number, campaign_id: number | null) =>
+    api<Ok<TicketListItem>>('POST', '/api/ticket/campaign', { id, campaign_id }),
+  create: (body: {
+    title: string;
+    name?: string;
+    email?: string;
+    phone?: string;
+    priority?: string;
+    department_id?: number | null;
+    other?: Record<string, string>;
+  }) => api<Ok<TicketListItem>>('POST', '/api/ticket/create', body),
   read: (id: number) => api<{ result: 'success'; unread: UnreadCount[] }>('POST', '/api/ticket/read', { id }),
   unread: () => api<Ok<UnreadCount[]>>('GET', '/api/unread').then((r) => r.data),
   settings: () => api<Ok<TicketSettings>>('GET', '/api/ticket/settings').then((r) => r.data),

@@ -15,6 +15,7 @@ describe('ticket filter presets', () => {
     created: '1week' as const,
     appointment: 'current' as const,
     apptLessTwoDays: true,
+    adv: [{ field: 'email', op: 'starts_with', value: 'ann@' }],
   };
 
   it('TICKET-07 TICKET-08 TICKET-09 a preset keeps the spec fields and gives the same filters back', () => {
@@ -58,6 +59,21 @@ describe('ticket filter presets', () => {
       ed: Date.UTC(2026, 10, 29) / 1000,
     });
     expect(dateRange('', 'updated', now)).toBeNull();
+  });
+
+  it('TICKET-06 TICKET-07 the status-setter filter is kept in automaticStatus/noAutomaticStatus; assignment and first reply beside', () => {
+    for (const [statusBy, auto, noAuto] of [
+      ['auto', '1', ''],
+      ['person', '', '1'],
+      ['', '', ''],
+    ] as const) {
+      const g = { ...f, statusBy, automatic: '0' as const, replyTAT: '45' };
+      const p = toPreset('S', g, 2);
+      expect([p.settings.automaticStatus, p.settings.noAutomaticStatus]).toEqual([auto, noAuto]);
+      expect(fromPreset(JSON.parse(JSON.stringify(p)))).toEqual(g);
+    }
+    const odd = { ...toPreset('S', f, 0), automatic: 'yes', replyTAT: '-3' };
+    expect(fromPreset(odd)).toMatchObject({ automatic: '', replyTAT: '', statusBy: '' });
   });
 
   it('TICKET-07 a damaged preset falls back to defaults; saving a name again replaces it', () => {

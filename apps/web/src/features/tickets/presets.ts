@@ -1,3 +1,4 @@
+import { type AdvRow, readAdvRows } from './advConditions';
 import { DATE_SELS, type DateSel, DEFAULT_FILTERS, dateRange, type TicketFilters } from './api';
 
 /**
@@ -22,9 +23,13 @@ export interface TicketPreset {
   };
   /** TICKET-08: value current, yesterday or 1week, with sd/ed in unix seconds (as when saved). */
   dateSelection: Record<'updated' | 'created' | 'appointment', { value: string; sd: number; ed: number } | null>;
-  /** Ours: the sort and search that were on. */
+  /** Ours: the sort and search that were on, and the assignment and first-reply filters (TICKET-06). */
   sort: string;
   search: string;
+  automatic?: string;
+  replyTAT?: string;
+  /** Ours: the advanced condition rows (TICKET-06 `advFilter`). */
+  conditions?: AdvRow[];
 }
 
 export const presetKey = (userId: number | undefined) => `parley.ticketPresets.${userId ?? 'anon'}`;
@@ -40,8 +45,8 @@ export function toPreset(name: string, f: TicketFilters, count: number): TicketP
       labelFilter: [...f.labels],
       depFilter: [...f.departments],
       priorityFilter: [...f.priorities],
-      automaticStatus: '',
-      noAutomaticStatus: '',
+      automaticStatus: f.statusBy === 'auto' ? '1' : '',
+      noAutomaticStatus: f.statusBy === 'person' ? '1' : '',
       apptLessTwoDays: f.apptLessTwoDays,
       agentSelected: f.agent,
     },
@@ -52,6 +57,9 @@ export function toPreset(name: string, f: TicketFilters, count: number): TicketP
     },
     sort: f.sort,
     search: f.search,
+    automatic: f.automatic,
+    replyTAT: f.replyTAT,
+    conditions: f.adv.map((r) => ({ ...r })),
   };
 }
 
@@ -85,6 +93,10 @@ export function fromPreset(p: TicketPreset): TicketFilters {
     created: readSel(p.dateSelection?.created),
     appointment: readSel(p.dateSelection?.appointment),
     apptLessTwoDays: s.apptLessTwoDays === true,
+    automatic: p.automatic === '1' || p.automatic === '0' ? p.automatic : '',
+    statusBy: s.automaticStatus === '1' ? 'auto' : s.noAutomaticStatus === '1' ? 'person' : '',
+    replyTAT: typeof p.replyTAT === 'string' && /^\d{1,6}$/.test(p.replyTAT) ? p.replyTAT : '',
+    adv: readAdvRows(p.conditions),
   };
 }
 

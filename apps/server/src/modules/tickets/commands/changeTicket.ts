@@ -36,7 +36,7 @@ export interface CurrentTicket {
 
 /** What one change does: the columns it sets, the system message it posts, and who it newly assigns. */
 export interface TicketChange {
-  set: Partial<Pick<TicketsTable, 'closed' | 'assignee' | 'label' | 'department_id'>>;
+  set: Partial<Pick<TicketsTable, 'closed' | 'assignee' | 'label' | 'department_id' | 'campaign_id'>>;
   message: string;
   action: AuditAction;
   detail: Record<string, unknown>;
