@@ -101,7 +101,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   departmentRoutes(app, { db });
   ticketRoutes(app, { db });
   eventsRoutes(app, { db });
-  liveChatRoutes(app, { db });
+  liveChatRoutes(app, { db, webDist: config.WEB_DIST });
   workspaceRoutes(app, { db });
   await messageRoutes(app, {
     db,

@@ -1,8 +1,9 @@
 /*
  * Parley live chat widget (issue 7). Paste on any page:
  *   <script src="https://YOUR-PARLEY/widget.js" data-token="ACCOUNT-TOKEN" async></script>
- * A launcher bubble opens the visitor page of this account in a frame. Everything lives in an open
- * shadow root inside one fixed element: the host page's styles do not reach in, ours do not leak out.
+ * A launcher bubble opens the light visitor page of this account (`/w/livechat/:token`, no React) in a
+ * frame. Everything lives in an open shadow root inside one fixed element: the host page's styles do not
+ * reach in, ours do not leak out.
  */
 (() => {
   const script = document.currentScript;
@@ -37,7 +38,7 @@ iframe{border:0;width:100%;height:100%;display:block}
       frame = document.createElement('iframe');
       frame.title = label;
       frame.allow = 'autoplay';
-      frame.src = `${origin}/register/livechat/${encodeURIComponent(token)}${location.search.includes('parley_api=false') ? '?api=false' : ''}`;
+      frame.src = `${origin}/w/livechat/${encodeURIComponent(token)}${location.search.includes('parley_api=false') ? '?api=false' : ''}`;
       panel.appendChild(frame);
     }
     panel.classList.toggle('open', open);

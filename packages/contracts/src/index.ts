@@ -15,6 +15,7 @@ export * from './sla.js';
 export * from './status.js';
 export * from './ticketAssignment.js';
 export * from './ticketDisplay.js';
+export * from './ticketFilters.js';
 export * from './ticketLive.js';
 export * from './ticketStatuses.js';
 export * from './tickets.js';

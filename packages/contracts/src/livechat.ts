@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VISITOR_STRINGS } from './visitorStrings.js';
 
 /**
  * Live chat from website visitors (issue 7: LIVECHAT, VISITOR; DECISIONS 1, 10, 17). A visitor opens the
@@ -7,49 +8,7 @@ import { z } from 'zod';
  * accepts the chat, which creates the LIVECHAT ticket.
  */
 
-/** The spec's words on the visitor page, exactly as written (typos included). */
-export const VISITOR_STRINGS = {
-  pleaseWait: 'Please wait...',
-  invalidLink: 'Invalid link',
-  invalidLinkBody: 'This link maybe used or deleted. Please request a link from your live chat provider again.',
-  convertedTitle: 'Live Chat Converted',
-  convertedBody: 'Your live chat has been converted to ticket, thank you!',
-  endedTitle: 'Live Chat Ended',
-  endedBody: 'Thank you for contacting us!',
-  queueNumber: (n: number) => `Your queue number is ${n}`,
-  disconnected: 'You have disconnected from server.',
-  checkConnection: 'Please check your internet connection and try again.',
-  empty: 'This cannot be empty.',
-  ratingRequired: 'Please fill in.',
-  reasonRequired: 'Please tell us what should we improve!',
-  continue: 'Continue',
-  connect: 'Connect',
-  submit: 'Submit',
-  close: 'Close',
-  /** VISITOR-19 (design): the offline variant's message. */
-  offline: 'No agent is available right now. Leave us a message and we will get back to you.',
-  /** Design: after the offline Submit. */
-  offlineSent: 'Thank you! Your message has been sent.',
-  /** Design: the start view. */
-  welcome: 'Chat with us',
-  welcomeBody: 'An agent is available. Press Continue to start a live chat.',
-  name: 'Name',
-  phone: 'Phone',
-  email: 'Email',
-  message: 'Message',
-  waiting: 'Waiting for an agent...',
-  accepted: 'An agent has accepted your chat.',
-  send: 'Send',
-  typeMessage: 'Type a message',
-  rateTitle: 'How was your chat?',
-  reason: 'Reason',
-  rated: 'Thank you for your feedback!',
-  ended: 'This live chat has ended.',
-  sessionEnded: 'Your session has ended.',
-  tooFast: 'Too many requests. Please wait a moment and try again.',
-  /** The widget's launcher button. */
-  launcher: 'Chat with us',
-} as const;
+export { VISITOR_NAMESPACE, VISITOR_STRINGS } from './visitorStrings.js';
 
 /** The spec's words on the agent side (LIVECHAT-16 and DECISIONS 1 strings are in SHELL_STRINGS). */
 export const LIVECHAT_STRINGS = {
@@ -241,7 +200,6 @@ export const LiveChatSettingsAnswer = z.object({ result: z.literal('success'), d
 
 /** The visitor socket (`/visitor` namespace): handshake auth. */
 export const VisitorHandshake = z.object({ token: Token, csrf: Csrf });
-export const VISITOR_NAMESPACE = '/visitor';
 /** A visitor message (plain text only). */
 export const VisitorMessageInput = z.object({
   message: z

@@ -26,6 +26,7 @@ import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
 import { listGroups } from './livechat.queries.js';
 import { RateLimit, REGISTER_LIMIT } from './rateLimit.js';
 import { ensureSettings } from './settings.js';
+import { widgetPageRoutes } from './widgetPage.routes.js';
 
 const AcceptInput = z.object({ id: z.number().int().positive().nullable() });
 const RemoveInput = z.object({ id: z.number().int().positive(), username: z.string().min(1).max(100) });
@@ -40,8 +41,9 @@ export const livePlaces = { notify: (_accountId: number) => {} };
 /** Visitor calls (public, rate limited per IP) and agent calls of live chat. */
 export function liveChatRoutes(
   app: FastifyInstance,
-  deps: { db: DB; placesChanged?: (accountId: number) => void },
+  deps: { db: DB; placesChanged?: (accountId: number) => void; webDist?: string },
 ): void {
+  if (deps.webDist) widgetPageRoutes(app, { webDist: deps.webDist });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
   const limit = new RateLimit(REGISTER_LIMIT.max, REGISTER_LIMIT.windowMs);

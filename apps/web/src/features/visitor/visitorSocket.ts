@@ -1,9 +1,6 @@
-import {
-  VISITOR_NAMESPACE,
-  type VisitorClientToServer,
-  type VisitorMessage,
-  type VisitorServerToClient,
-} from '@parley/contracts';
+import type { VisitorClientToServer, VisitorMessage, VisitorServerToClient } from '@parley/contracts';
+// The zod-free part of the contracts: this file is part of the widget's light page too.
+import { VISITOR_NAMESPACE } from '@parley/contracts/visitor';
 import { io, type Socket } from 'socket.io-client';
 
 export type VisitorSocket = Socket<VisitorServerToClient, VisitorClientToServer>;
