@@ -53,6 +53,29 @@ describe('FOUNDATION command line', () => {
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
+  it('CALL-02 user:sip sets a user SIP line in its account only; bad input changes nothing', async () => {
+    const a = await cli('account:create', '--name', 'Sipco');
+    const id = /Created account (\d+)/.exec(a.stdout)?.[1] ?? '';
+    expect(id, a.stdout).not.toBe('');
+    await cli('user:create', '--account', id, '--username', 'sid', '--password', 'longenough', '--type', 'agent');
+    const ok = await cli('user:sip', '--account', id, '--username', 'SID', '--active', '1', '--number', '1001');
+    expect(ok.code, ok.stderr).toBe(0);
+    const bad: [string[], string][] = [
+      [['user:sip', '--account', id, '--username', 'sid', '--active', 'yes'], '--active must be 0 or 1'],
+      [['user:sip', '--account', id, '--username', 'sid'], 'needs --active'],
+      [['user:sip', '--account', '999', '--username', 'sid', '--active', '0'], 'There is no user sid'],
+    ];
+    for (const [args, message] of bad) {
+      const r = await cli(...args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(message);
+    }
+    const { db, close } = openDatabase({ dataDir: dir });
+    const row = await db.selectFrom('users').selectAll().where('username', '=', 'sid').executeTakeFirstOrThrow();
+    await close();
+    expect([row.sip_active, row.sip_number, row.sip_password]).toEqual([1, '1001', '']);
+  }, 120_000);
+
   it('PLAN-13 account:update sets plan, feature flags and trial end', async () => {
     const a = await cli('account:create', '--name', 'Initech', '--account-type', '0', '--plan', '0');
     const id = /Created account (\d+)/.exec(a.stdout)?.[1] ?? '';
@@ -80,6 +103,14 @@ describe('FOUNDATION command line', () => {
   });
 
   it('refuses bad input with a clear message and writes nothing', async () => {
+    const usernames = async () => {
+      const { db, close } = openDatabase({ dataDir: dir });
+      const rows = await db.selectFrom('users').select('username').orderBy('id').execute();
+      await close();
+      return rows.map((u) => u.username);
+    };
+    const before = await usernames();
+    expect(before).toContain('gina');
     const cases = [
       [
         ['user:create', '--account', '999', '--username', 'x1', '--password', 'longenough', '--type', 'agent'],
@@ -102,10 +133,8 @@ describe('FOUNDATION command line', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toContain(message);
     }
-    const { db, close } = openDatabase({ dataDir: dir });
-    const users = await db.selectFrom('users').select('username').execute();
-    await close();
-    expect(users.map((u) => u.username)).toEqual(['gina']);
+    // Other tests of this file add their own users to the same data dir; these calls add none.
+    expect(await usernames()).toEqual(before);
   });
 
   it('demo creates an admin, 3 agents, departments, labels and tickets with messages across channels', async () => {

@@ -20,6 +20,8 @@ const HELP = `Parley command line. Usage: npm run cli -- <command> [options]
   user:create --account ID --username U --password P --type admin|supervisor|agent
               [--name NAME] [--email E]
                                   create a user in an account
+  user:sip --account ID --username U [--active 0|1] [--number N] [--sip-password P]
+                                  set a user's SIP line (CALL-02, CALL-03: the softphone shows when active)
   demo [--tickets N] [--password P]
                                   create a demo workspace (admin, 3 agents, departments, labels,
                                   tickets with messages) and print the sign-in credentials
@@ -52,6 +54,9 @@ async function main() {
       features: { type: 'string' },
       'trial-days': { type: 'string' },
       'subscription-days': { type: 'string' },
+      active: { type: 'string' },
+      number: { type: 'string' },
+      'sip-password': { type: 'string' },
     },
   });
   const num = (v: string | undefined, what: string, def?: number): number => {
@@ -135,6 +140,27 @@ async function main() {
           }),
         );
         process.stdout.write(`Created ${values.type} ${username} (user ${r.userId}) in account ${accountId}\n`);
+        break;
+      }
+      case 'user:sip': {
+        const accountId = num(values.account, 'account');
+        if (!values.username?.trim()) fail('user:sip needs --username');
+        if (values.active !== undefined && values.active !== '0' && values.active !== '1')
+          fail('--active must be 0 or 1');
+        const set = {
+          ...(values.active === undefined ? {} : { sip_active: Number(values.active) }),
+          ...(values.number === undefined ? {} : { sip_number: values.number.trim() }),
+          ...(values['sip-password'] === undefined ? {} : { sip_password: values['sip-password'] }),
+        };
+        if (Object.keys(set).length === 0) fail('user:sip needs --active, --number or --sip-password');
+        const r = await db
+          .updateTable('users')
+          .set({ ...set, updated_at: Date.now() })
+          .where('account_id', '=', accountId)
+          .where((eb) => eb(eb.fn('lower', ['username']), '=', values.username!.trim().toLowerCase()))
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) fail(`There is no user ${values.username} in account ${accountId}`);
+        process.stdout.write(`Updated the SIP line of ${values.username} in account ${accountId}\n`);
         break;
       }
       case 'demo': {

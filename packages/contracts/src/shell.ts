@@ -340,6 +340,15 @@ export const SHELL_STRINGS = {
   emptyChatBody: 'Your messages will appear here after selecting a conversation.',
   chatCrashed: 'Ops! The chat has crashed unexpectedly.',
   incomingLiveChats: 'Take one',
+  /**
+   * CALL-04, CALL-05 (design): the SIP message banner shows while the user's SIP line is active (CALL-03)
+   * but the softphone cannot work in this browser; Dismiss hides it for this browser session.
+   */
+  sipMicBlocked:
+    'Your phone line is on, but this browser blocks the microphone. Allow the microphone for this site, then reload.',
+  sipNoMic: 'Your phone line is on, but no microphone was found. Connect one to take or make calls.',
+  sipInsecure:
+    'Your phone line is on, but calls cannot work on this address: browsers allow the microphone only on a secure (https) address.',
 } as const;
 
 /** SHELL-59: toast duration; SHELL-58: at most 3 at once. */

@@ -7,6 +7,7 @@ import { shell } from '../app/shell/shellStore';
  */
 let ctx: AudioContext | null = null;
 let ringTimer: number | null = null;
+const RESUME_WAIT_MS = 300;
 
 function audio(): AudioContext | null {
   if (typeof window === 'undefined' || !('AudioContext' in window)) return null;
@@ -17,7 +18,10 @@ function audio(): AudioContext | null {
 async function ready(): Promise<AudioContext | null> {
   const c = audio();
   if (!c) return null;
-  if (c.state !== 'running') await c.resume().catch(() => undefined);
+  // Without a user gesture, resume() may stay pending until one comes: wait at most a moment for it.
+  if (c.state !== 'running') {
+    await Promise.race([c.resume().catch(() => undefined), new Promise((r) => setTimeout(r, RESUME_WAIT_MS))]);
+  }
   if (c.state !== 'running') {
     shell.set({ interactionRequired: true });
     return null;

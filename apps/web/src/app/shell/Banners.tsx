@@ -8,7 +8,7 @@ import {
   SHELL_STRINGS,
   statusLabel,
 } from '@parley/contracts';
-import { IconSpeakerphone, IconWifiOff } from '@tabler/icons-react';
+import { IconMicrophoneOff, IconSpeakerphone, IconWifiOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { ExpiredNotice } from '../../features/plans/ExpiredNotice';
@@ -18,6 +18,7 @@ import { local } from '../../lib/cookies';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
 import { useConnected } from './useConnected';
+import { type SipProblem, useSipProblem } from './useSipProblem';
 
 // LIVECHAT-03 (issue 7): the incoming live chats banner with Take one.
 const IncomingLiveChats = lazy(() =>
@@ -216,6 +217,32 @@ function NotificationPrompt() {
   );
 }
 
+const SIP_TEXT: Record<SipProblem, string> = {
+  insecure: SHELL_STRINGS.sipInsecure,
+  blocked: SHELL_STRINGS.sipMicBlocked,
+  noMic: SHELL_STRINGS.sipNoMic,
+};
+
+/** CALL-04, CALL-05: the SIP message: the line is active but the phone cannot work in this browser. */
+function SipBanner({ session }: { session: AuthCheckAnswer }) {
+  const { problem, dismiss } = useSipProblem(session);
+  if (!problem) return null;
+  return (
+    <Banner
+      color="orange"
+      icon={<IconMicrophoneOff size={18} />}
+      testId="banner-sip"
+      actions={
+        <Button size="xs" variant="default" onClick={dismiss}>
+          {SHELL_STRINGS.dismiss}
+        </Button>
+      }
+    >
+      <span data-problem={problem}>{SIP_TEXT[problem]}</span>
+    </Banner>
+  );
+}
+
 /** SHELL-63, SHELL-64: the server runs a newer version than this page was built from. */
 function UpdateBar({ version }: { version: AuthCheckAnswer['version'] }) {
   if (!version || version.id === __APP_VERSION__) return null;
@@ -244,6 +271,7 @@ export function Banners({ session }: { session: AuthCheckAnswer }) {
       <ExpiredNotice expired={session.expired} />
       <AnnouncementBanner />
       <CustomStatusBanner />
+      <SipBanner session={session} />
       <NotificationPrompt />
       <Suspense fallback={null}>
         <IncomingLiveChats />

@@ -1,0 +1,124 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiJson,
+  cli,
+  launchBrowser,
+  newContext,
+  PASSWORD,
+  type RunningServer,
+  screenshot,
+  signInUi,
+  startServer,
+  waitConnected,
+} from './support.js';
+
+/**
+ * SHELL-56. Desktop Chromium keeps an AudioContext suspended until the page has had a user gesture; headless
+ * Chromium lets audio start anyway, whatever `--autoplay-policy` says (tried here). So the page gets a
+ * stand-in of that policy, built on the page's trusted input events: a context made without a recent
+ * gesture stays suspended, and resume() works only right after one (a trusted click by Playwright counts).
+ */
+describe('SHELL-56 the interaction-required modal when the browser blocks sound', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let adminToken = '';
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    await cli(server, 'demo', '--tickets', '6', '--password', PASSWORD);
+    adminToken = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password: PASSWORD })).token;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Assigns one more ticket to agent1: a System notification arrives live, with its sound. */
+  let assigned = 0;
+  async function notifyAgent() {
+    const list = await apiJson(`${server.url}/ticket/load/${adminToken}/4/ticket/0`, 'GET');
+    const ticket = (list.data as { id: number; assignee: string[] }[]).filter(
+      (t) => !t.assignee.includes('demo-agent1'),
+    )[assigned++];
+    expect(ticket).toBeDefined();
+    await apiJson(`${server.url}/api/ticket/assign`, 'POST', { id: ticket!.id, assignee: ['demo-agent1'] }, adminToken);
+  }
+  const levels = (page: Page) => page.evaluate(() => (window as unknown as { __levels: number[] }).__levels);
+  const audioState = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __audio?: AudioContext }).__audio?.state ?? 'none');
+
+  it('SHELL-56 NOTIF-37 NOTIF-20 a blocked notification sound asks for a click; closing it turns sound on', async () => {
+    const ctx = await newContext(browser);
+    await ctx.addInitScript(() => {
+      // The sound choice on (TicketNotificationSound, NOTIF-37).
+      localStorage.setItem('TicketNotificationSound', 'yes');
+      // A gesture is a trusted input event in the last 5 s (Chromium's transient activation). Read from the
+      // events, not navigator.userActivation: Playwright's own evaluations count as gestures there.
+      let lastGesture = Number.NEGATIVE_INFINITY;
+      for (const type of ['pointerdown', 'keydown', 'click']) {
+        window.addEventListener(
+          type,
+          (e) => {
+            if (e.isTrusted) lastGesture = performance.now();
+          },
+          true,
+        );
+      }
+      const active = () => performance.now() - lastGesture < 5_000;
+      (window as unknown as { __levels: number[] }).__levels = [];
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        #allowed = active();
+        constructor(options?: AudioContextOptions) {
+          super(options);
+          (window as unknown as { __audio: AudioContext }).__audio = this;
+          if (!this.#allowed) void super.suspend();
+        }
+        override get state(): AudioContextState {
+          return this.#allowed ? super.state : 'suspended';
+        }
+        // The level each sound ramps to (NOTIF-20: the notification at 0.5).
+        override createGain(): GainNode {
+          const node = super.createGain();
+          const ramp = node.gain.linearRampToValueAtTime.bind(node.gain);
+          node.gain.linearRampToValueAtTime = (value: number, time: number) => {
+            (window as unknown as { __levels: number[] }).__levels.push(value);
+            return ramp(value, time);
+          };
+          return node;
+        }
+        override resume(): Promise<void> {
+          if (!active()) return new Promise(() => undefined);
+          this.#allowed = true;
+          return super.resume();
+        }
+      };
+    });
+    const page = await ctx.newPage();
+    await signInUi(page, server.url, 'demo-agent1');
+    // Signing in was typing and clicking; a fresh load has had no interaction yet.
+    await page.reload();
+    await waitConnected(page);
+    const modal = page.getByRole('dialog').filter({ hasText: 'Please close this to activate sound.' });
+    expect(await modal.count()).toBe(0);
+
+    await notifyAgent();
+    await modal.waitFor({ timeout: 10_000 });
+    expect(await audioState(page)).toBe('suspended');
+    expect(await levels(page)).toEqual([]); // a blocked sound does not play
+    await screenshot(page, 'shell-sound-blocked');
+    await modal.getByRole('button').click();
+    await modal.waitFor({ state: 'detached' });
+    await expect.poll(() => audioState(page)).toBe('running');
+
+    // Sound now plays: the next notification does not ask again.
+    await notifyAgent();
+    await page.getByTestId('notification-bell').waitFor();
+    await expect.poll(() => levels(page).then((l) => l.length)).toBeGreaterThan(0);
+    expect(Math.max(...(await levels(page)))).toBe(0.5);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await modal.count()).toBe(0);
+    await ctx.close();
+  });
+});
