@@ -18,6 +18,15 @@ export const PROFILE_STRINGS = {
   exp: 'Exp',
   uid: 'UID',
   none: 'Nothing yet.',
+  /** PROFILE-16 (design): the settings card and its errors. */
+  photoTitle: 'Profile picture',
+  photoHelp: 'A PNG, JPEG, GIF or WebP image. Everyone in your workspace sees it next to your name.',
+  photoChoose: 'Upload a new picture',
+  photoRemove: 'Remove picture',
+  photoSaved: 'Your profile picture was changed.',
+  photoRemoved: 'Your profile picture was removed.',
+  photoNotImage: 'The profile picture must be an image: PNG, JPEG, GIF or WebP.',
+  photoNoUpload: 'Upload the picture first, then choose it.',
 } as const;
 
 /**
@@ -169,3 +178,18 @@ export const AgentListAnswer = z.object({
   ),
 });
 export type AgentListAnswer = z.infer<typeof AgentListAnswer>;
+
+/** PROFILE-16 (design): image types a profile picture may be (they get a thumbnail when uploaded). */
+export const PROFILE_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/**
+ * PROFILE-16 (design): `PUT /api/user/photo`: the caller's profile picture. `file` is the `file[0]` URL that
+ * `POST /api/upload` answered for an image the caller uploaded; null removes the picture.
+ */
+export const SetPhotoInput = z.object({
+  file: z.string().trim().min(1, 'file is required.').max(500).nullable(),
+});
+export type SetPhotoInput = z.infer<typeof SetPhotoInput>;
+/** `photo`: the picture's URL (a square-ish JPEG thumbnail) as the auth check and profiles show it, or null. */
+export const SetPhotoAnswer = z.object({ result: z.literal('success'), photo: z.string().nullable() });
+export type SetPhotoAnswer = z.infer<typeof SetPhotoAnswer>;

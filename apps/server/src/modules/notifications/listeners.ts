@@ -2,6 +2,7 @@ import { type ReceiveNoteEvent, SLA_STRINGS } from '@parley/contracts';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
 import { canRead } from '../messages/index.js';
 import { notifyUsers } from './commands/notifyUsers.js';
+import { avatarOf } from './notifications.queries.js';
 import { NOTIFY_STRINGS } from './strings.js';
 
 /** How far before `ticket.updated` an assignment row may be and still belong to that change (same transaction). */
@@ -37,6 +38,7 @@ export const assignedListener: Listener = {
         'a.assigned_by',
         'u.id as user_id',
         'by.name as by_name',
+        'by.photo as by_photo',
         't.ticket_number',
         't.title',
         't.channel',
@@ -62,6 +64,8 @@ export const assignedListener: Listener = {
         body: livechat ? NOTIFY_STRINGS.transferredBody(by, r.title) : SLA_STRINGS.assignedBody(by, r.title),
         ticketId,
         ticketNumber: Number(r.ticket_number),
+        // NOTIF-10: the picture of whoever assigned it (none for the server's automatic assignment).
+        img: r.assigned_by === 'server' ? null : avatarOf(r.assigned_by, r.by_photo),
         source: `assign:${r.id}`,
       });
     }
@@ -114,7 +118,7 @@ export const mentionListener: Listener = {
       .execute();
     const author = await trx
       .selectFrom('users')
-      .select('name')
+      .select(['name', 'photo'])
       .where('account_id', '=', e.accountId)
       .where('username', '=', note.sender)
       .executeTakeFirst();
@@ -131,6 +135,7 @@ export const mentionListener: Listener = {
       body: NOTIFY_STRINGS.mentionedBody(author?.name || note.sender, note.text),
       ticketId: Number(ticket.id),
       ticketNumber: Number(ticket.ticket_number),
+      img: avatarOf(note.sender, author?.photo),
       source: `mention:${note.id}`,
     });
   },

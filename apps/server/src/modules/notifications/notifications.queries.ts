@@ -75,3 +75,25 @@ export async function checkUnread(db: DB, v: Viewer): Promise<NotificationCheckA
   const has = new Set(rows.map((r) => r.category));
   return { result: 'success', unread: has.has('sla'), unread_2: has.has('system'), unread_3: has.has('trade') };
 }
+
+/** NOTIF-10: the picture URL of the account's user `username` (an upload's thumbnail), or null. */
+export async function avatarPhoto(db: DB, accountId: number, username: string): Promise<string | null> {
+  const u = await db
+    .selectFrom('users')
+    .select('photo')
+    .where('account_id', '=', accountId)
+    .where('username', '=', username)
+    .executeTakeFirst();
+  return u?.photo && PHOTO_URL.test(u.photo) ? u.photo : null;
+}
+
+const PHOTO_URL = /^\/files\/([A-Za-z0-9_-]{16,64})\/[^/]+$/;
+
+/**
+ * NOTIF-10: the avatar of a notification raised by a user: `{uid: username, file_name: <the picture's file
+ * key>}`, or null when they have no picture (the item shows its type's icon).
+ */
+export function avatarOf(username: string | null | undefined, photo: string | null | undefined): Notification['img'] {
+  const key = photo ? PHOTO_URL.exec(photo)?.[1] : undefined;
+  return username && key ? { uid: username, file_name: key } : null;
+}

@@ -11,9 +11,11 @@ import {
 } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
+import { notFound } from '../../platform/http/errors.js';
 import { markRead, removeNotification } from './commands/readRemove.js';
-import { checkUnread, listNotifications, type Viewer } from './notifications.queries.js';
+import { avatarPhoto, checkUnread, listNotifications, type Viewer } from './notifications.queries.js';
 import { registerSubscription } from './push.js';
 
 const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
@@ -22,6 +24,28 @@ const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountI
 export function notificationRoutes(app: FastifyInstance, deps: { db: DB; vapidPublicKey: string }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
+
+  // NOTIF-10, NOTIF-11: a notification's avatar (`avatarUrl` of the contracts): the picture of the account's
+  // user `uid` (their username). `file_name` names the picture the notification was raised with; a user who
+  // changed it since shows the current one. w and h are accepted; the picture is already a thumbnail.
+  r.get(
+    '/cdn/avatar/:uid/:file_name',
+    {
+      config: { auth: 'user' },
+      schema: {
+        params: z.object({ uid: z.string().min(1).max(100), file_name: z.string().min(1).max(100) }),
+        querystring: z.object({
+          w: z.coerce.number().int().min(1).max(1000).optional(),
+          h: z.coerce.number().int().min(1).max(1000).optional(),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const photo = await avatarPhoto(db, req.auth!.accountId, req.params.uid);
+      if (!photo) throw notFound('No picture.');
+      return reply.header('cache-control', 'private, max-age=300').redirect(photo, 302);
+    },
+  );
 
   r.get(
     '/notification/check',

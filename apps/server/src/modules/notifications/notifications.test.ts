@@ -221,4 +221,70 @@ describe.each(dialects)('notifications API (%s)', (dialect) => {
     );
     expect(adminList.some((x) => x.ticket_number === 501)).toBe(false);
   });
+  it('NOTIF-10 NOTIF-07 an assignment by a user with a picture carries it; /cdn/avatar serves it in the account only', async () => {
+    const db = server.handle.db;
+    const key = `k${uniq()}`.padEnd(22, 'x').slice(0, 22);
+    const photo = `/files/${key}/thumb.jpg`;
+    await db.updateTable('users').set({ photo }).where('id', '=', a.userId).execute();
+    const t = await db
+      .insertInto('tickets')
+      .values({
+        account_id: a.accountId,
+        ticket_number: 502,
+        title: 'Kettle leaks',
+        channel: 'EMAIL',
+        closed: 0,
+        priority: '',
+        label: '[]',
+        department_id: null,
+        assignee: '',
+        name: 'C',
+        email: 'c@example.net',
+        phone: '',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const r = await call('POST', '/api/ticket/assign', {
+      token: a.token,
+      body: { id: Number(t.id), assignee: [agent.username] },
+    });
+    expect(r.status).toBe(200);
+    const n = await waitFor(async () => {
+      const l = NotificationGetAnswer.parse(
+        (await call('GET', '/notification/get?type=system&offset=0', { token: agent.token })).body,
+      );
+      return l.find((x) => x.ticket_number === 502) ?? null;
+    }, 'assigned notification');
+    expect(n!.img).toEqual({ uid: a.username, file_name: key });
+
+    const url = `/cdn/avatar/${encodeURIComponent(a.username)}/${key}?w=50&h=50`;
+    const ok = await fetch(`${server.url}${url}`, {
+      headers: { authorization: `Bearer ${agent.token}` },
+      redirect: 'manual',
+    });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('location')).toBe(photo);
+    // Another account's user, an unknown user, no session, a bad size: refused.
+    for (const [token, path, status] of [
+      [b.token, url, 404],
+      [agent.token, `/cdn/avatar/nobody-${uniq()}/${key}`, 404],
+      [undefined, url, 401],
+      [agent.token, `/cdn/avatar/${encodeURIComponent(a.username)}/${key}?w=abc`, 400],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        redirect: 'manual',
+      });
+      expect(res.status, path).toBe(status);
+    }
+    // Without a picture, no avatar: the item shows its type's icon.
+    await db.updateTable('users').set({ photo: null }).where('id', '=', a.userId).execute();
+    const gone = await fetch(`${server.url}${url}`, {
+      headers: { authorization: `Bearer ${agent.token}` },
+      redirect: 'manual',
+    });
+    expect(gone.status).toBe(404);
+  });
 });

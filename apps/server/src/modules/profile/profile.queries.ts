@@ -56,7 +56,7 @@ function ofSubject(eb: TicketEb, accountId: number, s: Subject) {
 async function userSubject(db: DB, viewer: Viewer, username: string): Promise<Subject> {
   const u = await db
     .selectFrom('users')
-    .select(['id', 'username', 'name', 'email', 'type', 'status', 'second_status'])
+    .select(['id', 'username', 'name', 'email', 'type', 'status', 'second_status', 'photo'])
     .where('account_id', '=', viewer.accountId)
     .where(sql`lower(username)`, '=', username.toLowerCase())
     .executeTakeFirst();
@@ -71,7 +71,7 @@ async function userSubject(db: DB, viewer: Viewer, username: string): Promise<Su
       uid: u.username,
       username: u.username,
       type: u.type,
-      photo: '',
+      photo: u.photo ?? '',
       // Addresses of colleagues are for admins only; contacts' addresses are on their tickets anyway.
       email: viewer.admin ? u.email : '',
       phone: '',
@@ -284,7 +284,7 @@ export async function experienceOf(db: DB, viewer: Viewer, s: Subject): Promise<
 export async function listAgents(db: DB, accountId: number) {
   const rows = await db
     .selectFrom('users')
-    .select(['id', 'name', 'username', 'status', 'second_status'])
+    .select(['id', 'name', 'username', 'status', 'second_status', 'photo'])
     .where('account_id', '=', accountId)
     .where('active', '=', 1)
     .orderBy('name')
@@ -294,7 +294,7 @@ export async function listAgents(db: DB, accountId: number) {
     id: Number(u.id),
     name: u.name,
     username: u.username,
-    photo: '',
+    photo: u.photo ?? '',
     status: u.second_status || u.status,
   }));
 }

@@ -5,6 +5,8 @@ import {
   ProfileAnswer,
   ProfileListAnswer,
   ProfileListQuery,
+  SetPhotoAnswer,
+  SetPhotoInput,
   UserInfoAnswer,
   UserInfoQuery,
   UserProfileQuery,
@@ -13,6 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
+import { setProfilePhoto } from './commands/setProfilePhoto.js';
 import {
   activityOf,
   contactOfTicket,
@@ -83,6 +86,17 @@ export function profileRoutes(app: FastifyInstance, deps: { db: DB }): void {
         result: 'success' as const,
         data: { name: s.data.name, photo: s.data.photo, username: s.data.username },
       };
+    },
+  );
+
+  // PROFILE-16: the caller's own profile picture, from an image uploaded through `POST /api/upload`.
+  r.put(
+    '/api/user/photo',
+    { config: { auth: 'user' }, schema: { body: SetPhotoInput, response: { 200: SetPhotoAnswer } } },
+    async (req) => {
+      const a = req.auth!;
+      const photo = await setProfilePhoto(db, { accountId: a.accountId, userId: a.userId }, req.body.file);
+      return { result: 'success' as const, photo };
     },
   );
 

@@ -186,6 +186,39 @@ describe.each(dialects)('profile (%s)', (dialect) => {
     expect(bareList.body.data.map((t: { id: number }) => t.id)).toEqual([bare.id]);
   });
 
+  it('PROFILE-13 PROFILE-14 GET /agent/{token}: the path token alone signs in; a bad or ended one is 401; only the own account', async () => {
+    const a = await signUpVia(call);
+    const aAgent = await addUserVia(call, a.token, { username: `al-${uniq()}`, type: 'agent', name: 'Al Agent' });
+    const b = await signUpVia(call);
+    // No header, no cookie: the token in the path is the credential (as the spec's path shows it).
+    const own = await call('GET', `/agent/${aAgent.token}`);
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.data.map((x: { username: string }) => x.username).sort()).toEqual(
+      [a.username, aAgent.username].sort(),
+    );
+    expect(Object.keys(own.body.data[0]).sort()).toEqual(['id', 'name', 'photo', 'status', 'username']);
+    // Nothing private rides along: no e-mail addresses, no password material.
+    expect(own.text).not.toContain('@example.com');
+    expect(own.text).not.toContain('hash');
+    const bList = await call('GET', `/agent/${b.token}`);
+    expect(bList.body.data.map((x: { username: string }) => x.username)).toEqual([b.username]);
+    expect(bList.text).not.toContain(a.username);
+
+    // A path segment too long for a token matches no API route (the web app may answer it): no agents.
+    const long = await call('GET', `/agent/${'x'.repeat(201)}`);
+    expect(long.text).not.toContain(a.username);
+    expect(long.body?.data).toBeUndefined();
+    for (const bad of ['not-a-token', `${a.token}x`, a.refreshToken]) {
+      const r = await call('GET', `/agent/${bad}`);
+      expect(r.status, `${bad.slice(0, 20)} ${r.text}`).toBe(401);
+      expect(r.text).not.toContain(a.username);
+    }
+    // A deactivated agent's token stops working at once.
+    const off = await call('PATCH', `/api/users/${aAgent.id}`, { token: a.token, body: { active: false } });
+    expect(off.status, off.text).toBe(200);
+    expect((await call('GET', `/agent/${aAgent.token}`)).status).toBe(401);
+  });
+
   it("PROFILE-08 PROFILE-09 PROFILE-11 another account's user or contact is 404; bad paging input is 400", async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);

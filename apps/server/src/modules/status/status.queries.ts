@@ -8,7 +8,17 @@ import type { DB } from '../../platform/db/db.js';
 export async function onlineList(db: DB, accountId: number, onlyUserId?: number): Promise<OnlineUser[]> {
   let q = db
     .selectFrom('users')
-    .select(['id', 'username', 'name', 'status', 'second_status', 'status_reason', 'status_since', 'last_seen_at'])
+    .select([
+      'id',
+      'username',
+      'name',
+      'status',
+      'second_status',
+      'status_reason',
+      'status_since',
+      'last_seen_at',
+      'photo',
+    ])
     .where('account_id', '=', accountId)
     .where('active', '=', 1)
     .orderBy('name')
@@ -19,7 +29,7 @@ export async function onlineList(db: DB, accountId: number, onlyUserId?: number)
     userId: Number(r.id),
     username: r.username,
     name: r.name,
-    photo: null,
+    photo: r.photo ?? null,
     status: r.status,
     second_status: r.second_status,
     reason: r.second_status ? r.status_reason : '',

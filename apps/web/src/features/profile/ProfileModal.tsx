@@ -186,7 +186,16 @@ function Lists({ username, onOpen }: { username: string; onOpen(id: number): voi
 function Header({ data }: { data: ProfileData }) {
   return (
     <Group wrap="nowrap" data-testid="profile-header">
-      <Avatar name={data.name || data.uid} color="indigo" variant="filled" size="lg" radius="xl" />
+      <Avatar
+        src={data.photo || undefined}
+        alt={data.photo ? data.name || data.uid : undefined}
+        name={data.name || data.uid}
+        color="indigo"
+        variant="filled"
+        size="lg"
+        radius="xl"
+        data-testid="profile-avatar"
+      />
       <div style={{ minWidth: 0 }}>
         <Group gap="xs">
           <Text fw={600} data-testid="profile-name">

@@ -14,6 +14,7 @@ import { AnnouncementsCard } from './AnnouncementsCard';
 import { AppearanceCard } from './AppearanceCard';
 import { AuditLog } from './AuditLog';
 import { PasswordCard } from './PasswordCard';
+import { ProfilePhotoCard } from './ProfilePhotoCard';
 import { SessionsCard } from './SessionsCard';
 import { t } from './strings';
 import { TwoFactorCard } from './TwoFactorCard';
@@ -28,6 +29,7 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
   const panels: Record<string, ReactNode> = {
     security: (
       <Stack>
+        <ProfilePhotoCard name={session.adminName ?? ''} photo={session.photo ?? null} onChange={refresh} />
         <PasswordCard />
         <TwoFactorCard enabled={Boolean(session.tfa_enabled)} onChange={refresh} />
       </Stack>

@@ -1,5 +1,13 @@
-import type { AuditItem, CreateUserInput, SessionItem, UpdateUserInput, UserItem } from '@parley/contracts';
-import { api } from '../../lib/http';
+import type {
+  AuditItem,
+  CreateUserInput,
+  SessionItem,
+  SetPhotoAnswer,
+  UpdateUserInput,
+  UploadAnswer,
+  UserItem,
+} from '@parley/contracts';
+import { api, HttpError } from '../../lib/http';
 
 type Result = { result: string; description?: string };
 
@@ -19,3 +27,22 @@ export const settingsApi = {
   audit: (before?: number) =>
     api<{ data: AuditItem[] }>('GET', `/api/audit?limit=50${before ? `&before=${before}` : ''}`),
 };
+
+/**
+ * PROFILE-16: a new profile picture goes through the one upload pipeline (`POST /api/upload`: sniffed type,
+ * thumbnail), then `PUT /api/user/photo` makes that upload the caller's picture.
+ */
+export async function uploadProfilePhoto(file: File): Promise<SetPhotoAnswer> {
+  const form = new FormData();
+  form.append('attachment[]', file, file.name);
+  let res: Response;
+  try {
+    res = await fetch('/api/upload', { method: 'POST', credentials: 'include', body: form });
+  } catch {
+    throw new HttpError(0, 'Failed', null);
+  }
+  const body = (await res.json().catch(() => null)) as (UploadAnswer & { description?: string }) | null;
+  if (!res.ok || !body?.file?.[0]) throw new HttpError(res.status, body?.description || 'Failed', body);
+  return setProfilePhoto(body.file[0]);
+}
+export const setProfilePhoto = (file: string | null) => api<SetPhotoAnswer>('PUT', '/api/user/photo', { file });
