@@ -1,4 +1,4 @@
-import { WORKSPACE_STRINGS as W } from '@parley/contracts';
+import { SHELL_STRINGS, WORKSPACE_STRINGS as W } from '@parley/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -133,7 +133,7 @@ describe('Workspace chats in Chromium', () => {
     expect(await cy.getByTestId(`chat-item-${chatId}`).count()).toBe(0);
     expect(await bodies(cy)).toEqual([]);
   });
-  it('CHAT-05 CHAT-07 a group with a title; the Workspace tab badge on a narrow screen; a removed member is sent back', async () => {
+  it('CHAT-05 CHAT-07 SHELL-55 SHELL-57 a group with a title; the Workspace tab badge on a narrow screen; a removed member gets the removal modal', async () => {
     const ann = await agent('ann', 'light');
     // Cy on a phone-sized screen: the bottom tabs show.
     const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
@@ -167,13 +167,19 @@ describe('Workspace chats in Chromium', () => {
     await badge.waitFor({ state: 'detached' });
     await screenshot(cy, 'chat-narrow-dark');
 
-    // CHAT-07: Ann removes Cy from the group; Cy, who has it open, is sent back to the list.
+    // CHAT-07 SHELL-55 SHELL-57: Ann removes Cy from the group; Cy, who has it open, gets the removal modal
+    // and is sent back to the list; the modal's Close link goes to /.
     await ann.getByRole('button', { name: W.members, exact: true }).click();
     await ann.getByRole('button', { name: 'Remove Cy Agent' }).click();
     await ann.getByRole('button', { name: 'Save' }).click();
     await ann.getByText('Ann Admin removed cyd.', { exact: false }).waitFor();
-    await cy.getByText(W.cannotRead).waitFor();
+    const removal = cy.getByRole('dialog', { name: SHELL_STRINGS.removedTitle });
+    await removal.getByText(SHELL_STRINGS.removedBody).waitFor();
     await cy.waitForURL(/\/chat$/);
-    expect(await cy.getByTestId(`chat-item-${groupId}`).count()).toBe(0);
+    await expect.poll(() => cy.getByTestId(`chat-item-${groupId}`).count()).toBe(0);
+    expect(await cy.getByText(W.cannotRead).count()).toBe(0);
+    await removal.getByRole('link', { name: 'Close' }).click();
+    await cy.waitForURL((u) => new URL(u).pathname === '/');
+    await removal.waitFor({ state: 'detached' });
   });
 });

@@ -134,8 +134,19 @@ describe('the conversation pane in Chromium', () => {
     await send(a.page, 'react to me');
     const onB = b.page.getByTestId('message').filter({ hasText: 'react to me' });
     await onB.waitFor();
-    await onB.getByRole('button', { name: 'React' }).click();
-    await b.page.getByRole('button', { name: ':thumbsup:' }).click();
+    // The message may still re-render as its sending settles (closing a just-opened picker): open until shown.
+    const thumbs = b.page.getByRole('button', { name: ':thumbsup:' });
+    await expect
+      .poll(
+        async () => {
+          if (await thumbs.isVisible()) return true;
+          await onB.getByRole('button', { name: 'React' }).click();
+          return thumbs.isVisible();
+        },
+        { timeout: 20_000, interval: 1_000 },
+      )
+      .toBe(true);
+    await thumbs.click();
     const onA = a.page.getByTestId('message').filter({ hasText: 'react to me' });
     await expect.poll(() => onA.getByTestId('message-reaction').textContent()).toContain('👍 1');
     expect(await onA.getByTestId('message-reaction').getAttribute('title')).toBe('demo-agent1');
@@ -203,7 +214,7 @@ describe('the conversation pane in Chromium', () => {
     expect(await a.page.locator('[data-status="failed"]').count()).toBe(0);
   });
 
-  it('MSG-47 MSG-48 an unknown ticket: toast and back to the list; a broken address: the crash text', async () => {
+  it('MSG-47 MSG-48 SHELL-27 an unknown ticket: toast and back to the list; a broken address: the crash text', async () => {
     const a = await agent('demo-admin');
     await a.page.goto(`${server.url}/ticket/99999`);
     await a.page.getByText('You cannot read this conversation.').waitFor();

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 // @ts-expect-error http_ece (a web-push dependency) ships no types.
 import ece from 'http_ece';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
@@ -227,7 +228,7 @@ describe('notifications in Chromium', () => {
     }
   });
 
-  it('NOTIF-16 NOTIF-17 a pushed notification joins the open tab or dots another tab', async () => {
+  it('NOTIF-16 NOTIF-17 NOTIF-10 a pushed notification joins the open tab or dots another tab, with its avatar', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signIn(page, 'demo-agent3');
@@ -235,6 +236,20 @@ describe('notifications in Chromium', () => {
     await page.getByText('No Notification').waitFor();
     // An admin assigns a ticket to agent3: a System notification arrives live.
     const admin = await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password: PASSWORD });
+    // NOTIF-10: the admin has a profile picture, so the notice carries it as its avatar.
+    const png = await sharp({ create: { width: 120, height: 120, channels: 3, background: '#1c7ed6' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('attachment', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
+    const up = await fetch(`${server.url}/api/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}` },
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const file = ((await up.json()) as { file: string[] }).file[0];
+    await apiJson(`${server.url}/api/user/photo`, 'PUT', { file }, admin.token);
     const ticket = sqlite
       .prepare(
         "select id from tickets where channel <> 'chat' and assignee not like '%demo-agent3%' order by id limit 1",
@@ -255,6 +270,15 @@ describe('notifications in Chromium', () => {
     await page.getByTestId('notification-tab-system').click();
     await expect.poll(() => page.getByTestId('notification-item').count()).toBe(1);
     expect(await page.getByTestId('notification-item').first().textContent()).toContain('Assigned to you');
+    // The avatar is the admin's picture, loaded through /cdn/avatar (50x50).
+    const avatar = page.getByTestId('notification-item').first().locator('img');
+    await expect
+      .poll(() => avatar.evaluate((i: HTMLImageElement) => (i.complete ? i.naturalWidth : 0)).catch(() => 0))
+      .toBeGreaterThan(0);
+    expect(await avatar.getAttribute('src')).toMatch(/^\/cdn\/avatar\/demo-admin\/[A-Za-z0-9_-]+\?w=50&h=50$/);
+    const box = await avatar.boundingBox();
+    expect(Math.round(box?.width ?? 0)).toBe(50);
+    await screenshot(page, 'notification-avatar');
     await ctx.close();
   });
 
@@ -466,7 +490,12 @@ describe('notifications in Chromium', () => {
     await expect.poll(stored, { timeout: 10_000 }).toBe('["EMAIL","SMS"]');
     await page.getByTestId('message-pref-EMAIL').click({ force: true });
     await expect.poll(stored, { timeout: 10_000 }).toBe('["SMS"]');
-    expect(sent.at(-1)).toMatchObject({ type: 'web', token: sub, channels_off: ['SMS'] });
+    // The last request carries the last choice, and nothing older lands after it (registrations are queued).
+    await expect
+      .poll(() => sent.at(-1), { timeout: 5_000 })
+      .toMatchObject({ type: 'web', token: sub, channels_off: ['SMS'] });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(stored()).toBe('["SMS"]');
     await ctx.close();
   });
 });

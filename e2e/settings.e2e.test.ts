@@ -38,8 +38,19 @@ describe('settings in Chromium', () => {
     await page.goto(`${server.url}/settings/users`);
     const bob = page.getByTestId('user-row').filter({ hasText: 'Bob Agent' });
     await bob.getByRole('button', { name: 'Edit' }).click();
-    await page.getByRole('dialog').getByLabel('Departments').click({ force: true });
-    await page.getByRole('option', { name: 'Billing' }).click();
+    // The departments may still be loading when the dialog opens (seen in CI): open the list until it has one.
+    const billing = page.getByRole('option', { name: 'Billing' });
+    await expect
+      .poll(
+        async () => {
+          if (await billing.isVisible()) return true;
+          await page.getByRole('dialog').getByLabel('Departments').click({ force: true });
+          return billing.isVisible();
+        },
+        { timeout: 20_000, interval: 1_000 },
+      )
+      .toBe(true);
+    await billing.click();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => bob.getByTestId('user-departments').textContent()).toBe('Billing');

@@ -39,7 +39,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
   const cookie = async (page: Page, name: string) => (await page.context().cookies()).find((c) => c.name === name);
   const path = (page: Page) => new URL(page.url()).pathname;
 
-  it('SHELL-01 SHELL-03 SHELL-05 SHELL-07 SHELL-09 SHELL-11 signed-out routes open without sign-in; others go to /', async () => {
+  it('SHELL-01 SHELL-03 SHELL-05 SHELL-07 SHELL-09 SHELL-11 CHAT-12 signed-out routes open without sign-in; others go to /', async () => {
     const page = await open();
     const visits: [string, string][] = [
       ['/about', 'About Parley'],
@@ -141,7 +141,8 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await page.getByTestId('notification-bell').click();
     const panel = page.getByTestId('notifications-panel');
     await panel.waitFor();
-    expect(await panel.textContent()).toContain('No Notification');
+    // The first page loads after the panel opens.
+    await expect.poll(() => panel.textContent()).toContain('No Notification');
     const box = await panel.boundingBox();
     expect([Math.round(box?.width ?? 0), Math.round(box?.height ?? 0)]).toEqual([400, 600]);
   });
@@ -169,14 +170,27 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
   it('STATUS-19 a failed custom-status fetch alerts and reloads the page', async () => {
     const page = await open();
     await signInUi(page, server.url, 'ann');
-    await page.route('**/api/customstatus/get', (r) => r.fulfill({ status: 500, body: 'down' }));
-    const alerted = new Promise<string>((resolve) =>
-      page.once('dialog', (d) => void d.accept().then(() => resolve(d.message()))),
+    let documents = 0;
+    page.on('request', (r) => {
+      if (r.resourceType() === 'document') documents++;
+    });
+    let down = true;
+    await page.route('**/api/customstatus/get', (r) =>
+      down ? r.fulfill({ status: 500, body: 'down' }) : r.continue(),
     );
-    const reloaded = page.waitForEvent('load');
-    await page.reload();
-    expect(await alerted).toBe('Failed to fetch custom status. Reload page to fix it.');
-    await reloaded;
+    const dialog = page.waitForEvent('dialog');
+    // Not awaited: the app's own reload after the alert may interrupt this navigation.
+    const reloading = page.reload().catch(() => undefined);
+    const alert = await dialog;
+    expect(alert.message()).toBe('Failed to fetch custom status. Reload page to fix it.');
+    expect(documents).toBe(1);
+    // The fetch works again before the alert is closed, so the app's reload ends on a working page. (Not
+    // unroute: it waits on the page, whose script the open alert holds.)
+    down = false;
+    await alert.accept();
+    await expect.poll(() => documents, { timeout: 15_000 }).toBe(2);
+    await reloading;
+    await waitConnected(page);
     await page.unroute('**/api/customstatus/get');
   });
 

@@ -308,11 +308,20 @@ describe('SHELL the workspace shell in Chromium', () => {
     }
     await page.goto(`${server.url}/chat`);
     await page.getByText("It's empty.").waitFor();
-    await page.goto(`${server.url}/ticket/42`);
+    // A ticket that exists: an unknown one sends the user back to /ticket (MSG-47), which is then the last place.
+    const created = await json(
+      `${server.url}/api/ticket/create`,
+      'POST',
+      { title: 'Last place', name: 'Cus' },
+      adminToken,
+    );
+    const ticketPath = `/ticket/${created.data.id}`;
+    await page.goto(`${server.url}${ticketPath}`);
     await page.getByRole('heading', { name: 'Tickets' }).waitFor();
+    await page.getByTestId('conversation-title').or(page.getByText('Last place').first()).first().waitFor();
     await page.goto(`${server.url}/`);
     await waitConnected(page);
-    expect(await page.getByTestId('nav-tickets').getAttribute('href')).toBe('/ticket/42');
+    expect(await page.getByTestId('nav-tickets').getAttribute('href')).toBe(ticketPath);
     for (const path of ['/pricing', '/contact', '/login']) {
       await page.goto(`${server.url}${path}`);
       await page.getByTestId('welcome').waitFor();

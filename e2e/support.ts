@@ -62,7 +62,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     proc.stdout?.on('data', collect);
     proc.stderr?.on('data', collect);
     child = proc;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 90_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       try {

@@ -22,6 +22,7 @@ import { shell } from '../../app/shell/shellStore';
 import { HttpError } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
 import { toast } from '../../ui/toast';
+import { useMe } from '../conversation/useConversation';
 import { chatApi, chatKeys, useChatList, useMeetings } from './api';
 import { GroupModal } from './GroupModal';
 import { NewChatModal } from './NewChatModal';
@@ -57,11 +58,26 @@ export function ChatScreen() {
     retry: (n, err) => !(err instanceof HttpError && err.status >= 400 && err.status < 500) && n < 2,
   });
   const denied = open.error instanceof HttpError && [400, 403, 404].includes(open.error.status);
+  // SHELL-57, DECISIONS 1: removed from the chat that is open: the removal modal, and back to the list. The
+  // refetch that follows is refused; the removal already said why, so no second notice for it.
+  const me = useMe();
+  const removedFrom = useRef<number | null>(null);
+  useEffect(
+    () =>
+      realtime.on('participantChanged', (d) => {
+        const e = d as { ticketId?: number; removed?: string[] };
+        if (chatId === null || e.ticketId !== chatId || !e.removed?.includes(me.username)) return;
+        removedFrom.current = chatId;
+        shell.showRemoval();
+        navigate('/chat', { replace: true });
+      }),
+    [chatId, me.username, navigate],
+  );
   useEffect(() => {
     if (!denied) return;
-    toast({ message: W.cannotRead, color: 'red' });
+    if (removedFrom.current !== chatId) toast({ message: W.cannotRead, color: 'red' });
     navigate('/chat', { replace: true });
-  }, [denied, navigate]);
+  }, [denied, navigate, chatId]);
 
   // Reading clears unread: on opening, and for every message arriving while the chat is open and seen.
   useEffect(() => {

@@ -33,8 +33,23 @@ const keyBytes = (b64url: string) => {
  * the server's VAPID key and sends the subscription with the channels turned off here (NOTIF-37, NOTIF-38:
  * the server sends no push of a new message on them). Silent when unsupported (or, like headless browsers,
  * without a push service).
+ *
+ * Registrations run one at a time, in the order asked (the bell registers on load while the settings card
+ * may be sending a changed choice): two in flight could land out of order and leave stale choices stored.
  */
-export async function registerWebPush(): Promise<boolean> {
+export function registerWebPush(): Promise<boolean> {
+  return enqueue(registerNow);
+}
+
+function enqueue(job: () => Promise<boolean>): Promise<boolean> {
+  const next = queue.then(job);
+  queue = next.catch(() => false);
+  return next;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+async function registerNow(): Promise<boolean> {
   try {
     if (!('serviceWorker' in navigator) || !('PushManager' in window)) return false;
     if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
@@ -45,6 +60,7 @@ export async function registerWebPush(): Promise<boolean> {
       (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
     const json = PushSubscriptionJson.safeParse(sub.toJSON());
     if (!json.success) return false;
+    // Read last, just before sending: the choices as they are now, not as they were when this was queued.
     await notificationsApi.register(json.data, channelsOff());
     return true;
   } catch {
@@ -52,23 +68,17 @@ export async function registerWebPush(): Promise<boolean> {
   }
 }
 
-let syncing: Promise<unknown> | null = null;
-let again = false;
+let waiting = false;
 
 /**
  * NOTIF-37, NOTIF-38: after a per-channel choice changes, sends the subscription again with the new choices.
- * One request at a time; changes made meanwhile go in one more request with the latest choices.
+ * Changes made while one is still waiting in the queue share it: it reads the choices when it starts.
  */
 export function syncPushChoices(): void {
-  if (syncing) {
-    again = true;
-    return;
-  }
-  syncing = registerWebPush().finally(() => {
-    syncing = null;
-    if (again) {
-      again = false;
-      syncPushChoices();
-    }
+  if (waiting) return;
+  waiting = true;
+  void enqueue(() => {
+    waiting = false;
+    return registerNow();
   });
 }
