@@ -491,8 +491,14 @@ async function main(): Promise<void> {
     const baseline = await run('baseline (insert+emit)', 'raw', o.seconds);
     // The relay may still be delivering the warm-up's and baseline's rows: let the full path start clean.
     await new Promise((r) => setTimeout(r, 500));
+    const relayBefore = { ...parley.relay.seconds };
     const full = await run('full (newChatMessage)', 'full', o.seconds);
     printTable(o, parley.handle.dialect, [baseline, full]);
+    // Where the relay spent its time during the full phase (effects run at once are summed, so may exceed it).
+    const relayParts = Object.entries(parley.relay.seconds)
+      .map(([part, s]) => `${part} ${(s - (relayBefore[part] ?? 0)).toFixed(2)} s`)
+      .join(', ');
+    process.stdout.write(`relay time in the full phase: ${relayParts}\n`);
     await ask(worker, { type: 'close' }, 'closed', 10_000).catch(() => {});
   } finally {
     if (worker) await worker.terminate();

@@ -140,8 +140,14 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   realtime.onConnection(focusSocket(db, logger));
   const liveChat = liveChatRealtime(realtime, db, logger);
 
+  // On Postgres the relay has connections of its own: a burst of commands holding the main pool must not
+  // keep delivery (claim, listeners' transaction) waiting for a connection.
+  const relayHandle =
+    dialect === 'postgres'
+      ? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 })
+      : null;
   const relay = new Relay({
-    db,
+    db: relayHandle?.db ?? db,
     dialect,
     nodeId,
     leaseMs: config.RELAY_LEASE_MS,
@@ -161,6 +167,12 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
   );
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
+  metrics.labelledGauge(
+    'parley_relay_seconds',
+    'Time this node spent delivering events since start: claiming, in each effect listener, and in the batch transaction.',
+    'part',
+    () => relay.seconds,
+  );
   const scheduler = new Scheduler(db, nodeId, logger);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneExpiredSessions(db));
@@ -198,6 +210,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
       await realtime.close().catch(() => {});
       await presence.close().catch((err) => logger.warn({ err }, 'presence: could not remove this node'));
       await app.close().catch(() => {});
+      await relayHandle?.close();
       await handle.close();
     },
   };

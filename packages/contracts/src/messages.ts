@@ -326,7 +326,10 @@ export const LanguageInput = z.object({ ticketId, lang: z.string().regex(/^[a-z]
 // ---- socket payloads (RT-20, RT-38: names and payloads are ours where the spec names none) ----
 
 /** `newMessage` (RT-22): a message was added to a conversation. */
-export const NewMessageEvent = Message.omit({ isSender: true, unread: true });
+export const NewMessageEvent = Message.omit({ isSender: true, unread: true }).extend({
+  /** True when a customer wrote it (visitor, e-mail, social), false for an agent or the server. */
+  fromCustomer: z.boolean().optional(),
+});
 export type NewMessageEvent = z.infer<typeof NewMessageEvent>;
 /** `syncDelete` (RT-26). */
 export const SyncDeleteEvent = z.object({ ticketId: z.number(), messageId: z.number() });

@@ -32,6 +32,17 @@ export function createMetrics() {
         this.set(read());
       },
     });
-  return { registry, httpRequests, httpDuration, sockets, gauge };
+  /** The same with one label: `read` answers a number per label value. */
+  const labelledGauge = (name: string, help: string, label: string, read: () => Record<string, number>) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      collect() {
+        for (const [value, n] of Object.entries(read())) this.set({ [label]: value }, n);
+      },
+    });
+  return { registry, httpRequests, httpDuration, sockets, gauge, labelledGauge };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

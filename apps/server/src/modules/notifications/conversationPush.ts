@@ -131,7 +131,8 @@ async function onMessageCreated(o: PushOptions, e: StoredEvent) {
   const m = e.payload as Partial<NewMessageEvent>;
   const ticketId = Number(m.ticketId);
   if (!Number.isInteger(ticketId) || typeof m.sender !== 'string' || m.type === 'system') return;
-  if (NOT_CUSTOMER.has(m.sender)) return;
+  // An agent's or the server's message: no push, and no read of the ticket or the users to find that out.
+  if (m.fromCustomer === false || NOT_CUSTOMER.has(m.sender)) return;
   const t = await ticketOf(o.db, e.accountId, ticketId);
   if (!t || INTERNAL.has(t.channel)) return;
   const users = await activeUsers(o.db, e.accountId);
@@ -170,6 +171,8 @@ export function conversationPushListener(o: PushOptions): Listener {
   return {
     name: 'notifications.conversationPush',
     kind: 'effect',
+    // Pushes of different events are independent: the relay may send several at once.
+    unordered: true,
     events: ['ticket.created', 'message.created'],
     async handle(e: StoredEvent) {
       if (e.type === 'ticket.created') await onTicketCreated(o, e);

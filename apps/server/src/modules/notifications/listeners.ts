@@ -1,16 +1,14 @@
 import { type ReceiveNoteEvent, SLA_STRINGS } from '@parley/contracts';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
 import { canRead } from '../messages/index.js';
+import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets/index.js';
 import { notifyUsers } from './commands/notifyUsers.js';
 import { avatarOf } from './notifications.queries.js';
 import { NOTIFY_STRINGS } from './strings.js';
 
-/** How far before `ticket.updated` an assignment row may be and still belong to that change (same transaction). */
-const SAME_CHANGE_MS = 10_000;
-
 /**
- * Issue 8, "assigned to you": after a ticket change, each user newly recorded in `ticket_assignments` by
- * that change gets a System notification (not when they assigned themselves). Transactional, so exactly once;
+ * Issue 8, "assigned to you": on `ticket.assigned`, each user recorded in `ticket_assignments` by that
+ * change (its rows carry the event's `at`) gets a System notification (not when they assigned themselves). Transactional, so exactly once;
  * the source `assign:<assignment id>` keeps it single even if two events see the same row.
  * "A chat transferred to you": a live chat is moved to another agent by assigning its ticket (the accepting
  * agent is set by the live chat itself, with no assignment row), so an assignment row of a LIVECHAT ticket
@@ -19,10 +17,10 @@ const SAME_CHANGE_MS = 10_000;
 export const assignedListener: Listener = {
   name: 'notifications.assigned',
   kind: 'transactional',
-  events: ['ticket.updated'],
+  events: [TICKET_ASSIGNED],
   async handle(e: StoredEvent, trx: Trx) {
-    const ticketId = Number((e.payload as { id?: unknown }).id);
-    if (!Number.isInteger(ticketId)) return;
+    const { id: ticketId, at } = e.payload as Partial<TicketAssigned>;
+    if (!Number.isInteger(ticketId) || !Number.isInteger(at)) return;
     const rows = await trx
       .selectFrom('ticket_assignments as a')
       .innerJoin('tickets as t', 't.id', 'a.ticket_id')
@@ -44,9 +42,8 @@ export const assignedListener: Listener = {
         't.channel',
       ])
       .where('a.account_id', '=', e.accountId)
-      .where('a.ticket_id', '=', ticketId)
-      .where('a.assigned_at', '>=', e.createdAt - SAME_CHANGE_MS)
-      .where('a.assigned_at', '<=', e.createdAt)
+      .where('a.ticket_id', '=', ticketId!)
+      .where('a.assigned_at', '=', at!)
       .execute();
     for (const r of rows) {
       if (r.assigned_by === r.username) continue;

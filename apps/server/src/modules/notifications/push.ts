@@ -194,6 +194,8 @@ export function pushListener(o: PushOptions): Listener {
   return {
     name: 'notifications.webpush',
     kind: 'effect',
+    // Pushes of different events are independent: the relay may send several at once.
+    unordered: true,
     events: [NOTIFICATION_CREATED],
     async handle(e: StoredEvent) {
       const userId = userOfRooms(e.rooms);

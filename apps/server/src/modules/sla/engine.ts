@@ -207,6 +207,11 @@ export const slaTicketListener: Listener = {
   name: 'sla.ticketUpdated',
   kind: 'transactional',
   events: ['ticket.updated'],
+  // The timer is synced from the ticket as it is now: several updates of one ticket in a batch need one sync.
+  coalesce: (e) => {
+    const id = Number((e.payload as { id?: unknown }).id);
+    return Number.isInteger(id) ? String(id) : null;
+  },
   async handle(e: StoredEvent, trx: Trx) {
     const id = Number((e.payload as { id?: unknown }).id);
     if (Number.isInteger(id)) await syncSlaTimer(trx, e.accountId, id, Date.now());

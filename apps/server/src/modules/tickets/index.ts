@@ -30,5 +30,7 @@ export { listTicketStatuses } from './ticketStatuses.js';
 export { listCampaigns, loadTickets, ticketInfo, ticketItem } from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */
 export { ticketAudience, ticketRoomSocket } from './tickets.realtime.js';
+/** Domain events other modules listen to. */
+export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
 /** HTTP routes of the module. */
 export { ticketRoutes } from './tickets.routes.js';

@@ -3,7 +3,16 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, type SpineDb, silentLog, sleep, spineDatabase, waitFor } from '../../testing/spine.js';
 import { dialects } from '../../testing/support.js';
 import type { DB, DbHandle } from '../db/db.js';
-import { appendEvent, eventsAfter, headSeq, outboxSignal, runCommand, type StoredEvent, type Trx } from './outbox.js';
+import {
+  appendEvent,
+  appendEvents,
+  eventsAfter,
+  headSeq,
+  outboxSignal,
+  runCommand,
+  type StoredEvent,
+  type Trx,
+} from './outbox.js';
 import { type Listener, Relay, type RelayOptions } from './relay.js';
 
 const countEvents = async (db: DB, accountId: number) =>
@@ -580,5 +589,83 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     );
     expect(seen).toEqual(['test.first', 'test.second']);
     await r.stop();
+  });
+
+  it('SPINE appendEvents gives a command\'s events consecutive sequence numbers in the order given', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    await emit(s.db, accountId, 'test.before');
+    const out = await runCommand(s.db, (trx) =>
+      appendEvents(trx, accountId, [
+        { accountId, type: 'test.a', payload: { n: 1 } },
+        { accountId, type: 'test.b', payload: { n: 2 } },
+        { accountId, type: 'test.c', payload: { n: 3 } },
+      ]),
+    );
+    expect(out.map((x) => x.seq)).toEqual([2, 3, 4]);
+    expect((await emit(s.db, accountId, 'test.after')).seq).toBe(5);
+    expect((await eventsAfter(s.db, accountId, 0, 10)).map((e) => `${e.seq} ${e.type}`)).toEqual([
+      '1 test.before',
+      '2 test.a',
+      '3 test.b',
+      '4 test.c',
+      '5 test.after',
+    ]);
+    const other = await createAccount(s.db);
+    await expect(
+      runCommand(s.db, (trx) => appendEvents(trx, accountId, [{ accountId: other, type: 'test.x', payload: {} }])),
+    ).rejects.toThrow(/another account/);
+    expect(await headSeq(s.db, other)).toBe(0);
+  });
+
+  it('SPINE unordered effects run on several events at once; one failing holds back only its event', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const r = relay(s, 'node-unordered');
+    let running = 0;
+    let most = 0;
+    const ran: number[] = [];
+    let refuse = true;
+    r.register({
+      name: 'slow-push',
+      kind: 'effect',
+      unordered: true,
+      events: '*',
+      async handle(e) {
+        running++;
+        most = Math.max(most, running);
+        await sleep(30);
+        running--;
+        if ((e.payload as { bad?: boolean }).bad && refuse) throw new Error('push service down');
+        ran.push(e.seq);
+      },
+    });
+    const ordered: number[] = [];
+    r.register({
+      name: 'fanout',
+      kind: 'effect',
+      events: '*',
+      async handle(e) {
+        ordered.push(e.seq);
+      },
+    });
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await emit(s.db, accountId, 'test.push', { bad: i === 5 })).id);
+    const started = Date.now();
+    expect(await r.tick()).toBe(12);
+    // Twelve 30 ms pushes, several at a time: well under the 360 ms they take one after another.
+    expect(most).toBeGreaterThan(1);
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(ordered).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect([...ran].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]);
+    const failed = await eventRow(s.db, ids[5]!);
+    expect(failed).toMatchObject({ attempts: 1, delivered_at: null, last_error: 'slow-push: push service down' });
+    refuse = false;
+    await s.db.updateTable('events').set({ available_at: 0 }).where('id', '=', ids[5]!).execute();
+    expect(await r.tick()).toBe(1);
+    expect((await eventRow(s.db, ids[5]!)).delivered_at).not.toBeNull();
+    // The retry sent the push once more; the ordered effect that had succeeded was not repeated.
+    expect(ran.filter((x) => x === 6)).toHaveLength(1);
+    expect(ordered.filter((x) => x === 6)).toHaveLength(1);
   });
 });

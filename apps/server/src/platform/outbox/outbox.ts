@@ -36,30 +36,51 @@ const appended = new WeakSet<Trx>();
  * The `account_seq` row is locked until commit, so an account's sequence follows commit order.
  */
 export async function appendEvent<T>(trx: Trx, e: NewEvent<T>): Promise<{ id: number; seq: number }> {
+  const [one] = await appendEvents(trx, e.accountId, [e]);
+  return one!;
+}
+
+/**
+ * Appends several events of one account in order, with one bump of its sequence and one insert. The
+ * `account_seq` row stays locked until commit, so a command that appends last (after its reads) holds the
+ * account's sequence, which every writer of the account waits for, only for these two statements and commit.
+ */
+export async function appendEvents(
+  trx: Trx,
+  accountId: number,
+  list: NewEvent[],
+): Promise<{ id: number; seq: number }[]> {
+  if (list.length === 0) return [];
+  if (list.some((e) => e.accountId !== accountId)) throw new Error('appendEvents: events of another account');
   const at = Date.now();
+  const n = list.length;
   const { last_seq } = await trx
     .insertInto('account_seq')
-    .values({ account_id: e.accountId, last_seq: 1 })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_seq: sql`account_seq.last_seq + 1` }))
+    .values({ account_id: accountId, last_seq: n })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_seq: sql`account_seq.last_seq + ${n}` }))
     .returning('last_seq')
     .executeTakeFirstOrThrow();
-  const row = await trx
+  const first = Number(last_seq) - n + 1;
+  const rows = await trx
     .insertInto('events')
-    .values({
-      account_id: e.accountId,
-      seq: last_seq,
-      type: e.type,
-      payload: JSON.stringify(e.payload),
-      socket_event: e.realtime?.name ?? null,
-      rooms: JSON.stringify(e.realtime?.rooms ?? []),
-      created_at: at,
-      available_at: at,
-      attempts: 0,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+    .values(
+      list.map((e, i) => ({
+        account_id: accountId,
+        seq: first + i,
+        type: e.type,
+        payload: JSON.stringify(e.payload),
+        socket_event: e.realtime?.name ?? null,
+        rooms: JSON.stringify(e.realtime?.rooms ?? []),
+        created_at: at,
+        available_at: at,
+        attempts: 0,
+      })),
+    )
+    .returning(['id', 'seq'])
+    .execute();
   appended.add(trx);
-  return { id: row.id, seq: last_seq };
+  // Both databases return the rows of a multi-row insert in the order given; the sort makes it explicit.
+  return rows.map((r) => ({ id: Number(r.id), seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
 }
 
 /** True when events were appended in this transaction (so the relay should look again once it commits). */

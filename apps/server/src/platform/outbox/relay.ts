@@ -6,11 +6,29 @@ import { appendedIn, outboxSignal, type RawEventRow, type StoredEvent, type Trx,
 /**
  * A listener runs once per event it subscribes to. A `transactional` listener's database work commits
  * together with its receipt, so its effect happens exactly once even if the relay repeats the event.
- * An `effect` listener (socket fan-out, e-mail) is at-least-once and must tolerate repeats.
+ * An `effect` listener (socket fan-out, e-mail) is at-least-once and must tolerate repeats. An effect marked
+ * `unordered` does not depend on the order of events (a Web Push, a webhook): the relay runs it on several
+ * events of a batch at once, so one that waits on the network or the database does not hold the batch up.
  */
 export type Listener =
-  | { name: string; kind: 'transactional'; events: string[] | '*'; handle(e: StoredEvent, trx: Trx): Promise<void> }
-  | { name: string; kind: 'effect'; events: string[] | '*'; handle(e: StoredEvent): Promise<void> };
+  | {
+      name: string;
+      kind: 'transactional';
+      events: string[] | '*';
+      /**
+       * For a listener that acts on the current state of something the event names (not on the event's own
+       * data): events of one batch with the same key need only the last run; the others get their receipt.
+       */
+      coalesce?: (e: StoredEvent) => string | null;
+      handle(e: StoredEvent, trx: Trx): Promise<void>;
+    }
+  | {
+      name: string;
+      kind: 'effect';
+      events: string[] | '*';
+      unordered?: boolean;
+      handle(e: StoredEvent): Promise<void>;
+    };
 
 export interface RelayOptions {
   db: DB;
@@ -24,8 +42,11 @@ export interface RelayOptions {
 }
 
 type TransactionalListener = Extract<Listener, { kind: 'transactional' }>;
+type EffectListener = Extract<Listener, { kind: 'effect' }>;
 
 const RELAY_CLAIM_LOCK = 72_700_001;
+/** Events of a batch an unordered effect works on at once (below the Postgres pool's 10 connections). */
+const UNORDERED_AT_ONCE = 8;
 /** Receipts inserted by one statement: 4 parameters a row stays far below both databases' limits. */
 const RECEIPTS_PER_INSERT = 250;
 
@@ -44,6 +65,8 @@ export class Relay {
   private pending = false;
   private readonly onAppended = () => this.nudge();
   delivered = 0;
+  /** Seconds spent since start, by part: `claim`, each effect listener's name, `transaction`. */
+  readonly seconds: Record<string, number> = {};
 
   constructor(private readonly o: RelayOptions) {}
 
@@ -99,7 +122,7 @@ export class Relay {
    * Claims one batch and delivers it. Returns how many events were claimed.
    *
    * First the effect listeners, event by event in account sequence order (an event stops at its first failing
-   * effect). Then one transaction for the whole batch: every transactional listener's receipt and work, in the
+   * effect); then the unordered effects, on up to UNORDERED_AT_ONCE events at a time. Then one transaction for the whole batch: every transactional listener's receipt and work, in the
    * same order, with the outcome (delivered marks; for failed events the backoff and the receipts of the effects
    * that did succeed, so a retry skips them). A crash before that commit repeats the effects (at least once)
    * and nothing else happened. If a transactional listener throws, the batch transaction leaves nothing and
@@ -108,7 +131,7 @@ export class Relay {
    * through the receipt, whatever a socket or a push service did.
    */
   async tick(): Promise<number> {
-    const rows = await this.claim();
+    const rows = await this.timed('claim', () => this.claim());
     if (rows.length === 0) return 0;
     const events = rows.map(toStoredEvent).sort((a, b) => a.accountId - b.accountId || a.seq - b.seq);
     const skip = await this.receiptsOfRetries(events);
@@ -119,9 +142,9 @@ export class Relay {
       const done: string[] = [];
       effectsDone.set(e.id, done);
       for (const l of this.listeners) {
-        if (l.kind !== 'effect' || !subscribes(l, e) || skip.get(e.id)?.has(l.name)) continue;
+        if (l.kind !== 'effect' || l.unordered || !subscribes(l, e) || skip.get(e.id)?.has(l.name)) continue;
         try {
-          await l.handle(e);
+          await this.timed(l.name, () => l.handle(e));
           done.push(l.name);
         } catch (err) {
           errors.set(e.id, this.failed(l, e, err));
@@ -129,6 +152,21 @@ export class Relay {
         }
       }
     }
+    const unordered = events.flatMap((e) =>
+      this.listeners
+        .filter((l): l is EffectListener => l.kind === 'effect' && l.unordered === true)
+        .filter((l) => subscribes(l, e) && !skip.get(e.id)?.has(l.name))
+        .map((l) => ({ e, l })),
+    );
+    await inParallel(unordered, UNORDERED_AT_ONCE, async ({ e, l }) => {
+      if (errors.has(e.id)) return;
+      try {
+        await this.timed(l.name, () => l.handle(e));
+        effectsDone.get(e.id)?.push(l.name);
+      } catch (err) {
+        if (!errors.has(e.id)) errors.set(e.id, this.failed(l, e, err));
+      }
+    });
 
     const transactional = events.some((e) =>
       this.listeners.some((l) => l.kind === 'transactional' && subscribes(l, e)),
@@ -140,11 +178,13 @@ export class Relay {
       return rows.length;
     }
     try {
-      await this.o.db.transaction().execute(async (trx) => {
-        await this.runTransactional(trx, events);
-        await this.settle(trx, events, errors, effectsDone);
-        if (appendedIn(trx)) this.pending = true;
-      });
+      await this.timed('transaction', () =>
+        this.o.db.transaction().execute(async (trx) => {
+          await this.runTransactional(trx, events);
+          await this.settle(trx, events, errors, effectsDone);
+          if (appendedIn(trx)) this.pending = true;
+        }),
+      );
     } catch (err) {
       this.o.log.warn({ err, events: events.length }, 'relay batch transaction failed; listeners run one by one');
       for (const e of events) {
@@ -165,6 +205,15 @@ export class Relay {
     }
     this.delivered += events.length - errors.size;
     return rows.length;
+  }
+
+  private async timed<T>(part: string, fn: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.seconds[part] = (this.seconds[part] ?? 0) + (performance.now() - start) / 1000;
+    }
   }
 
   /** For events claimed again after a failure: the listeners that already succeeded on them. */
@@ -211,7 +260,18 @@ export class Relay {
         .execute();
       for (const r of inserted) fresh.add(`${Number(r.event_id)} ${r.listener}`);
     }
-    for (const { e, l } of work) if (fresh.has(`${e.id} ${l.name}`)) await l.handle(e, trx);
+    // A coalescing listener runs once per key: on the batch's last fresh event with that key.
+    const last = new Map<string, number>();
+    for (const { e, l } of work) {
+      const key = l.coalesce?.(e);
+      if (key != null && fresh.has(`${e.id} ${l.name}`)) last.set(`${l.name} ${key}`, e.id);
+    }
+    for (const { e, l } of work) {
+      if (!fresh.has(`${e.id} ${l.name}`)) continue;
+      const key = l.coalesce?.(e);
+      if (key != null && last.get(`${l.name} ${key}`) !== e.id) continue;
+      await l.handle(e, trx);
+    }
   }
 
   /** Marks the batch's successful events delivered, and sets the failed ones aside for a retry. */
@@ -301,4 +361,13 @@ export class Relay {
       .where('id', '=', e.id)
       .execute();
   }
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

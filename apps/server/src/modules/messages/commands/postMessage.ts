@@ -11,7 +11,7 @@ import {
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
-import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { appendEvents, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { ticketAudience, ticketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
 import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
@@ -86,28 +86,35 @@ export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageE
 
   // A row inserted just now has no notes or reactions yet (messages are never deleted outright, so its id is
   // new): only a reply needs a read, for the quoted message's preview.
-  const [event] = row.reply_id === null ? [toEvent(row)] : await hydrate(trx, m.accountId, [row]);
+  const [stored] = row.reply_id === null ? [toEvent(row)] : await hydrate(trx, m.accountId, [row]);
+  // Listeners (Web Push) learn who wrote it from the event instead of reading the account's users again.
+  const event = { ...stored!, fromCustomer: m.fromCustomer };
   const audienceTicket = { id: m.ticketId, accountId: m.accountId, channel: ticket.channel };
-  await appendEvent(trx, {
-    accountId: m.accountId,
-    type: 'message.created',
-    payload: event!,
-    realtime: { name: 'newMessage', rooms: await messageAudience(trx, audienceTicket) },
-  });
   const {
     read: _r,
     newMessage: _n,
     ...item
   } = await ticketItem(trx, { accountId: m.accountId, userId: 0 }, m.ticketId);
-  await appendEvent(trx, {
-    accountId: m.accountId,
-    type: 'ticket.updated',
-    payload: item satisfies TicketUpdated,
-    // The conversation's staff audience: the account room (as ticketAudience) unless the channel narrows
-    // it, so a Workspace chat's activity reaches its members only.
-    realtime: { name: ticketAudience(m.accountId, item).name, rooms: await staffAudience(trx, audienceTicket) },
-  });
-  return event!;
+  const messageRooms = await messageAudience(trx, audienceTicket);
+  const staffRooms = await staffAudience(trx, audienceTicket);
+  // Appended last, after every read: the account's sequence stays locked from here to commit only.
+  await appendEvents(trx, m.accountId, [
+    {
+      accountId: m.accountId,
+      type: 'message.created',
+      payload: event,
+      realtime: { name: 'newMessage', rooms: messageRooms },
+    },
+    {
+      accountId: m.accountId,
+      type: 'ticket.updated',
+      payload: item satisfies TicketUpdated,
+      // The conversation's staff audience: the account room (as ticketAudience) unless the channel narrows
+      // it, so a Workspace chat's activity reaches its members only.
+      realtime: { name: ticketAudience(m.accountId, item).name, rooms: staffRooms },
+    },
+  ]);
+  return event;
 }
 
 /** A unique-index violation on either database. */

@@ -17,9 +17,10 @@ import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import type { TicketsTable } from '../../../platform/db/schema.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
-import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
 import { listTicketStatuses } from '../ticketStatuses.js';
+import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets.events.js';
 import { ticketItem } from '../tickets.queries.js';
 import { ticketAudience } from '../tickets.realtime.js';
 
@@ -153,12 +154,23 @@ export async function changeTicketIn(
     });
     const item = await ticketItem(trx, viewer, ticketId);
     const { read: _read, newMessage: _new, ...payload } = item;
-    await appendEvent(trx, {
-      accountId: actor.accountId,
-      type: 'ticket.updated',
-      payload: payload satisfies TicketUpdated,
-      realtime: ticketAudience(actor.accountId, payload),
-    });
+    const events: NewEvent[] = [
+      {
+        accountId: actor.accountId,
+        type: 'ticket.updated',
+        payload: payload satisfies TicketUpdated,
+        realtime: ticketAudience(actor.accountId, payload),
+      },
+    ];
+    // A domain event of its own for new assignees (no socket event): "assigned to you" listens to it, not to
+    // every ticket.updated (a message's too).
+    if (change.assigned && change.assigned.usernames.length > 0)
+      events.push({
+        accountId: actor.accountId,
+        type: TICKET_ASSIGNED,
+        payload: { id: ticketId, at, usernames: change.assigned.usernames } satisfies TicketAssigned,
+      });
+    await appendEvents(trx, actor.accountId, events);
     return { item, changed: true };
   }
 }

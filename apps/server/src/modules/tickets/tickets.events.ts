@@ -1,0 +1,13 @@
+/**
+ * `ticket.assigned`: users were newly assigned to a ticket (a person's change or the automatic assignment),
+ * recorded in `ticket_assignments` at `at` in the same transaction. No socket event (`ticket.updated` carries
+ * the new assignee list to screens); listeners such as "assigned to you" act on it.
+ */
+export const TICKET_ASSIGNED = 'ticket.assigned';
+export interface TicketAssigned {
+  /** The ticket's id. */
+  id: number;
+  /** `ticket_assignments.assigned_at` of the rows this change wrote. */
+  at: number;
+  usernames: string[];
+}
