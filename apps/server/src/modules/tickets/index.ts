@@ -26,11 +26,11 @@ export { setTicketCampaign } from './commands/setTicketCampaign.js';
 export { setTicketPriority } from './commands/setTicketPriority.js';
 /** Custom ticket statuses (DECISIONS 3). */
 export { listTicketStatuses } from './ticketStatuses.js';
+/** Domain events other modules listen to. */
+export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
 /** Read side: list pages, one ticket, campaigns. */
 export { listCampaigns, loadTickets, ticketInfo, ticketItem } from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */
 export { ticketAudience, ticketRoomSocket } from './tickets.realtime.js';
-/** Domain events other modules listen to. */
-export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
 /** HTTP routes of the module. */
 export { ticketRoutes } from './tickets.routes.js';

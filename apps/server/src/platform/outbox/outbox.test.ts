@@ -591,7 +591,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     await r.stop();
   });
 
-  it('SPINE appendEvents gives a command\'s events consecutive sequence numbers in the order given', async () => {
+  it("SPINE appendEvents gives a command's events consecutive sequence numbers in the order given", async () => {
     const s = await fresh();
     const accountId = await createAccount(s.db);
     await emit(s.db, accountId, 'test.before');
@@ -667,5 +667,31 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     // The retry sent the push once more; the ordered effect that had succeeded was not repeated.
     expect(ran.filter((x) => x === 6)).toHaveLength(1);
     expect(ordered.filter((x) => x === 6)).toHaveLength(1);
+  });
+
+  it('SPINE a coalescing listener runs once per key in a batch, on the last event; every event gets its receipt', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const r = relay(s, 'node-coalesce');
+    const runs: string[] = [];
+    r.register({
+      name: 'sync',
+      kind: 'transactional',
+      events: ['test.touched'],
+      coalesce: (e) => String((e.payload as { ticket: number }).ticket),
+      async handle(e) {
+        runs.push(`${(e.payload as { ticket: number }).ticket}@${e.seq}`);
+      },
+    });
+    for (const ticket of [1, 2, 1, 1, 2, 3]) await emit(s.db, accountId, 'test.touched', { ticket });
+    expect(await r.tick()).toBe(6);
+    expect(runs).toEqual(['1@4', '2@5', '3@6']);
+    const receipts = await s.db
+      .selectFrom('event_receipts')
+      .select('event_id')
+      .where('listener', '=', 'sync')
+      .execute();
+    expect(receipts).toHaveLength(6);
+    expect(await pendingEvents(s.db)).toBe(0);
   });
 });
