@@ -4,9 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { tempDir } from './support.js';
 
-/** Parley nodes as real OS processes (`tsx apps/server/src/main.ts`), for kill and multi-node tests. */
+/** Parley nodes as real OS processes (`node --import tsx apps/server/src/main.ts`), for kill and multi-node tests. */
 const root = path.resolve(import.meta.dirname, '../../../..');
-const TSX = path.join(root, 'node_modules/.bin/tsx');
 const MAIN = path.join(root, 'apps/server/src/main.ts');
 
 export interface Node {
@@ -20,7 +19,7 @@ export interface Node {
 
 const children: ChildProcess[] = [];
 
-/** Kills a child's whole process group (tsx runs the server in a child of its own). */
+/** Kills a child's whole process group (anything the server started dies with it). */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
@@ -80,7 +79,8 @@ export async function startNode(
   const port = o.port ?? (await freePort());
   const dataDir = o.dataDir ?? tempDir(`parley-${name}-`);
   let out = '';
-  const child = spawn(TSX, [MAIN], {
+  // `node --import tsx` is one process; the tsx command would start a second node to run the server in.
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: root,
     env: {
       ...process.env,
