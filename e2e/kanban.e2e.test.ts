@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
+  axe,
   cli,
   launchBrowser,
   newContext,
@@ -11,24 +11,6 @@ import {
   startServer,
   waitConnected,
 } from './support.js';
-
-const axeSource: string = createRequire(import.meta.url)('axe-core').source;
-
-/** axe-core's serious and critical violations in the page (evaluated over CDP: the CSP refuses inline scripts). */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations: { id: string; impact: string; targets: string[] }[] = await page.evaluate(async () => {
-    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
-}
 
 interface Ticket {
   id: number;

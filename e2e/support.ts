@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -203,4 +204,25 @@ export async function cli(server: RunningServer, ...args: string[]): Promise<str
   const code = await new Promise<number | null>((r) => proc.on('exit', r));
   if (code !== 0) throw new Error(`cli ${args.join(' ')} failed:\n${out}`);
   return out;
+}
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+/**
+ * axe-core's serious and critical violations in the page, or inside `within` (a CSS selector), as
+ * "rule: targets" lines. Evaluated over the DevTools protocol: the app's CSP rightly refuses inline scripts.
+ */
+export async function axe(page: Page, within?: string): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations: { id: string; impact: string; targets: string[] }[] = await page.evaluate(async (sel) => {
+    const r = await (window as any).axe.run(sel ? { include: [sel] } : document, { resultTypes: ['violations'] });
+    return r.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
+  }, within ?? null);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }

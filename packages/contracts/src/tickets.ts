@@ -130,6 +130,8 @@ export type TicketListItem = z.infer<typeof TicketListItem>;
 export const TicketInfo = TicketListItem.extend({
   statusName: z.string(),
   reader: z.array(z.string()),
+  /** The name of the ticket's campaign (`campaign_id`), '' when it has none. */
+  campaignName: z.string(),
 });
 export type TicketInfo = z.infer<typeof TicketInfo>;
 export const TicketInfoAnswer = z.object({ result: z.literal('success'), data: TicketInfo });

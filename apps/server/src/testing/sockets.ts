@@ -34,7 +34,13 @@ export async function connectSocket(url: string, token: string, opened: TestSock
 
 /** Everything a socket receives of one event, in order (the envelope's `data`). */
 export function collect<
-  E extends 'statusUpdated' | 'announcementMessage' | 'labelsUpdated' | 'settingsChanged' | 'updateTicket',
+  E extends
+    | 'statusUpdated'
+    | 'announcementMessage'
+    | 'labelsUpdated'
+    | 'settingsChanged'
+    | 'updateTicket'
+    | 'newMessage',
 >(socket: TestSocket, event: E): Parameters<ServerToClient[E]>[0]['data'][] {
   const got: Parameters<ServerToClient[E]>[0]['data'][] = [];
   (socket as unknown as { on(n: string, f: (e: { data: never }) => void): void }).on(event, (e) => got.push(e.data));

@@ -178,13 +178,15 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
     await s?.stop();
   });
 
-  it('TICKET-22 TICKET-27 TICKET-29 status change: saved, system message, audit, updateTicket to the same account only', async () => {
+  it('TICKET-22 TICKET-27 TICKET-29 status change: saved, system message (live as newMessage), audit, updateTicket to the same account only', async () => {
     const id = await ticket(a.accountId);
     const teammate = await addUserVia(call, a.token, { username: `mate-${uniq()}`, type: 'agent' });
     const mineSock = await connectSocket(s.url, teammate.token, opened);
     const theirsSock = await connectSocket(s.url, b.token, opened);
     const got = collect(mineSock, 'updateTicket');
+    const said = collect(mineSock, 'newMessage');
     const leaked = collect(theirsSock, 'updateTicket');
+    const leakedSaid = collect(theirsSock, 'newMessage');
 
     const r = await call('POST', '/api/ticket/status', { token: a.token, body: { id, status: 2 } });
     expect(r.status, r.text).toBe(200);
@@ -210,7 +212,17 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
     await waitFor(() => got.length === 1, 'updateTicket');
     expect(got[0]).toMatchObject({ id, closed: 2 });
     expect(got[0]).not.toHaveProperty('read');
+    // The system message reaches open conversations at once, as any message does.
+    await waitFor(() => said.length === 1, 'newMessage');
+    expect(said[0]).toMatchObject({
+      id: Number(msgs[0]!.id),
+      ticketId: id,
+      type: 'system',
+      sender: 'server',
+      message: `${a.name} set the status to Resolved.`,
+    });
     expect(leaked).toEqual([]);
+    expect(leakedSaid).toEqual([]);
 
     // Every default code can be set, by any user of the account.
     for (const [status, name] of [

@@ -347,10 +347,20 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number): Promise<Ti
     .where('ticket_reads.ticket_id', '=', id)
     .orderBy('ticket_reads.read_at')
     .execute();
+  const campaign =
+    item.campaign_id === null
+      ? undefined
+      : await db
+          .selectFrom('campaigns')
+          .select('name')
+          .where('account_id', '=', viewer.accountId)
+          .where('id', '=', item.campaign_id)
+          .executeTakeFirst();
   return {
     ...item,
     statusName: ticketStatusName(item.closed, item.closed > 4 ? await listTicketStatuses(db, viewer.accountId) : []),
     reader: readers.map((r) => r.username),
+    campaignName: campaign?.name ?? '',
   };
 }
 

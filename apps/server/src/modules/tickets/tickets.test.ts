@@ -499,17 +499,23 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     }
   });
 
-  it("TICKET-36 TICKET-37 info: one ticket in full; another account's id is 404", async () => {
-    const row = mine().find((x) => x.read_at !== null)!;
-    const r = await load(a.token, `/ticket/info/t/${row.id}`);
-    expect(r.status, r.text).toBe(200);
-    const body = TicketInfoAnswer.parse(r.body);
-    expect(body.data).toEqual({
-      ...expectedItem(row),
-      statusName: ['Open', 'Pending', 'Resolved', 'Closed'][row.closed],
-      reader: [a.username],
-      last_message_at: row.last_message_at,
-    });
+  it("TICKET-36 TICKET-37 info: one ticket in full (with its campaign's name); another account's id is 404", async () => {
+    for (const row of [
+      mine().find((x) => x.read_at !== null && x.campaign_id !== null)!,
+      mine().find((x) => x.read_at !== null && x.campaign_id === null)!,
+    ]) {
+      const r = await load(a.token, `/ticket/info/t/${row.id}`);
+      expect(r.status, r.text).toBe(200);
+      const body = TicketInfoAnswer.parse(r.body);
+      const campaignName = row.campaign_id === null ? '' : `C${ids.campaigns.indexOf(row.campaign_id)}`;
+      expect(body.data).toEqual({
+        ...expectedItem(row),
+        statusName: ['Open', 'Pending', 'Resolved', 'Closed'][row.closed],
+        reader: [a.username],
+        last_message_at: row.last_message_at,
+        campaignName,
+      });
+    }
     const theirs = fixture.find((x) => x.account_id === b.accountId)!;
     const no = await load(a.token, `/ticket/info/t/${theirs.id}`);
     expect(no.status).toBe(404);

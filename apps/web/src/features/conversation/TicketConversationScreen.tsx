@@ -1,27 +1,78 @@
-import { Box, Group } from '@mantine/core';
+import { Box, Drawer, Group, Stack, Text, Title } from '@mantine/core';
+import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import { channelName } from '@parley/contracts';
+import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useSession } from '../auth/useSession';
+import { T } from '../tickets/strings';
+import { TicketInfoPanel, TicketInfoToggle, useTicketInfo } from '../tickets/TicketInfoPanel';
 import { TicketsScreen } from '../tickets/TicketsScreen';
 import { ConversationPane } from './ConversationPane';
 
+/** The ticket above its conversation: number, title, channel and customer, and the info panel's toggle. */
+function TicketHeader({ ticketId, infoOpen, onToggle }: { ticketId: number; infoOpen: boolean; onToggle(): void }) {
+  const t = useTicketInfo(ticketId).data;
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="sm" mb="xs" data-testid="ticket-header">
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Title order={2} size="h4" lineClamp={1}>
+          {t ? `#${t.ticket_number} ${t.title}` : ''}
+        </Title>
+        <Text size="sm" c="dimmed" truncate>
+          {t ? [channelName(t.channel), t.name || t.email || t.phone].filter(Boolean).join(' · ') : ''}
+        </Text>
+      </Stack>
+      <TicketInfoToggle open={infoOpen} onToggle={onToggle} />
+    </Group>
+  );
+}
+
 /**
- * `/ticket/<id>` until the tickets screen has its own pane slot: the list on the left, the conversation
- * on the right (one column on narrow screens).
+ * `/ticket/<id>`: the list on the left, the conversation with its header in the middle, and the info panel
+ * (SHELL-31) on the right. The panel's open state, once chosen, is kept on this browser (before that it is open
+ * from 88em, where all three fit); on screens narrower than 75em it opens as a drawer instead. The list
+ * shows from 88em beside an open panel, from 75em otherwise.
  */
 export function TicketConversationScreen() {
   const { id } = useParams();
   const { state } = useSession();
+  const wide = useMediaQuery('(min-width: 75em)', true);
+  const roomy = useMediaQuery('(min-width: 88em)', true);
+  // Until the user chooses, the panel starts open only where the list, the conversation and it all fit.
+  const [chosen, setPanel] = useLocalStorage<'open' | 'closed' | ''>({ key: 'parley.ticketInfo', defaultValue: '' });
+  const panel = chosen || (roomy ? 'open' : 'closed');
+  const [drawer, setDrawer] = useState(false);
   // PLAN-09, SHELL-30: a console account (plan 99) has no conversation view.
   if (state.phase === 'signedIn' && state.session.plan === 99) return <Navigate to="/" replace />;
   const ticketId = Number(id);
+  const side = wide && panel === 'open';
+  const toggle = () => (wide ? setPanel(panel === 'open' ? 'closed' : 'open') : setDrawer(!drawer));
   return (
-    <Group align="flex-start" gap="md" wrap="wrap" w="100%">
-      <Box style={{ flex: '1 1 420px', minWidth: 0 }} visibleFrom="lg">
+    <Group align="flex-start" gap="md" wrap="nowrap" w="100%">
+      <Box style={{ flex: '1 1 420px', minWidth: 0 }} visibleFrom={side ? 'xl' : 'lg'}>
         <TicketsScreen />
       </Box>
       <Box style={{ flex: '1 1 480px', minWidth: 0 }}>
+        <TicketHeader ticketId={ticketId} infoOpen={wide ? side : drawer} onToggle={toggle} />
         <ConversationPane key={ticketId} ticketId={ticketId} />
       </Box>
+      {side && (
+        <Box style={{ flex: '0 0 300px', maxHeight: 'calc(100dvh - 100px)', overflowY: 'auto' }}>
+          <TicketInfoPanel ticketId={ticketId} onClose={() => setPanel('closed')} />
+        </Box>
+      )}
+      {!wide && (
+        <Drawer
+          opened={drawer}
+          onClose={() => setDrawer(false)}
+          position="right"
+          size={320}
+          title={T.info.title}
+          closeButtonProps={{ 'aria-label': T.info.close }}
+        >
+          <TicketInfoPanel ticketId={ticketId} heading={false} />
+        </Drawer>
+      )}
     </Group>
   );
 }

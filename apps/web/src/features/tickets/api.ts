@@ -2,6 +2,7 @@ import type {
   Campaign,
   DepartmentAutoAssign,
   Label,
+  TicketInfo,
   TicketListItem,
   TicketLoadAnswer,
   TicketSettings,
@@ -160,6 +161,12 @@ export const ticketsApi = {
     department_id?: number | null;
     other?: Record<string, string>;
   }) => api<Ok<TicketListItem>>('POST', '/api/ticket/create', body),
+  /** TICKET-36, TICKET-37: one ticket in full (the info panel). */
+  info: (id: number) => api<Ok<TicketInfo>>('GET', `/ticket/info/me/${id}`).then((r) => r.data),
+  assign: (id: number, assignee: string[]) => api<Ok<TicketListItem>>('POST', '/api/ticket/assign', { id, assignee }),
+  setLabels: (id: number, label: number[]) => api<Ok<TicketListItem>>('POST', '/api/ticket/labels', { id, label }),
+  setDepartment: (id: number, department_id: number | null) =>
+    api<Ok<TicketListItem>>('POST', '/api/ticket/department', { id, department_id }),
   read: (id: number) => api<{ result: 'success'; unread: UnreadCount[] }>('POST', '/api/ticket/read', { id }),
   unread: () => api<Ok<UnreadCount[]>>('GET', '/api/unread').then((r) => r.data),
   settings: () => api<Ok<TicketSettings>>('GET', '/api/ticket/settings').then((r) => r.data),
@@ -178,6 +185,7 @@ export const ticketKeys = {
   list: (f: TicketFilters) => ['tickets', 'list', f] as const,
   tab: (tab: string, status: string, id: number) => ['tickets', tab, status, id] as const,
   kanban: (status: string) => ['tickets', 'kanban', status] as const,
+  info: (id: number) => ['ticketInfo', id] as const,
   labels: ['labels', 'list'] as const,
   unread: ['ticketUnread'] as const,
   settings: ['ticketSettings'] as const,

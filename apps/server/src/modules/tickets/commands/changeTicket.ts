@@ -19,6 +19,7 @@ import type { TicketsTable } from '../../../platform/db/schema.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
+import { systemMessage } from '../../messages/systemMessage.js';
 import { listTicketStatuses } from '../ticketStatuses.js';
 import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets.events.js';
 import { ticketItem } from '../tickets.queries.js';
@@ -90,7 +91,7 @@ export async function changeTicketIn(
   {
     const row = await trx
       .selectFrom('tickets')
-      .select(['id', 'closed', 'assignee', 'label', 'department_id'])
+      .select(['id', 'closed', 'assignee', 'label', 'department_id', 'channel'])
       .where('account_id', '=', actor.accountId)
       .where('id', '=', ticketId)
       .executeTakeFirst();
@@ -119,18 +120,14 @@ export async function changeTicketIn(
       .where('account_id', '=', actor.accountId)
       .where('id', '=', ticketId)
       .execute();
-    await trx
-      .insertInto('messages')
-      .values({
-        account_id: actor.accountId,
-        ticket_id: ticketId,
-        type: 'system',
-        message: change.message,
-        sender: 'server',
-        client_id: null,
-        created_at: at,
-      })
-      .execute();
+    // TICKET-27: the change's system message, shown live in open conversations.
+    const said = await systemMessage(trx, {
+      accountId: actor.accountId,
+      ticketId,
+      channel: row.channel,
+      message: change.message,
+      at,
+    });
     if (change.assigned && change.assigned.usernames.length > 0)
       await trx
         .insertInto('ticket_assignments')
@@ -155,6 +152,7 @@ export async function changeTicketIn(
     const item = await ticketItem(trx, viewer, ticketId);
     const { read: _read, newMessage: _new, ...payload } = item;
     const events: NewEvent[] = [
+      said,
       {
         accountId: actor.accountId,
         type: 'ticket.updated',

@@ -1,0 +1,324 @@
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  CloseButton,
+  Group,
+  Loader,
+  MultiSelect,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  APPOINTMENT_KEY,
+  appointmentDays,
+  channelName,
+  parseAppointment,
+  TICKET_IDENTITY_KEYS,
+  type TicketInfo,
+  type TicketListItem,
+  type TicketUpdated,
+  ticketDate,
+  ticketStatusName,
+} from '@parley/contracts';
+import { IconLayoutSidebarRight } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { HttpError } from '../../lib/http';
+import { realtime } from '../../lib/realtime';
+import { toast } from '../../ui/toast';
+import { useDepartments } from '../departments/api';
+import { statusApi, statusKeys } from '../status/api';
+import { applyTicketUpdate, ticketKeys, ticketsApi } from './api';
+import { CampaignPicker } from './FilterPanel';
+import { statusOptions, useTicketStatuses } from './statuses';
+import { T } from './strings';
+
+const I = T.info;
+
+/**
+ * One ticket in full (`/ticket/info`), kept live: every `updateTicket` of it is merged in (a status, an
+ * assignment or a message made anywhere), and a change of campaign fetches the campaign's name again.
+ */
+export function useTicketInfo(id: number) {
+  const qc = useQueryClient();
+  const custom = useTicketStatuses();
+  const valid = Number.isInteger(id) && id > 0;
+  const q = useQuery({ queryKey: ticketKeys.info(id), queryFn: () => ticketsApi.info(id), enabled: valid });
+  useEffect(
+    () =>
+      realtime.on('updateTicket', (raw) => {
+        const t = raw as TicketUpdated;
+        if (t.id !== id) return;
+        const before = qc.getQueryData<TicketInfo>(ticketKeys.info(id));
+        if (!before) return;
+        qc.setQueryData<TicketInfo>(ticketKeys.info(id), {
+          ...before,
+          ...t,
+          statusName: ticketStatusName(t.closed, custom),
+        });
+        if (t.campaign_id !== before.campaign_id) void qc.invalidateQueries({ queryKey: ticketKeys.info(id) });
+      }),
+    [qc, id, custom],
+  );
+  return q;
+}
+
+/** Applies a change's answer to the panel and to every list that holds the ticket; a refusal is a toast. */
+function useChange(id: number) {
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  const run = async (what: string, call: () => Promise<{ data: TicketListItem }>) => {
+    setBusy(what);
+    try {
+      const { data } = await call();
+      applyTicketUpdate(qc, data);
+      const before = qc.getQueryData<TicketInfo>(ticketKeys.info(id));
+      if (before) qc.setQueryData<TicketInfo>(ticketKeys.info(id), { ...before, ...data });
+      if (what === 'campaign') void qc.invalidateQueries({ queryKey: ticketKeys.info(id) });
+    } catch (err) {
+      toast({ message: err instanceof HttpError ? err.description : I.failed, color: 'red' });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, run };
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" fw={600}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * SHELL-31 (design): the info panel beside a ticket's conversation. The customer, and every property an
+ * agent changes while working the ticket: status, priority, assignees, labels, department and campaign
+ * (each through its call, which posts the system message and tells the other screens), then the dates, the
+ * appointment and who has read it.
+ */
+export function TicketInfoPanel({
+  ticketId,
+  onClose,
+  heading = true,
+}: {
+  ticketId: number;
+  onClose?: () => void;
+  /** False inside a drawer, whose own title names it. */
+  heading?: boolean;
+}) {
+  const info = useTicketInfo(ticketId);
+  const custom = useTicketStatuses();
+  const departments = useDepartments();
+  const labels = useQuery({ queryKey: ticketKeys.labels, queryFn: ticketsApi.labels, staleTime: 60_000 });
+  const team = useQuery({ queryKey: statusKeys.online, queryFn: statusApi.online, staleTime: 60_000 });
+  const { busy, run } = useChange(ticketId);
+  const t = info.data;
+
+  const labelData = useMemo(() => {
+    const all = labels.data ?? [];
+    const mine = new Set(t?.label ?? []);
+    // A removed label stays listed (read-only) while the ticket still carries it.
+    return all
+      .filter((l) => !l.removed || mine.has(l.id))
+      .map((l) => ({ value: String(l.id), label: l.removed ? `${l.name} (Removed)` : l.name, disabled: l.removed }));
+  }, [labels.data, t?.label]);
+  const teamData = useMemo(() => {
+    const users = team.data ?? [];
+    const known = new Set(users.map((u) => u.username));
+    return [
+      ...users.map((u) => ({ value: u.username, label: u.name ? `${u.name} (${u.username})` : u.username })),
+      // Someone assigned who is no longer on the team list still shows.
+      ...(t?.assignee ?? []).filter((a) => !known.has(a)).map((a) => ({ value: a, label: a })),
+    ];
+  }, [team.data, t?.assignee]);
+
+  if (!t)
+    return (
+      <Paper withBorder radius="md" p="md" data-testid="ticket-info">
+        {info.isError ? <Text c="dimmed">{I.failed}</Text> : <Loader size="sm" aria-label="Loading" />}
+      </Paper>
+    );
+
+  const options = statusOptions(custom);
+  const knownStatus = options.some((o) => o.value === String(t.closed));
+  const appointment = parseAppointment(t.other[APPOINTMENT_KEY]);
+  const days = appointmentDays(t.other);
+  const idType = t.other[TICKET_IDENTITY_KEYS.type];
+  const idNumber = t.other[TICKET_IDENTITY_KEYS.number];
+  const contact = [t.email, t.phone].filter(Boolean);
+
+  return (
+    <Paper
+      withBorder={heading}
+      radius="md"
+      p={heading ? 'md' : 0}
+      data-testid="ticket-info"
+      aria-label={I.title}
+      component="aside"
+    >
+      <Stack gap="md">
+        {heading && (
+          <Group justify="space-between" wrap="nowrap">
+            <Title order={2} size="h4">
+              {I.title}
+            </Title>
+            {onClose && <CloseButton aria-label={I.close} onClick={onClose} />}
+          </Group>
+        )}
+        <Field label={I.customer}>
+          <Text fw={600} data-testid="ticket-info-customer">
+            {t.name || (contact.length ? '' : I.noCustomer)}
+          </Text>
+          {contact.map((c) => (
+            <Text key={c} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {c}
+            </Text>
+          ))}
+          {typeof idNumber === 'string' && idNumber && (
+            <Text size="sm">
+              {I.customerId}: {typeof idType === 'string' && idType ? `${idType} ` : ''}
+              {idNumber}
+            </Text>
+          )}
+          <Group gap={4}>
+            <Badge variant="light" tt="none" data-testid="ticket-info-channel">
+              {channelName(t.channel)}
+            </Badge>
+          </Group>
+        </Field>
+        <Select
+          label={T.status}
+          data={knownStatus ? options : [...options, { value: String(t.closed), label: '?', disabled: true }]}
+          value={String(t.closed)}
+          allowDeselect={false}
+          disabled={busy === 'status'}
+          onChange={(v) =>
+            v !== null && v !== String(t.closed) && void run('status', () => ticketsApi.setStatus(t.id, Number(v)))
+          }
+          data-testid="ticket-info-status"
+        />
+        <Select
+          label={I.priority}
+          data={Object.entries(T.priorities).map(([value, label]) => ({ value: value || 'none', label }))}
+          value={t.severity || 'none'}
+          allowDeselect={false}
+          disabled={busy === 'priority'}
+          onChange={(v) =>
+            v !== null && void run('priority', () => ticketsApi.setPriority(t.id, v === 'none' ? '' : v))
+          }
+          data-testid="ticket-info-priority"
+        />
+        <MultiSelect
+          label={I.assignees}
+          placeholder={t.assignee.length ? undefined : I.nobody}
+          data={teamData}
+          value={t.assignee}
+          searchable
+          clearable
+          disabled={busy === 'assign'}
+          onChange={(v) => void run('assign', () => ticketsApi.assign(t.id, v))}
+          data-testid="ticket-info-assignees"
+          wrapperProps={{ 'data-testid': 'ticket-info-assignees-field' }}
+        />
+        <MultiSelect
+          label={I.labels}
+          placeholder={t.label.length ? undefined : I.noLabels}
+          data={labelData}
+          value={t.label.map(String)}
+          searchable
+          clearable
+          disabled={busy === 'labels'}
+          onChange={(v) => void run('labels', () => ticketsApi.setLabels(t.id, v.map(Number)))}
+          data-testid="ticket-info-labels"
+          wrapperProps={{ 'data-testid': 'ticket-info-labels-field' }}
+        />
+        <Select
+          label={I.department}
+          placeholder={I.noDepartment}
+          data={(departments.data ?? []).map((d) => ({ value: String(d.id), label: d.name }))}
+          value={t.department_id === null ? null : String(t.department_id)}
+          // Picking the current department again keeps it; the clear button removes it.
+          allowDeselect={false}
+          clearable
+          disabled={busy === 'department'}
+          onChange={(v) => void run('department', () => ticketsApi.setDepartment(t.id, v === null ? null : Number(v)))}
+          data-testid="ticket-info-department"
+        />
+        <Field label={I.campaign}>
+          <Group gap="xs" justify="space-between" wrap="nowrap">
+            <Text size="sm" data-testid="ticket-info-campaign">
+              {t.campaignName || T.noCampaign}
+            </Text>
+            {t.campaign_id !== null && (
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                onClick={() => void run('campaign', () => ticketsApi.setCampaign(t.id, null))}
+              >
+                {T.noCampaign}
+              </Button>
+            )}
+          </Group>
+          <CampaignPicker
+            label={T.setCampaign}
+            value={t.campaign_id === null ? '' : String(t.campaign_id)}
+            onChange={(v) => v && void run('campaign', () => ticketsApi.setCampaign(t.id, Number(v)))}
+          />
+        </Field>
+        <Group grow align="flex-start">
+          <Field label={I.received}>
+            <Text size="sm">{ticketDate(t.created_at)}</Text>
+          </Field>
+          <Field label={I.updated}>
+            <Text size="sm">{ticketDate(t.updated_at)}</Text>
+          </Field>
+        </Group>
+        {appointment && (
+          <Field label={I.appointment}>
+            <Group gap="xs">
+              <Text size="sm">{appointment.toLocaleDateString()}</Text>
+              {days && (
+                <Badge size="xs" variant="light" color={days.urgent ? 'red' : 'gray'} tt="none">
+                  {T.appointmentDays(days.days)}
+                </Badge>
+              )}
+            </Group>
+          </Field>
+        )}
+        <Field label={I.readBy}>
+          <Text size="sm" data-testid="ticket-info-readers">
+            {t.reader.length ? t.reader.join(', ') : I.nobodyYet}
+          </Text>
+        </Field>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The button that shows or hides the info panel, in the conversation's header. */
+export function TicketInfoToggle({ open, onToggle }: { open: boolean; onToggle(): void }) {
+  return (
+    <Tooltip label={I.toggle}>
+      <ActionIcon
+        variant={open ? 'light' : 'subtle'}
+        size="lg"
+        aria-label={I.toggle}
+        aria-pressed={open}
+        onClick={onToggle}
+        data-testid="ticket-info-toggle"
+      >
+        <IconLayoutSidebarRight size={20} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
