@@ -41,7 +41,7 @@ describe('SHELL the workspace shell in Chromium', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([
-      startServer({ HOST_VARIANTS: 'localhost=support', PRESENCE_GRACE_MS: '1000' }),
+      startServer({ HOST_VARIANTS: 'localhost=support,127.0.0.1=combined', PRESENCE_GRACE_MS: '1000' }),
       launchBrowser(),
     ]);
     supportUrl = server.url.replace('127.0.0.1', 'localhost');
@@ -84,7 +84,7 @@ describe('SHELL the workspace shell in Chromium', () => {
     for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
   });
 
-  it('NAV-22 NAV-23 NAV-28 HOST-02 HOST-10 AUTH-17 admin and hide_chat agent on the support host see the menus the table gives', async () => {
+  it('NAV-22 NAV-23 NAV-28 HOST-02 HOST-10 AUTH-17 SHELL-28 HOST-08 admin and hide_chat agent on the support host see the menus the table gives; a ticket there points to the full product', async () => {
     const admin = await open();
     await signIn(admin, supportUrl, 'ann');
     const adminMenu = await navLabels(admin);
@@ -104,6 +104,19 @@ describe('SHELL the workspace shell in Chromium', () => {
       'Support',
     ]);
     await screenshot(admin, 'shell-admin-support-light');
+    // SHELL-28 HOST-08: a ticket opened on the call-branded host points to the full product instead.
+    const created = await json(
+      `${server.url}/api/ticket/create`,
+      'POST',
+      { title: 'Elsewhere', name: 'Cus' },
+      adminToken,
+    );
+    await admin.goto(`${supportUrl}/ticket/${created.data.id}`);
+    await admin.getByRole('heading', { name: 'Open this ticket in Parley' }).waitFor();
+    expect(await admin.getByTestId('conversation-pane').count()).toBe(0);
+    expect(await admin.getByTestId('open-elsewhere').getAttribute('href')).toBe(
+      `${server.url}/ticket/${created.data.id}`,
+    );
 
     const agent = await open();
     await signIn(agent, supportUrl, 'bob');

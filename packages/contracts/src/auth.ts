@@ -89,6 +89,11 @@ export const AuthCheckAnswer = z.object({
     .object({
       title: z.string(),
       variant: z.string(),
+      /**
+       * SHELL-28 (design): where the full product is, the first host of the combined variant in the
+       * host-to-variant map (`https://support.example.com`); '' when none is configured.
+       */
+      product_url: z.string().optional(),
       product_functions: z.record(z.string(), z.array(z.string())),
       features: z.array(z.string()),
     })

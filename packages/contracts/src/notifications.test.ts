@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { avatarUrl, Notification } from './notifications.js';
+import { avatarUrl, firstNotificationTab, Notification } from './notifications.js';
 
 describe('notification items', () => {
   const item = {
@@ -27,5 +27,12 @@ describe('notification items', () => {
       '/cdn/avatar/demo-admin/abcDEF123_-?w=50&h=50',
     );
     expect(avatarUrl({ uid: 'a/b', file_name: '../x' })).toBe('/cdn/avatar/a%2Fb/..%2Fx?w=50&h=50');
+  });
+});
+
+describe('the first tab of the panel', () => {
+  it('NOTIF-14 HOST-09 the trading host opens on Trade; every other host on SLA', () => {
+    expect(firstNotificationTab('trading')).toBe('trade');
+    for (const v of ['support', 'combined', undefined]) expect(firstNotificationTab(v), String(v)).toBe('sla');
   });
 });

@@ -19,6 +19,10 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
 /** NOTIF-26: page size. */
 export const NOTIFICATION_PAGE_SIZE = 10;
+
+/** NOTIF-14, HOST-09: the tab the panel selects when first opened: Trade on the trading host, else SLA. */
+export const firstNotificationTab = (variant: string | undefined): NotificationCategory =>
+  variant === 'trading' ? 'trade' : 'sla';
 /** NOTIF-20, DECISIONS 21: the notification sound plays at 0.5. */
 export const NOTIFICATION_VOLUME = 0.5;
 

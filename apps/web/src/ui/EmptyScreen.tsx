@@ -1,15 +1,18 @@
 import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 
 /** A screen with nothing in it yet: says what will be here and how it gets there. */
 export function EmptyScreen({
   title,
   text,
   icon: Icon,
+  children,
 }: {
   title: string;
   text: string;
   icon?: ComponentType<{ size?: number; stroke?: number }>;
+  /** An action under the text (a link button). */
+  children?: ReactNode;
 }) {
   return (
     <Center mih="60dvh">
@@ -23,6 +26,7 @@ export function EmptyScreen({
           {title}
         </Title>
         <Text c="dimmed">{text}</Text>
+        {children}
       </Stack>
     </Center>
   );

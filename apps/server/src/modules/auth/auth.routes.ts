@@ -12,7 +12,7 @@ import {
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { refreshSession, revokeOtherSessions, revokeSession } from '../../platform/auth/sessions.js';
+import { type AuthContext, refreshSession, revokeOtherSessions, revokeSession } from '../../platform/auth/sessions.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
 import { variantFor } from '../accounts/index.js';
@@ -72,18 +72,25 @@ export function authRoutes(
     { config: { auth: 'optional' }, schema: { body: AuthCheckInput.nullish(), response: { 200: AuthCheckAnswer } } },
     async (req, reply) => {
       const variant = variantFor(deps.hostVariants, req.host);
-      if (req.auth) return authCheck(db, req.auth, variant, deps.version);
+      // SHELL-28: the call-branded host sends tickets to the full product, at its first combined host.
+      const combined = Object.entries(deps.hostVariants).find(([, v]) => v === 'combined')?.[0];
+      // The same port as this request when the map names the host alone (it compares hosts without ports).
+      const port = /:\d+$/.exec(req.host)?.[0] ?? '';
+      const productUrl = combined ? `${req.protocol}://${combined}${/:\d+$/.test(combined) ? '' : port}` : '';
+      const check = async (auth: AuthContext) => {
+        const answer = await authCheck(db, auth, variant, deps.version);
+        return answer.productDetails
+          ? { ...answer, productDetails: { ...answer.productDetails, product_url: productUrl } }
+          : answer;
+      };
+      if (req.auth) return check(req.auth);
       // The access token expired or is missing: a valid refresh token renews both (rotation).
       const refresh = req.body?.refresh_token ?? req.cookies[REFRESH_COOKIE];
       const r = await refreshSession(db, refresh);
-      if (r.ok && r.token === null) return authCheck(db, r.auth, variant, deps.version);
+      if (r.ok && r.token === null) return check(r.auth);
       if (r.ok) {
         setSessionCookies(req, reply, r.token, r.refreshToken);
-        return {
-          ...(await authCheck(db, r.auth, variant, deps.version)),
-          token: r.token,
-          refresh_token: r.refreshToken,
-        };
+        return { ...(await check(r.auth)), token: r.token, refresh_token: r.refreshToken };
       }
       if (r.reason === 'reused') await noteReusedRefresh(db, refresh!, req.ip);
       clearSessionCookies(reply);

@@ -8,7 +8,9 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
   let call: Call;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { HOST_VARIANTS: 'help.example.test=support,trade.example.test=trading' });
+    server = await startTestServer(dialect, {
+      HOST_VARIANTS: 'help.example.test=support,trade.example.test=trading,app.example.test=combined',
+    });
     call = apiClient(server.url);
   });
   afterAll(async () => server?.stop());
@@ -114,6 +116,24 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
     expect(await title('trade.example.test:8443')).toMatchObject({ variant: 'trading', title: 'Parley Trading' });
     expect(await title('localhost:3000')).toMatchObject({ variant: 'combined', title: 'Parley' });
     expect(await title('elsewhere.example.test')).toMatchObject({ variant: 'combined', title: 'Parley' });
+  });
+
+  it('SHELL-28 HOST-08 the auth check names the full product: the first host of the combined variant', async () => {
+    const a = await signUpVia(call);
+    const details = async (host: string) =>
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: '/api/auth/check',
+          headers: { host, authorization: `Bearer ${a.token}` },
+        })
+      ).json().productDetails;
+    expect(await details('help.example.test')).toMatchObject({
+      variant: 'support',
+      product_url: 'http://app.example.test',
+    });
+    // A port of the request goes with it: the map names hosts without ports.
+    expect(await details('help.example.test:8080')).toMatchObject({ product_url: 'http://app.example.test:8080' });
   });
 
   it('AUTH-28 AUTH-29 sign-out with _token and current: current=0 ends the others, current=1 ends this one', async () => {

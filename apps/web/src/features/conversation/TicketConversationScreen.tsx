@@ -1,8 +1,10 @@
-import { Box, Drawer, Group, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { channelName } from '@parley/contracts';
+import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
+import { EmptyScreen } from '../../ui/EmptyScreen';
 import { useSession } from '../auth/useSession';
 import { T } from '../tickets/strings';
 import { TicketInfoPanel, TicketInfoToggle, useTicketInfo } from '../tickets/TicketInfoPanel';
@@ -35,6 +37,7 @@ function TicketHeader({ ticketId, infoOpen, onToggle }: { ticketId: number; info
  */
 export function TicketConversationScreen() {
   const { id } = useParams();
+  const location = useLocation();
   const { state } = useSession();
   const wide = useMediaQuery('(min-width: 75em)', true);
   const roomy = useMediaQuery('(min-width: 88em)', true);
@@ -45,6 +48,20 @@ export function TicketConversationScreen() {
   // PLAN-09, SHELL-30: a console account (plan 99) has no conversation view.
   if (state.phase === 'signedIn' && state.session.plan === 99) return <Navigate to="/" replace />;
   const ticketId = Number(id);
+  // SHELL-28, HOST-08: the call-branded host shows chats and calls; a ticket opens in the full product.
+  const details = state.phase === 'signedIn' ? state.session.productDetails : undefined;
+  if (details?.variant === 'support') {
+    const url = details.product_url ? `${details.product_url}${location.pathname}` : '';
+    return (
+      <EmptyScreen title={T.elsewhere.title} text={T.elsewhere.text} icon={IconExternalLink}>
+        {url && (
+          <Button component="a" href={url} rightSection={<IconExternalLink size={16} />} data-testid="open-elsewhere">
+            {T.elsewhere.open}
+          </Button>
+        )}
+      </EmptyScreen>
+    );
+  }
   const side = wide && panel === 'open';
   const toggle = () => (wide ? setPanel(panel === 'open' ? 'closed' : 'open') : setDrawer(!drawer));
   return (

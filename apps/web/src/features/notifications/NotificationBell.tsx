@@ -18,6 +18,7 @@ import {
 import {
   avatarUrl,
   CHECK_FLAG_OF,
+  firstNotificationTab,
   type HostVariant,
   NOTIFICATION_PAGE_SIZE,
   type Notification,
@@ -188,7 +189,7 @@ export function NotificationBell({ variant }: { variant: HostVariant }) {
     setOpened(true);
     state.current.opened = true;
     // NOTIF-14: the first open selects SLA (Trade on the trading host); later opens reload the last tab.
-    select(tab ?? (variant === 'trading' ? 'trade' : 'sla'));
+    select(tab ?? firstNotificationTab(variant));
   };
 
   // NOTIF-12, NOTIF-21: closing (Escape, outside click, the bell) marks what was shown as seen.

@@ -50,6 +50,12 @@ export const T = {
     saved: 'Saved.',
     failed: 'The change could not be saved.',
   },
+  /** SHELL-28, SHELL-29 (design): a ticket opened on the call-branded (support) host. */
+  elsewhere: {
+    title: 'Open this ticket in Parley',
+    text: 'Tickets are handled in the full Parley workspace. Open this one there to read and reply.',
+    open: 'Open in Parley',
+  },
   priorities: { H: 'High', M: 'Medium', L: 'Low', '': 'None' } as Record<string, string>,
   kanbanTitle: 'Kanban',
   newTicket: 'New ticket',
