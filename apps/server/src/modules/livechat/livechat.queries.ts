@@ -15,7 +15,20 @@ export async function listGroups(db: DB, accountId: number, offset: number) {
     .orderBy('last', 'desc')
     .execute();
   const page = sessions.slice(offset, offset + LIVECHAT_PAGE).map((s) => Number(s.session_id));
-  if (page.length === 0) return { data: [] as LiveChatGroup[], count: sessions.length };
+  return { data: await groupsOf(db, accountId, page), count: sessions.length };
+}
+
+/**
+ * LIVECHAT-19, LIVECHAT-20 (design): one session's group as in the list, wherever it stands in it
+ * (undefined when the session has no listed chat in this account, or was merged into another).
+ */
+export async function sessionGroup(db: DB, accountId: number, sessionId: number): Promise<LiveChatGroup | undefined> {
+  return (await groupsOf(db, accountId, [sessionId]))[0];
+}
+
+/** The groups of the given sessions, in that order; sessions without a listed chat are left out. */
+async function groupsOf(db: DB, accountId: number, page: number[]): Promise<LiveChatGroup[]> {
+  if (page.length === 0) return [];
   const rows = await db
     .selectFrom('livechats')
     .innerJoin('tickets', 'tickets.id', 'livechats.ticket_id')
@@ -38,7 +51,8 @@ export async function listGroups(db: DB, accountId: number, offset: number) {
     .where('livechats.session_id', 'in', page)
     .orderBy('livechats.id', 'desc')
     .execute();
-  const data = page.map((sessionId): LiveChatGroup => {
+  const listed = page.filter((sessionId) => rows.some((r) => Number(r.session_id) === sessionId));
+  return listed.map((sessionId): LiveChatGroup => {
     const chats = rows.filter((r) => Number(r.session_id) === sessionId);
     const own = chats.find((c) => Number(c.visitor_id) === sessionId) ?? chats[0];
     return {
@@ -61,7 +75,6 @@ export async function listGroups(db: DB, accountId: number, offset: number) {
       collapsed: !chats.some((c) => c.state === 'chatting'),
     };
   });
-  return { data, count: sessions.length };
 }
 
 /** The CSAT of a chat's ticket (reports read it here). */

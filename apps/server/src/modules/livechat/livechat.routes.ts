@@ -23,7 +23,7 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
 import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
-import { listGroups } from './livechat.queries.js';
+import { listGroups, sessionGroup } from './livechat.queries.js';
 import { RateLimit, REGISTER_LIMIT } from './rateLimit.js';
 import { ensureSettings } from './settings.js';
 import { widgetPageRoutes } from './widgetPage.routes.js';
@@ -163,8 +163,7 @@ export function liveChatRoutes(
   );
   // LIVECHAT-19, LIVECHAT-20 (design): one session's group, as in the list.
   r.get('/api/session/info', { config: { auth: 'user' }, schema: { querystring: SessionInfoQuery } }, async (req) => {
-    const all = await listGroups(db, req.auth!.accountId, 0);
-    const group = all.data.find((g) => g.session_id === req.query.session_id);
+    const group = await sessionGroup(db, req.auth!.accountId, req.query.session_id);
     if (!group) throw notFound('Session not found.');
     return { result: 'success' as const, data: group };
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { liveChatInfo, registerVisitor } from './commands/visitor.js';
 import { sweepOffers } from './offering.js';
 import { connectVisitor, form, queueVisitor } from './testing.js';
 
@@ -172,7 +173,7 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect((await s.emitWithAck('acceptLiveChat', null)).ok).toBe(true);
   });
 
-  it('RT-34 VISITOR-36..41 LIVECHAT-07 end then rate: validation strings, stored once, info moves to rating then closed', async () => {
+  it('RT-34 VISITOR-36..41 VISITOR-40 LIVECHAT-07 end then rate: validation strings, stored once, info moves to rating then closed', async () => {
     const { agents, token, admin } = await account(1);
     const v = await queueVisitor(call, server.url, token, 'Rita', opened);
     const ended: string[] = [];
@@ -387,5 +388,176 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect(Number(await offeredTo())).toBe(agents[1]!.id);
     // The offered agent accepts it.
     expect((await s1.emitWithAck('acceptLiveChat', offers1[0]!)).ok).toBe(true);
+  });
+
+  it('LIVECHAT-12 LIVECHAT-13 LIVECHAT-19 LIVECHAT-20 a group holds exactly session_id, session_name, sessions, livechats (ticket items), ts, collapsed; collapsed once no chat runs; /api/session/info answers it', async () => {
+    const { admin, agents, token } = await account(1);
+    await queueVisitor(call, server.url, token, 'Gina', opened);
+    const s = await agentSocket(agents[0]!.token);
+    const a = await s.emitWithAck('acceptLiveChat', null);
+    const ticketId = a.ok ? a.ticket_id : 0;
+    const ticket = await db().selectFrom('tickets').selectAll().where('id', '=', ticketId).executeTakeFirstOrThrow();
+    const [chat] = await chats(admin.accountId);
+    const sessionId = Number(chat!.session_id);
+
+    const list = await call('GET', '/api/livechat/list', { token: agents[0]!.token });
+    expect(list.status, list.text).toBe(200);
+    const group = list.body.data[0];
+    expect(Object.keys(group).sort()).toEqual([
+      'collapsed',
+      'livechats',
+      'session_id',
+      'session_name',
+      'sessions',
+      'ts',
+    ]);
+    expect(group).toMatchObject({
+      session_id: sessionId,
+      session_name: 'Gina',
+      sessions: [sessionId],
+      collapsed: false,
+    });
+    expect(group.ts).toBe(Math.floor(Number(ticket.updated_at) / 1000));
+    // Each item is the chat's ticket.
+    expect(group.livechats).toEqual([
+      {
+        id: Number(chat!.id),
+        ticket_id: ticketId,
+        ticket_number: Number(ticket.ticket_number),
+        title: ticket.title,
+        name: 'Gina',
+        state: 'chatting',
+        agent: agents[0]!.username,
+        ts: Math.floor(Number(ticket.updated_at) / 1000),
+        rating: null,
+        reason: '',
+      },
+    ]);
+
+    // LIVECHAT-19: `_token` and `session_id`; the answer is the group as in the list (LIVECHAT-20).
+    const info = await call('GET', `/api/session/info?_token=${agents[0]!.token}&session_id=${sessionId}`, {
+      token: agents[0]!.token,
+    });
+    expect(info.status, info.text).toBe(200);
+    expect(info.body).toEqual({ result: 'success', data: group });
+    expect((await call('GET', '/api/session/info', { token: agents[0]!.token })).status).toBe(400);
+    expect((await call('GET', `/api/session/info?session_id=${sessionId}`)).status).toBe(401);
+    const stranger = await signUpVia(call);
+    expect((await call('GET', `/api/session/info?session_id=${sessionId}`, { token: stranger.token })).status).toBe(
+      404,
+    );
+
+    // LIVECHAT-13: no chat of the group runs any more: collapsed.
+    const end = await call('POST', '/api/livechat/end', { token: agents[0]!.token, body: { id: ticketId } });
+    expect(end.status, end.text).toBe(200);
+    const after = await call('GET', '/api/livechat/list', { token: agents[0]!.token });
+    expect(after.body.data[0]).toMatchObject({ session_id: sessionId, collapsed: true });
+    expect(after.body.data[0].livechats[0].state).toBe('ended');
+    const infoAfter = await call('GET', `/api/session/info?session_id=${sessionId}`, { token: agents[0]!.token });
+    expect(infoAfter.body.data).toEqual(after.body.data[0]);
+  });
+
+  it('LIVECHAT-02 LIVECHAT-19 31 visitor sessions: the list answers 30 a page newest first with the whole count (Show More asks offset 30); session/info finds a session beyond the first page', async () => {
+    const { admin, token } = await account(0);
+    // Messages left with nobody Online (the commands themselves: 62 HTTP calls would meet the IP limit).
+    for (let i = 0; i < 31; i++) {
+      const info = await liveChatInfo(db(), token, undefined);
+      await registerVisitor(
+        db(),
+        { _token: info.csrf, token, title: `S${i}`, name: `S${i}`, email: 's@x', phone: '1', des: `m${i}` },
+        true,
+      );
+    }
+    const first = await call('GET', '/api/livechat/list?offset=0', { token: admin.token });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.count).toBe(31);
+    expect(first.body.data).toHaveLength(30);
+    expect(first.body.data[0].session_name).toBe('S30');
+    expect(first.body.data[29].session_name).toBe('S1');
+    const more = await call('GET', '/api/livechat/list?offset=30', { token: admin.token });
+    expect(more.body.count).toBe(31);
+    expect(more.body.data.map((g: { session_name: string }) => g.session_name)).toEqual(['S0']);
+    const oldest = more.body.data[0];
+    const info = await call('GET', `/api/session/info?session_id=${oldest.session_id}`, { token: admin.token });
+    expect(info.status, info.text).toBe(200);
+    expect(info.body.data).toEqual(oldest);
+  });
+
+  it('LIVECHAT-23 an accepted live chat loads with /ticket/load/... type livechat, and not with type ticket', async () => {
+    const { admin, agents, token } = await account(1);
+    await queueVisitor(call, server.url, token, 'Lena', opened);
+    const s = await agentSocket(agents[0]!.token);
+    const a = await s.emitWithAck('acceptLiveChat', null);
+    const ticketId = a.ok ? a.ticket_id : 0;
+    const ids = async (path: string) => {
+      const r = await call('GET', path, { token: admin.token });
+      expect(r.status, `${path} ${r.text}`).toBe(200);
+      return (r.body.data as { id: number; channel: string }[]).map((t) => [t.id, t.channel]);
+    };
+    for (const prefix of ['', '/api']) {
+      expect(await ids(`${prefix}/ticket/load/${admin.token}/all/livechat/0`)).toEqual([[ticketId, 'LIVECHAT']]);
+      expect(await ids(`${prefix}/ticket/load/${admin.token}/all/ticket/0`)).toEqual([]);
+    }
+    const mine = await call('GET', `/ticket/load/${agents[0]!.token}/all/livechat/0`, { token: agents[0]!.token });
+    expect(mine.body.data.map((t: { id: number }) => t.id)).toEqual([ticketId]);
+  });
+
+  it('VISITOR-28 VISITOR-30 VISITOR-39 no format check on email or phone; the optional ic is kept; 5 stars need no reason', async () => {
+    const { admin, agents, token } = await account(1);
+    const info = await call('POST', '/api/livechat/info', { body: { token } });
+    const csrf = info.body.csrf as string;
+    const v = await connectVisitor(server.url, token, csrf, opened);
+    const odd = { name: 'Odd', phone: 'call me maybe', email: 'not an email', message: 'Hi there', ic: 'IC-42' };
+    const q = await v.emitWithAck('registerQueue', { token, csrf, ...odd });
+    expect(q.ok).toBe(true);
+    // Without ic it works too.
+    const plain = await queueVisitor(call, server.url, token, 'Plain', opened);
+    const s = await agentSocket(agents[0]!.token);
+    const a = await s.emitWithAck('acceptLiveChat', null);
+    const b = await s.emitWithAck('acceptLiveChat', null);
+    const ticketId = a.ok ? a.ticket_id : 0;
+    const plainId = b.ok ? b.ticket_id : 0;
+    const ticket = await db().selectFrom('tickets').selectAll().where('id', '=', ticketId).executeTakeFirstOrThrow();
+    expect([ticket.name, ticket.email, ticket.phone]).toEqual(['Odd', 'not an email', 'call me maybe']);
+    expect(JSON.parse(ticket.other)).toMatchObject({ ic: 'IC-42' });
+    const plainTicket = await db()
+      .selectFrom('tickets')
+      .selectAll()
+      .where('id', '=', plainId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(plainTicket.other)).not.toHaveProperty('ic');
+    expect((await chats(admin.accountId)).map((c) => c.ic)).toEqual(['IC-42', '']);
+    // The register call takes the same values.
+    const reg = await call('POST', '/api/livechat/register', {
+      body: {
+        _token: csrf,
+        token,
+        title: 'Odd',
+        name: 'Odd',
+        email: 'not an email',
+        phone: 'call me maybe',
+        des: 'Hi',
+        ic: 'IC-42',
+      },
+    });
+    expect(reg.status, reg.text).toBe(200);
+    expect(reg.body).toEqual({ result: 'success', ticket_id: ticketId });
+
+    // VISITOR-39: at 5 stars the reason may be empty (below 5 it may not).
+    for (const id of [ticketId, plainId])
+      expect((await call('POST', '/api/livechat/end', { token: agents[0]!.token, body: { id } })).status).toBe(200);
+    const four = await call('POST', '/api/livechat/rate', {
+      body: { _token: plain.csrf, token, rating: 4, reason: '' },
+    });
+    expect(four.status).toBe(400);
+    const five = await call('POST', '/api/livechat/rate', { body: { _token: csrf, token, rating: 5, reason: '' } });
+    expect(five.status, five.text).toBe(200);
+    expect(five.body).toEqual({ result: 'success', ticket_id: ticketId, rating: 5, reason: '' });
+    const noReason = await call('POST', '/api/livechat/rate', { body: { _token: plain.csrf, token, rating: 5 } });
+    expect(noReason.status, noReason.text).toBe(200);
+    expect((await chats(admin.accountId)).map((c) => [c.rating, c.reason])).toEqual([
+      [5, ''],
+      [5, ''],
+    ]);
   });
 });
