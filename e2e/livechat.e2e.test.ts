@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -145,6 +147,15 @@ describe('live chat from a website visitor in Chromium', () => {
     const r = await apiJson(`${server.url}/api/ticket/data3/${ticketId}/0`, 'GET', undefined, adminToken);
     return (r.data as { message: string }[]).map((m) => m.message);
   }
+
+  it('LIVECHAT-02 LIVECHAT-18 before any live chat: the list titled "Live Chats" says "Its empty for now..."', async () => {
+    const agent = await agentPage('light');
+    await agent.goto(`${server.url}/livechat`);
+    await agent.getByRole('heading', { name: 'Live Chats' }).waitFor();
+    await agent.getByText('Its empty for now...', { exact: true }).waitFor();
+    expect(await agent.getByTestId('livechat-group').count()).toBe(0);
+    expect(await agent.getByRole('button', { name: 'Show More' }).count()).toBe(0);
+  });
 
   it('VISITOR-01 VISITOR-02 VISITOR-21 VISITOR-22 VISITOR-23 VISITOR-36 VISITOR-37 VISITOR-38 LIVECHAT-01 LIVECHAT-03 LIVECHAT-05 LIVECHAT-07 widget on a plain page: queue, Take one, messages both ways, end, rating 3 stored', async () => {
     const agent = await agentPage('light');
@@ -328,4 +339,109 @@ describe('live chat from a website visitor in Chromium', () => {
     await react.getByRole('button', { name: 'Submit' }).click();
     expect(await react.getByText('This cannot be empty.').count()).toBe(4);
   });
+
+  /**
+   * `n` more visitor sessions, each with one ended chat, written straight into the database as copies of the
+   * ended chat of `ticketId` (62 visitor calls from one address would meet the register limit).
+   */
+  function copySessions(ticketId: number, n: number) {
+    const db = new Database(path.join(server.dataDir, 'parley.db'));
+    db.pragma('busy_timeout = 5000');
+    type Row = Record<string, unknown>;
+    const insert = (table: string, row: Row) => {
+      const { id: _id, ...rest } = row;
+      const cols = Object.keys(rest);
+      const sql = `insert into ${table} (${cols.join(', ')}) values (${cols.map(() => '?').join(', ')})`;
+      return Number(db.prepare(sql).run(...cols.map((c) => rest[c])).lastInsertRowid);
+    };
+    try {
+      const chat = db.prepare('select * from livechats where ticket_id = ?').get(ticketId) as Row;
+      const visitor = db.prepare('select * from livechat_visitors where id = ?').get(chat.visitor_id) as Row;
+      const ticket = db.prepare('select * from tickets where id = ?').get(ticketId) as Row;
+      let number = (db.prepare('select max(ticket_number) as n from tickets').get() as { n: number }).n;
+      db.transaction(() => {
+        for (let i = 0; i < n; i++) {
+          const name = `Copy ${i}`;
+          const visitorId = insert('livechat_visitors', {
+            ...visitor,
+            name,
+            csrf_hash: randomBytes(32).toString('hex'),
+          });
+          number += 1;
+          const copy = insert('tickets', { ...ticket, ticket_number: number, title: name, name });
+          insert('livechats', { ...chat, visitor_id: visitorId, session_id: visitorId, ticket_id: copy, name });
+        }
+      })();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('LIVECHAT-02 LIVECHAT-13 LIVECHAT-16 LIVECHAT-17 the Live Chats tab badge (a queue, then an unread chat); groups collapse; the removal notice; Show More past 30 groups', async () => {
+    // Amy on a phone-sized screen too: the bottom tabs, with no badge while nothing waits or is unread.
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    contexts.push(ctx);
+    const narrow = await ctx.newPage();
+    await signInUi(narrow, server.url, 'amy').catch(async () => {
+      // The narrow shell may hide the welcome; the tabs are what matter here.
+      await narrow.getByTestId('tab-livechat').waitFor();
+    });
+    const badge = narrow.getByTestId('tab-livechat').locator('.mantine-Indicator-indicator');
+    await narrow.waitForTimeout(1500);
+    expect(await badge.count()).toBe(0);
+
+    // LIVECHAT-17: a visitor waits: the badge; Amy takes the chat (the queue is empty, the chat read): gone.
+    const agent = await agentPage('light');
+    const { page, w } = await visitorPage('light');
+    await openAndQueue(w, page, 'Nora');
+    await badge.waitFor();
+    await screenshot(narrow, 'livechat-tab-badge-light');
+    const ticketId = await takeOne(agent, 'Nora');
+    await badge.waitFor({ state: 'detached' });
+    // The visitor writes while Amy looks elsewhere: an unread live chat; opening it clears the badge.
+    await agent.goto(`${server.url}/`);
+    await agent.getByTestId('welcome').waitFor();
+    await visitorMessages(w).filter({ hasText: 'Hello, I am Nora' }).waitFor({ timeout: 10_000 });
+    await visitorSays(w, 'Are you still there?');
+    await badge.waitFor();
+    await agent.goto(`${server.url}/livechat/${ticketId}`);
+    await agentMessages(agent).filter({ hasText: 'Are you still there?' }).waitFor();
+    await badge.waitFor({ state: 'detached' });
+
+    // LIVECHAT-13: the running chat's group is open; an ended chat's group is collapsed; both toggle.
+    const group = (name: string) => agent.getByTestId('livechat-group').filter({ hasText: name });
+    const header = (name: string) => group(name).locator('[aria-expanded]');
+    const items = (name: string) => group(name).locator('button[data-testid^="livechat-"]');
+    expect(await header('Nora').getAttribute('aria-expanded')).toBe('true');
+    expect(await items('Nora').count()).toBe(1);
+    expect(await header('Vera').getAttribute('aria-expanded')).toBe('false');
+    expect(await items('Vera').count()).toBe(0);
+    await header('Nora').click();
+    await expect.poll(() => items('Nora').count()).toBe(0);
+    expect(await header('Nora').getAttribute('aria-expanded')).toBe('false');
+    await header('Vera').click();
+    await items('Vera').first().waitFor();
+    await screenshot(agent, 'livechat-groups-light');
+    await header('Nora').click();
+    await items('Nora').first().waitFor();
+
+    // LIVECHAT-16: the admin removes Amy from the chat she has open: home, with the notice.
+    await apiJson(`${server.url}/api/livechat/remove`, 'POST', { id: ticketId, username: 'amy' }, adminToken);
+    await agent.getByText("You got removed! You're not longer a participant in this conversation.").waitFor();
+    await agent.waitForURL(`${server.url}/`);
+    await apiJson(`${server.url}/api/livechat/end`, 'POST', { id: ticketId }, adminToken);
+
+    // LIVECHAT-02: 30 groups a page; Show More brings the rest, then goes.
+    copySessions(ticketId, 31);
+    const all = (await apiJson(`${server.url}/api/livechat/list?offset=0`, 'GET', undefined, adminToken)).count;
+    expect(all).toBeGreaterThan(31);
+    await agent.goto(`${server.url}/livechat`);
+    await agent.getByRole('heading', { name: 'Live Chats' }).waitFor();
+    await expect.poll(() => agent.getByTestId('livechat-group').count()).toBe(30);
+    expect(await group('Nora').count()).toBe(0);
+    await agent.getByRole('button', { name: 'Show More' }).click();
+    await expect.poll(() => agent.getByTestId('livechat-group').count()).toBe(all);
+    expect(await group('Nora').count()).toBe(1);
+    expect(await agent.getByRole('button', { name: 'Show More' }).count()).toBe(0);
+  }, 150_000);
 });

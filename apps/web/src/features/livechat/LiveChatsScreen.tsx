@@ -6,20 +6,31 @@ import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
-import { acceptLiveChat, liveChatKeys, useLiveChatList, useLiveChatQueue } from './api';
+import {
+  acceptLiveChat,
+  liveChatKeys,
+  useLiveChatBadge,
+  useLiveChatList,
+  useLiveChatQueue,
+  useReadOpenChat,
+} from './api';
 
 const Pane = lazy(async () => {
   const m = await import('../conversation/ConversationPane');
   return { default: m.ConversationPane as ComponentType<{ ticketId: number }> };
 });
 
-/** LIVECHAT-03: the incoming live chats banner with Take one (also used by the shell's banner area). */
+/**
+ * LIVECHAT-03: the incoming live chats banner with Take one (mounted by the shell's banner area for every
+ * signed-in user, so it also keeps the Live Chats tab's badge, LIVECHAT-17).
+ */
 export function IncomingLiveChats() {
   const queue = useLiveChatQueue();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
   const count = queue.data?.count ?? 0;
+  useLiveChatBadge(count);
   if (count === 0) return null;
   return (
     <Paper withBorder p="xs" data-testid="banner-livechat" role="status">
@@ -51,9 +62,9 @@ export function LiveChatsScreen() {
   const list = useLiveChatList();
   const navigate = useNavigate();
   const [open, setOpen] = useState<Record<number, boolean>>({});
-  const [shown, setShown] = useState(30);
-  const groups = list.data?.data ?? [];
+  const groups = list.groups;
   const current = groups.flatMap((g) => g.livechats).find((c) => c.ticket_id === ticketId);
+  useReadOpenChat(ticketId);
 
   // LIVECHAT-11, LIVECHAT-14: removed from the open chat: home, with the notice.
   useEffect(
@@ -75,7 +86,7 @@ export function LiveChatsScreen() {
         <ScrollArea style={{ flex: 1 }}>
           {groups.length === 0 && !list.isPending && <Text c="dimmed">{L.empty}</Text>}
           <Stack gap="xs">
-            {groups.slice(0, shown).map((g) => (
+            {groups.map((g) => (
               <GroupItem
                 key={g.session_id}
                 g={g}
@@ -85,8 +96,8 @@ export function LiveChatsScreen() {
               />
             ))}
           </Stack>
-          {groups.length > shown && (
-            <Button variant="subtle" onClick={() => setShown(shown + 30)}>
+          {list.hasNextPage && (
+            <Button variant="subtle" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
               {L.showMore}
             </Button>
           )}
@@ -141,7 +152,7 @@ function GroupItem({
 }) {
   const navigate = useNavigate();
   return (
-    <Paper withBorder p="xs">
+    <Paper withBorder p="xs" data-testid="livechat-group">
       <UnstyledButton onClick={toggle} w="100%" aria-expanded={open}>
         <Group justify="space-between">
           <Text fw={600} size="sm">

@@ -1,10 +1,25 @@
-import type { AcceptAnswer, LiveChatGroup, LiveChatQueue } from '@parley/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type AcceptAnswer,
+  LIVECHAT_PAGE,
+  type LiveChatGroup,
+  type LiveChatQueue,
+  type NewMessageEvent,
+  type UnreadCount,
+  type UnreadCount2,
+} from '@parley/contracts';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { shell } from '../../app/shell/shellStore';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
 
-export const liveChatKeys = { queue: ['livechat', 'queue'] as const, list: ['livechat', 'list'] as const };
+export const liveChatKeys = {
+  queue: ['livechat', 'queue'] as const,
+  list: ['livechat', 'list'] as const,
+  unread: ['livechat', 'unread'] as const,
+};
+
+type ListPage = { data: LiveChatGroup[]; count: number };
 
 /** LIVECHAT-04: the queue, asked with getLiveChatQueue and kept by liveChatQueue. */
 export function useLiveChatQueue() {
@@ -41,6 +56,10 @@ export async function acceptLiveChat(id: number | null): Promise<AcceptAnswer> {
   }
 }
 
+/**
+ * LIVECHAT-02, LIVECHAT-23 (design): the groups, 30 a page (`offset`); Show More asks for the next page while
+ * fewer than `count` are loaded. A group pushed to a later page by newer ones shows once.
+ */
 export function useLiveChatList() {
   const qc = useQueryClient();
   useEffect(() => {
@@ -52,8 +71,87 @@ export function useLiveChatList() {
       for (const o of offs) o();
     };
   }, [qc]);
-  return useQuery({
+  const q = useInfiniteQuery({
     queryKey: liveChatKeys.list,
-    queryFn: () => api<{ data: LiveChatGroup[]; count: number }>('GET', '/api/livechat/list?offset=0'),
+    queryFn: ({ pageParam }) => api<ListPage>('GET', `/api/livechat/list?offset=${pageParam}`),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.length * LIVECHAT_PAGE;
+      return last.data.length === LIVECHAT_PAGE && loaded < last.count ? loaded : undefined;
+    },
   });
+  const seen = new Set<number>();
+  const groups = (q.data?.pages ?? [])
+    .flatMap((p) => p.data)
+    .filter((g) => !seen.has(g.session_id) && seen.add(g.session_id));
+  return { ...q, groups };
+}
+
+/** Live chats (the LIVECHAT tickets) with messages this user has not read. */
+const unreadLiveChats = (counts: UnreadCount[]) => counts.find((c) => c.type === 'livechat')?.count ?? 0;
+
+/**
+ * LIVECHAT-17, DECISIONS 2: the Live Chats bottom tab's badge while live chats are unread or the queue is
+ * not empty. The unread count is asked on start, on reconnect and (at most once a second) after messages;
+ * `unreadCount2` (after a read) sets it at once.
+ */
+export function useLiveChatBadge(queueCount: number) {
+  const qc = useQueryClient();
+  const unread = useQuery({
+    queryKey: liveChatKeys.unread,
+    queryFn: () => api<{ data: UnreadCount[] }>('GET', '/api/unread').then((r) => unreadLiveChats(r.data)),
+  });
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const soon = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        void qc.invalidateQueries({ queryKey: liveChatKeys.unread });
+      }, 1000);
+    };
+    const offs = [
+      realtime.on('unreadCount2', (d) =>
+        qc.setQueryData(liveChatKeys.unread, unreadLiveChats((d as UnreadCount2).data)),
+      ),
+      realtime.on('newMessage', soon),
+      realtime.on('channelDataUpdated2', soon),
+      realtime.on('liveChatEnded', soon),
+      realtime.on('participantChanged', soon),
+      realtime.onState((up) => up && soon()),
+    ];
+    return () => {
+      if (timer) clearTimeout(timer);
+      for (const o of offs) o();
+    };
+  }, [qc]);
+  const on = queueCount > 0 || (unread.data ?? 0) > 0;
+  useEffect(() => {
+    shell.set({ liveChatBadge: on });
+  }, [on]);
+  useEffect(() => () => shell.set({ liveChatBadge: false }), []);
+}
+
+/** TICKET-41 for live chats: the open chat is read while the page has focus (now, on focus, on a message). */
+export function useReadOpenChat(ticketId: number | null) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (ticketId === null) return;
+    const read = () => {
+      if (!document.hasFocus()) return;
+      api<{ unread: UnreadCount[] }>('POST', '/api/ticket/read', { id: ticketId })
+        .then((r) => qc.setQueryData(liveChatKeys.unread, unreadLiveChats(r.unread)))
+        .catch(() => {
+          // The chat may be gone (removed, merged); the badge asks again on the next event.
+        });
+    };
+    read();
+    const offMessage = realtime.on('newMessage', (d) => {
+      if ((d as NewMessageEvent).ticketId === ticketId) read();
+    });
+    window.addEventListener('focus', read);
+    return () => {
+      offMessage();
+      window.removeEventListener('focus', read);
+    };
+  }, [ticketId, qc]);
 }
