@@ -9,7 +9,7 @@ import {
   type RunningServer,
   screenshot,
   seedWorkspace,
-  signInUi,
+  signInAs,
   startServer,
 } from './support.js';
 
@@ -37,7 +37,7 @@ describe('Workspace chats in Chromium', () => {
     contexts.push(ctx);
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(`[${username}] ${e.message}`));
-    await signInUi(page, server.url, username);
+    await signInAs(page, server.url, username);
     return page;
   }
   const token = async (username: string) =>
@@ -53,7 +53,7 @@ describe('Workspace chats in Chromium', () => {
     await page.getByTestId('composer-input').press('Enter');
   };
 
-  it('CHAT-01 CHAT-02 CHAT-03 CHAT-05 CHAT-07 CHAT-08 CHAT-09 CHAT-10 two agents chat live; unread clears on reading; meetings; members only', async () => {
+  it('CHAT-01 CHAT-02 CHAT-03 CHAT-05 CHAT-07 CHAT-08 CHAT-09 CHAT-10 SHELL-24 SHELL-25 two agents chat live; unread clears on reading; meetings; members only', async () => {
     const ann = await agent('ann', 'light');
     const bo = await agent('bob', 'dark');
 
@@ -90,6 +90,8 @@ describe('Workspace chats in Chromium', () => {
     // Bo opens it: the message is there and the unread count is gone.
     await boItem.click();
     await bo.getByTestId('conversation-pane').waitFor();
+    // SHELL-24, SHELL-25: the conversation opens beside the list, which stays.
+    expect(await boItem.isVisible()).toBe(true);
     await expect.poll(() => bodies(bo)).toContain('Hello Bo, can you take the Acme escalation?');
     await boItem.getByTestId('chat-unread').waitFor({ state: 'detached' });
 
@@ -139,7 +141,7 @@ describe('Workspace chats in Chromium', () => {
     const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
     contexts.push(ctx);
     const cy = await ctx.newPage();
-    await signInUi(cy, server.url, 'cyd').catch(async () => {
+    await signInAs(cy, server.url, 'cyd').catch(async () => {
       // The narrow shell may hide the welcome until the drawer closes; the socket is what matters.
       await cy.locator('[data-testid="tab-chat"]').waitFor();
     });

@@ -9,7 +9,7 @@ import {
   PASSWORD,
   type RunningServer,
   screenshot,
-  signInUi,
+  signInAs,
   startServer,
 } from './support.js';
 
@@ -41,7 +41,7 @@ describe('the new-ticket dialog, built on the generic input dialog, in Chromium'
   it('SHELL-42 SHELL-43 SHELL-44 SHELL-45 SHELL-46 SHELL-47 RT-21 text, select, date and id inputs; errors shown in the dialog', async () => {
     const ctx = await newContext(browser, 'dark');
     const page = await ctx.newPage();
-    await signInUi(page, server.url, 'demo-admin');
+    await signInAs(page, server.url, 'demo-admin');
     await page.goto(`${server.url}/ticket`);
     await page.getByTestId('ticket-row').first().waitFor();
     const before = tickets();

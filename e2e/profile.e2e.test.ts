@@ -10,7 +10,7 @@ import {
   type RunningServer,
   screenshot,
   seedWorkspace,
-  signInUi,
+  signInAs,
   startServer,
 } from './support.js';
 
@@ -93,7 +93,7 @@ describe('the profile modal in Chromium', () => {
     contexts.push(ctx);
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(e.message));
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     return page;
   }
   async function open(page: Page, ticketId: number) {

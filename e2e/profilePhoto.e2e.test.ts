@@ -12,7 +12,7 @@ import {
   type RunningServer,
   screenshot,
   seedWorkspace,
-  signInUi,
+  signInAs,
   startServer,
 } from './support.js';
 
@@ -82,7 +82,7 @@ describe('profile picture in Chromium', () => {
     const ctx = await newContext(browser, 'light');
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(e.message));
-    await signInUi(page, server.url, 'bob');
+    await signInAs(page, server.url, 'bob');
     expect(await page.locator('[data-testid="user-menu"] img').count()).toBe(0);
     await page.goto(`${server.url}/settings`);
     const card = page.getByTestId('profile-photo-card');
@@ -116,7 +116,7 @@ describe('profile picture in Chromium', () => {
     // Dark theme: the same card.
     const dark = await newContext(browser, 'dark');
     const dpage = await dark.newPage();
-    await signInUi(dpage, server.url, 'bob');
+    await signInAs(dpage, server.url, 'bob');
     await dpage.goto(`${server.url}/settings`);
     await expect.poll(() => loadedSrc(dpage, '[data-testid="profile-photo-preview"]'), WAIT).toBe(src);
     await dpage
@@ -127,7 +127,7 @@ describe('profile picture in Chromium', () => {
     // A colleague sees it in the profile modal, opened from Bo's message.
     const actx = await newContext(browser, 'light');
     const apage = await actx.newPage();
-    await signInUi(apage, server.url, 'ann');
+    await signInAs(apage, server.url, 'ann');
     await apage.goto(`${server.url}/ticket/${ticketId}`);
     await apage.getByTestId('conversation-pane').waitFor();
     await apage.getByTestId('message-sender').filter({ hasText: 'Bo Agent' }).last().click();

@@ -6,7 +6,7 @@ import {
   type RunningServer,
   screenshot,
   seedWorkspace,
-  signInUi,
+  signInAs,
   startServer,
 } from './support.js';
 
@@ -25,7 +25,7 @@ describe('settings in Chromium', () => {
   it('AUTH-18 TICKET-55 an admin adds a department and puts an agent in it', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     await page.goto(`${server.url}/settings/departments`);
     await page.getByLabel('New department').fill('Billing');
     await page.getByRole('button', { name: 'Add department' }).click();
@@ -61,7 +61,7 @@ describe('settings in Chromium', () => {
   it('LABEL-01 LABEL-04 LABEL-05 LABEL-07 LABEL-10 LABEL-11 LABEL-14 LABEL-18 an admin edits labels; bad input is refused', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     await page.goto(`${server.url}/settings/labels`);
     await page.getByRole('button', { name: 'Add label' }).click();
     const name = page.getByLabel('Name').last();

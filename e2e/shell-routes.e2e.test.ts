@@ -7,7 +7,7 @@ import {
   type RunningServer,
   screenshot,
   seedWorkspace,
-  signInUi,
+  signInAs,
   startServer,
   waitConnected,
 } from './support.js';
@@ -68,7 +68,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
 
   it('SHELL-16 SHELL-18 SHELL-20 SHELL-22 SHELL-23 NAV-02 signed-in routes, the dashboard flag, /mobile/ticket without the panel', async () => {
     const page = await open();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     for (const to of ['/calendar/pat', '/calendar/event/9', '/product', '/product/3', '/supervisory', '/kanban']) {
       await page.goto(`${server.url}${to}`);
       await page.getByTestId('empty-screen').waitFor();
@@ -92,7 +92,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
 
   it('NAV-32 NAV-39 the avatar hint is remembered in a cookie of a year; always_display and display_name too', async () => {
     const page = await open();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     const hint = page
       .getByRole('dialog', { name: 'Hint' })
       .filter({ hasText: 'Change your profile picture in settings.' });
@@ -120,7 +120,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
 
   it('STATUS-01 STATUS-02 STATUS-25 STATUS-24 NAV-37 the status menu lists the statuses; panels open and close by toggle', async () => {
     const page = await open();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'My Status' }).click();
     const dialog = page.getByRole('dialog', { name: 'My Status' });
@@ -150,7 +150,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
   it('STATUS-22 the online-user panel refreshes every 60 s while open', async () => {
     const page = await open();
     await page.clock.install();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     let calls = 0;
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/status/get') calls++;
@@ -169,7 +169,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
 
   it('STATUS-19 a failed custom-status fetch alerts and reloads the page', async () => {
     const page = await open();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     let documents = 0;
     page.on('request', (r) => {
       if (r.resourceType() === 'document') documents++;
@@ -196,7 +196,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
 
   it('SHELL-53 SHELL-58 SHELL-59 SHELL-60 SHELL-62 SHELL-66 settings by index, shortcuts, toasts (3 at most, 3 s), rich-link cookie', async () => {
     const page = await open();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Settings' }).click();
     await page.waitForURL(`${server.url}/settings/security`); // section index 0
@@ -238,7 +238,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
 
   it('SHELL-49 SHELL-50 the crash page: full screen, Refresh Now, and the error stack', async () => {
     const page = await open();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
     await page.keyboard.press('Alt+Shift+D');
     await page.getByRole('button', { name: 'Simulate a crash' }).click();
     await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
@@ -252,7 +252,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await cli(server, 'account:update', '--account', '1', '--plan', '99');
     try {
       const page = await open();
-      await signInUi(page, server.url, 'ann');
+      await signInAs(page, server.url, 'ann');
       for (const to of ['/ticket', '/chat', '/livechat']) {
         await page.goto(`${server.url}${to}`);
         await page.getByRole('heading', { name: 'No conversations in this account' }).waitFor();

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, type RunningServer, seedWorkspace, signInUi, startServer } from './support.js';
+import { launchBrowser, newContext, type RunningServer, seedWorkspace, signInAs, startServer } from './support.js';
 
 /*
  * Shell screens and modals reached through their real triggers. Elsewhere: the removal modal (SHELL-57,
@@ -63,7 +63,7 @@ describe('SHELL screens and modals in Chromium', () => {
   it('SHELL-39 AUTH-24 after more than 5 failed auth checks the network-error screen offers Reload and Log Out', async () => {
     const page = await open();
     await page.clock.install();
-    await signInUi(page, server.url, 'ann');
+    await signInAs(page, server.url, 'ann');
 
     expect(await failAuthChecks(page)).toBe(6);
     const reload = page.getByRole('button', { name: 'Reload' });

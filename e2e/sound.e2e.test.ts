@@ -8,7 +8,7 @@ import {
   PASSWORD,
   type RunningServer,
   screenshot,
-  signInUi,
+  signInAs,
   startServer,
   waitConnected,
 } from './support.js';
@@ -96,7 +96,7 @@ describe('SHELL-56 the interaction-required modal when the browser blocks sound'
       };
     });
     const page = await ctx.newPage();
-    await signInUi(page, server.url, 'demo-agent1');
+    await signInAs(page, server.url, 'demo-agent1');
     // Signing in was typing and clicking; a fresh load has had no interaction yet.
     await page.reload();
     await waitConnected(page);

@@ -164,6 +164,22 @@ export async function signInUi(page: Page, base: string, username: string, passw
   await waitConnected(page);
 }
 
+/**
+ * Signs in through the API and hands the session cookies to the browser, then waits for the connected home
+ * screen: the same session as the form gives, without loading the sign-in page first (the form itself is
+ * tested by auth.e2e and first-run.e2e). A browser test's main cost here is loading pages.
+ */
+export async function signInAs(page: Page, base: string, username: string, password = PASSWORD): Promise<void> {
+  const r = await apiJson(`${base}/api/auth2`, 'POST', { client: username, password });
+  await page.context().addCookies([
+    { name: 'parley_token', value: r.token, url: base },
+    { name: 'parley_refresh', value: r.refresh_token, url: base },
+  ]);
+  await page.goto(base);
+  await page.getByTestId('welcome').waitFor();
+  await waitConnected(page);
+}
+
 /** The first-run workspace (admin `ann`) and optional agents, through the API. Returns the admin token. */
 export async function seedWorkspace(
   url: string,

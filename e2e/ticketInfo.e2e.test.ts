@@ -126,13 +126,26 @@ describe('the ticket info panel in Chromium', () => {
     await b.ctx.close();
   });
 
-  it('SHELL-31 the panel: closed by default on a 1280 px screen, kept as chosen, a drawer on a narrow one; axe light and dark', async () => {
+  it('SHELL-31 SHELL-26 the panel: closed by default on a 1280 px screen (after the loading animation), kept as chosen, a drawer on a narrow one; axe light and dark', async () => {
     const list = await apiJson(`${server.url}/api/ticket/load/me/0/ticket/0`, 'GET', undefined, admin);
     const t = list.data[0] as { id: number };
     const { ctx, page } = await open('demo-agent2', 1280, 800);
+    // SHELL-26: while the history loads, the conversation shows a loading animation.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(`**/ticket/data/${t.id}/**`, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(`${server.url}/ticket/${t.id}`);
     await page.getByTestId('ticket-header').waitFor();
+    await page.getByRole('progressbar', { name: 'Loading' }).or(page.getByLabel('Loading')).first().waitFor();
+    expect(await page.getByTestId('conversation-pane').count()).toBe(0);
+    release();
     await page.getByTestId('conversation-pane').waitFor();
+    await page.unroute(`**/ticket/data/${t.id}/**`);
     expect(await page.getByTestId('ticket-info').count()).toBe(0);
     await expect.poll(() => page.getByTestId('ticket-row').first().isVisible()).toBe(true);
     await page.getByTestId('ticket-info-toggle').click();

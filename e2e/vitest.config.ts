@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files share their worker's module cache (playwright-core and the helpers load once per worker).
+    isolate: false,
     // Each file starts its own server and browser; two at a time suits a 2-core machine.
     maxWorkers: 2,
   },

@@ -44,8 +44,33 @@ export function touchRecent(qc: QueryClient, ticketId: number): void {
   for (const gone of recent.splice(RECENT_CONVERSATIONS)) qc.removeQueries({ queryKey: convKey(gone), exact: true });
 }
 
+/**
+ * Live changes that came while a conversation's first page was loading. The page may have been read before
+ * they were stored, so they are applied to it when it arrives (each change is idempotent: a message already
+ * in the page is not counted twice); dropping them would hide a message until the next reconnect.
+ */
+const whileLoading = new Map<number, ((d: ConversationData) => ConversationData)[]>();
+
 function update(qc: QueryClient, ticketId: number, f: (d: ConversationData) => ConversationData): void {
-  qc.setQueryData<ConversationData>(convKey(ticketId), (d) => (d ? f(d) : d));
+  const key = convKey(ticketId);
+  if (qc.getQueryData<ConversationData>(key)) {
+    qc.setQueryData<ConversationData>(key, (d) => (d ? f(d) : d));
+    return;
+  }
+  if (qc.getQueryState(key)?.fetchStatus === 'fetching')
+    whileLoading.set(ticketId, [...(whileLoading.get(ticketId) ?? []), f]);
+}
+
+/** The history call is about to be made: changes from here on are kept for `withChangesWhileLoading`. */
+export function startLoading(ticketId: number): void {
+  whileLoading.delete(ticketId);
+}
+
+/** The first page as loaded, with the live changes that came while it was loading. */
+export function withChangesWhileLoading(ticketId: number, d: ConversationData): ConversationData {
+  const changes = whileLoading.get(ticketId) ?? [];
+  whileLoading.delete(ticketId);
+  return changes.reduce((acc, f) => f(acc), d);
 }
 
 const failListeners = new Set<(clientId: string, error: string) => void>();
@@ -61,7 +86,7 @@ let installed: { qc: QueryClient; me: string; off: () => void } | null = null;
 let sending = false;
 
 /** Adds a stored message to its conversation (my own ack, or a `newMessage`). */
-function addStored(qc: QueryClient, m: Message): void {
+export function addStored(qc: QueryClient, m: Message): void {
   update(qc, m.ticketId, (d) => addLive(d, m));
 }
 

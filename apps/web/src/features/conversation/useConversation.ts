@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { realtime } from '../../lib/realtime';
 import { useSession } from '../auth/useSession';
 import { conversationApi, currentSocket, emit, joinRoom } from './api';
-import { convKey, installLive, touchRecent } from './live';
+import { convKey, installLive, startLoading, touchRecent, withChangesWhileLoading } from './live';
 import { addOlder, asMessage, type ConversationData, lastId } from './model';
 import { outbox } from './outbox';
 
@@ -43,8 +43,9 @@ export function useConversationData(ticketId: number) {
     gcTime: Number.POSITIVE_INFINITY,
     retry: false,
     queryFn: async (): Promise<ConversationData> => {
+      startLoading(ticketId);
       const r = await conversationApi.history(ticketId);
-      return {
+      return withChangesWhileLoading(ticketId, {
         ticketId,
         messages: r.data.map((m) => asMessage(m, me.username)),
         count: r.count,
@@ -52,7 +53,7 @@ export function useConversationData(ticketId: number) {
         newerOut: false,
         // The next check asks for deletions from a little before now (clocks differ a little).
         ts: Math.max(0, Math.floor(Date.now() / 1000) - 120),
-      };
+      });
     },
   });
 
