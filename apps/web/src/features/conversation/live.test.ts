@@ -3,31 +3,9 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { addStored, convKey, startLoading, withChangesWhileLoading } from './live';
 import type { ConversationData } from './model';
+import { msg } from './testMessages';
 
-const message = (id: number, ticketId: number): Message => ({
-  id,
-  ticketId,
-  type: 'system',
-  message: `m${id}`,
-  sender: 'server',
-  senderName: 'Parley',
-  ts: id,
-  created_at: id * 1000,
-  client_id: null,
-  isSender: false,
-  unread: false,
-  reply: null,
-  reply_id: null,
-  notes: [],
-  reactions: [],
-  reactions_2: {},
-  pinned: false,
-  emotion_2: {},
-  context: '',
-  translated_text: {},
-  files: [],
-  email: null,
-});
+const message = (id: number, ticketId: number) => msg(id, { ticketId, type: 'system', sender: 'server' });
 
 describe('live changes and the first page', () => {
   it('MSG-09 RT-22 a message that arrives while the first page loads is in the page when it comes', async () => {

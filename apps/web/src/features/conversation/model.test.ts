@@ -14,32 +14,8 @@ import {
   trimWindow,
   upsertNote,
 } from './model';
+import { msg } from './testMessages';
 
-const msg = (id: number, extra: Partial<Message> = {}): Message => ({
-  id,
-  ticketId: 7,
-  type: 'text',
-  message: `m${id}`,
-  sender: 'ann',
-  senderName: 'Ann',
-  ts: 0,
-  created_at: new Date(2026, 10, 20, 10, 0).getTime() + id * 60_000,
-  client_id: null,
-  isSender: true,
-  unread: false,
-  reply: null,
-  reply_id: null,
-  notes: [],
-  reactions: [],
-  reactions_2: {},
-  pinned: false,
-  emotion_2: {},
-  context: '',
-  translated_text: {},
-  files: [],
-  email: null,
-  ...extra,
-});
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
 const conv = (messages: Message[], extra: Partial<ConversationData> = {}): ConversationData => ({
   ticketId: 7,
