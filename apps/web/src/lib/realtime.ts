@@ -6,6 +6,8 @@ type Handler = (data: unknown, seq: number) => void;
 
 /** How long live events may run ahead of the confirmed floor before the client asks what it missed. */
 const GAP_FILL_MS = 3_000;
+/** RT-04: socket retry delay. */
+export const RETRY_MS = 5_000;
 
 /**
  * The realtime connection. It remembers the last sequence number it applied; after any reconnect it
@@ -25,8 +27,10 @@ export class RealtimeClient {
     const socket = io({
       path: '/socket.io',
       withCredentials: true,
-      reconnectionDelay: 5000,
-      reconnectionDelayMax: 5000,
+      // RT-01, RT-04: a dropped connection is retried after 5 s, every time (no random spread).
+      reconnectionDelay: RETRY_MS,
+      reconnectionDelayMax: RETRY_MS,
+      randomizationFactor: 0,
       auth: (cb) => {
         const from = this.seqs.resumeFrom();
         cb(from === undefined ? {} : { lastSeq: from });

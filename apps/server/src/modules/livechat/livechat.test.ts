@@ -70,7 +70,7 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect(none.body.result).toBe('noAgent');
   });
 
-  it('RT-15 RT-34 VISITOR-21 VISITOR-22 VISITOR-23 VISITOR-32 LIVECHAT-04 LIVECHAT-05 queue, Take one, numbers fall, register, messages both ways', async () => {
+  it('RT-12 RT-15 RT-34 VISITOR-21 VISITOR-22 VISITOR-23 VISITOR-32 LIVECHAT-04 LIVECHAT-05 queue, Take one, numbers fall, register, messages both ways', async () => {
     const { admin, agents, token } = await account(1);
     const agent = await agentSocket(agents[0]!.token);
     const queues: number[] = [];

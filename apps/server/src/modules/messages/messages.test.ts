@@ -212,6 +212,78 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     expect((await del(admin.token, { message_id: sys.id, ticket_id: ticket })).status).toBe(400);
   });
 
+  it('RT-18 sendSyncDelete answers the ids deleted after ts, to a reader of the ticket only', async () => {
+    const { admin, agent, ticket } = await newTeam();
+    const before = Math.floor(Date.now() / 1000) - 1;
+    const sent: Message[] = [];
+    for (const text of ['one', 'two', 'three'])
+      sent.push((await send(agent.token, { ticket_id: ticket, message: text })).body.data);
+    const del = (m: Message) =>
+      call('POST', '/api/ticket/message/delete', { token: agent.token, body: { message_id: m.id, ticket_id: ticket } });
+    expect((await del(sent[0]!)).status).toBe(200);
+    // The next whole second: a deletion after it is "since" it, the first one is not.
+    const mid = Math.floor(Date.now() / 1000) + 1;
+    await waitFor(() => Date.now() > mid * 1000 + 5, 'the next second', 2_000);
+    expect((await del(sent[2]!)).status).toBe(200);
+
+    const sock = await connectSocket(s.url, admin.token, opened);
+    const ask = (so: TestSocket, r: { ticketId: number; ts: number }) => so.emitWithAck('sendSyncDelete', r);
+    expect(await ask(sock, { ticketId: ticket, ts: before })).toEqual([sent[0]!.id, sent[2]!.id]);
+    expect(await ask(sock, { ticketId: ticket, ts: mid })).toEqual([sent[2]!.id]);
+    expect(await ask(sock, { ticketId: ticket, ts: Math.floor(Date.now() / 1000) + 1 })).toEqual([]);
+    // Another account's user learns nothing of this ticket; bad input is an empty answer.
+    const stranger = await signUpVia(call);
+    const other = await connectSocket(s.url, stranger.token, opened);
+    expect(await ask(other, { ticketId: ticket, ts: before })).toEqual([]);
+    expect(await ask(sock, { ticketId: 'x', ts: before } as never)).toEqual([]);
+  });
+
+  it('MSG-42 MSG-43 /ticket/data/sync lists the tickets with activity since ts, newest first, with their last message', async () => {
+    const { admin, agent, ticket } = await newTeam();
+    const busy = await ticketOf(admin.accountId);
+    const quiet = await ticketOf(admin.accountId);
+    const hourAgo = Date.now() - 3_600_000;
+    await db().updateTable('tickets').set({ updated_at: hourAgo }).where('id', 'in', [ticket, busy, quiet]).execute();
+    const ts = Math.floor(Date.now() / 1000) - 1;
+    const m1 = (await send(agent.token, { ticket_id: ticket, message: 'first' })).body.data as Message;
+    await sleep(5);
+    const m2 = (await send(agent.token, { ticket_id: busy, message: 'later' })).body.data as Message;
+    // Activity in another account is not listed.
+    const stranger = await signUpVia(call);
+    await send(stranger.token, { ticket_id: await ticketOf(stranger.accountId), message: 'elsewhere' });
+
+    const r = await call('GET', `/ticket/data/sync?ts=${ts}`, { token: admin.token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.result).toBe('success');
+    expect(r.body.tickets.map((t: { id: number; last_message_id: number }) => [t.id, t.last_message_id])).toEqual([
+      [busy, m2.id],
+      [ticket, m1.id],
+    ]);
+    expect(r.body.tickets[0].updated_at).toBeGreaterThan(ts * 1000);
+    expect(Math.abs(r.body.ts - Date.now() / 1000)).toBeLessThan(5);
+    // From the beginning, the quiet ticket (no message yet) is there too; a later ts lists nothing.
+    const all = await call('GET', '/ticket/data/sync?ts=0', { token: admin.token });
+    const mine = all.body.tickets.filter((t: { id: number }) => [ticket, busy, quiet].includes(t.id));
+    expect(mine.map((t: { id: number; last_message_id: number }) => [t.id, t.last_message_id])).toEqual([
+      [busy, m2.id],
+      [ticket, m1.id],
+      [quiet, 0],
+    ]);
+    const later = await call('GET', `/ticket/data/sync?ts=${Math.floor(Date.now() / 1000) + 1}`, {
+      token: admin.token,
+    });
+    expect(later.body.tickets).toEqual([]);
+    expect((await call('GET', `/ticket/data/sync?ts=${ts}`)).status).toBe(401);
+  });
+
+  it('MSG-21 MSG-22 GET /emoji/custom answers the list of custom emoji (none can be added yet), signed-in only', async () => {
+    const { agent } = await newTeam();
+    const r = await call('GET', '/emoji/custom', { token: agent.token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ result: 'success', data: [] });
+    expect((await call('GET', '/emoji/custom')).status).toBe(401);
+  });
+
   it('MSG-16 MSG-17 MSG-06 MSG-19 MSG-20 MSG-55 RT-27 RT-28 RT-29 notes, reactions and pins, live and in history', async () => {
     const { admin, agent, ticket } = await newTeam();
     const m = (await send(agent.token, { ticket_id: ticket, message: 'note me' })).body.data;

@@ -48,7 +48,7 @@ describe.each(dialects)('ticket rooms (%s)', (dialect) => {
     return Number(row.id);
   }
 
-  it("FOUNDATION a socket joins the room of its own account's ticket only, and gets that room's events", async () => {
+  it("FOUNDATION RT-06 RT-08 a socket joins the room of its own account's ticket only, and gets that room's events", async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
     const ticketA = await ticketOf(a.accountId);
@@ -87,7 +87,7 @@ describe.each(dialects)('ticket rooms (%s)', (dialect) => {
     expect(seen.get(notJoined)).toEqual([]);
     expect(seen.get(intruder)).toEqual([]);
 
-    // After leaving, the room's events stop.
+    // RT-08: after leaveRoom, the room's events stop.
     joined.emit('leaveRoom', ticketA);
     await sleep(100);
     await runCommand(s.handle.db, (trx) =>

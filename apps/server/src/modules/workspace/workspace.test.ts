@@ -281,7 +281,7 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect(history.body.data.map((m: { type: string }) => m.type)).toEqual(['system', 'system', 'system']);
   });
 
-  it('CHAT-08 CHAT-09 CHAT-11 RT-02 meeting counts over the socket; a disconnect ends the meeting', async () => {
+  it('CHAT-08 CHAT-09 CHAT-11 RT-02 RT-13 meeting counts over the socket; a disconnect ends the meeting', async () => {
     const { ann, bob, cy } = await team();
     const chat = (await create(ann.token, { members: [bob.id, cy.id], title: 'Standup' })).body.data as ChatItem;
     const other = (await create(bob.token, { members: [cy.id] })).body.data as ChatItem;

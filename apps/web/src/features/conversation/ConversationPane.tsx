@@ -10,8 +10,8 @@ import { conversationApi } from './api';
 import { Composer } from './Composer';
 import { onSendFailed } from './live';
 import { MessageItem } from './MessageItem';
-import { groupByDate, type PendingShown, type ShownMessage } from './model';
-import { outbox, pendingFor } from './outbox';
+import { groupByDate, type ShownMessage, shownMessages } from './model';
+import { outbox } from './outbox';
 import { CONVERSATION_STRINGS as S } from './strings';
 import {
   useConversationData,
@@ -79,34 +79,6 @@ function PinnedBar({ pinned, onUnpin }: { pinned: Message[]; onUnpin(m: Message)
   );
 }
 
-const asPending = (i: ReturnType<typeof outbox.all>[number], me: string, name: string): PendingShown => ({
-  id: i.client_id,
-  key: i.client_id,
-  ticketId: i.ticket_id,
-  type: i.type,
-  message: i.message,
-  sender: me,
-  senderName: name,
-  ts: Math.floor(i.at / 1000),
-  created_at: i.at,
-  client_id: i.client_id,
-  isSender: true,
-  unread: false,
-  reply: i.reply,
-  reply_id: i.reply_id,
-  notes: [],
-  reactions: [],
-  reactions_2: {},
-  pinned: false,
-  emotion_2: {},
-  context: '',
-  translated_text: {},
-  files: i.fileInfo,
-  email: null,
-  sendStatus: i.status,
-  error: i.error,
-});
-
 /** The conversation of a ticket (issue 6): history, live updates, sending through the outbox. */
 export function ConversationPane({ ticketId }: { ticketId: number }) {
   const me = useMe();
@@ -132,12 +104,10 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   }, [denied, navigate]);
 
   const data = query.data;
-  const shown: ShownMessage[] = useMemo(() => {
-    if (!data) return [];
-    const stored = data.messages.map((m) => ({ ...m, sendStatus: 'success' as const, key: String(m.id) }));
-    const pending = data.newerOut ? [] : pendingFor(items, ticketId, data.messages);
-    return [...stored, ...pending.map((i) => asPending(i, me.username, me.name || me.username))];
-  }, [data, items, ticketId, me.username, me.name]);
+  const shown: ShownMessage[] = useMemo(
+    () => (data ? shownMessages(data, items, me.username, me.name || me.username) : []),
+    [data, items, me.username, me.name],
+  );
   const entries = useMemo(() => groupByDate(shown, data?.count ?? 0), [shown, data?.count]);
 
   // Someone whose message just arrived is no longer typing.

@@ -1,8 +1,20 @@
-import type { Message } from '@parley/contracts';
+import { MESSAGE_STRINGS, type Message, type SendAck, type SendMessageInput } from '@parley/contracts';
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
-import { addStored, convKey, startLoading, withChangesWhileLoading } from './live';
-import type { ConversationData } from './model';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { realtime } from '../../lib/realtime';
+import { conversationApi } from './api';
+import {
+  addStored,
+  checkAll,
+  convKey,
+  flushOutbox,
+  installLive,
+  onSendFailed,
+  startLoading,
+  withChangesWhileLoading,
+} from './live';
+import { type ConversationData, shownMessages } from './model';
+import { outbox } from './outbox';
 import { msg } from './testMessages';
 
 const message = (id: number, ticketId: number) => msg(id, { ticketId, type: 'system', sender: 'server' });
@@ -42,5 +54,147 @@ describe('live changes and the first page', () => {
     // Once loaded, changes go straight to the cache.
     addStored(qc, message(4, 7));
     expect(qc.getQueryData<ConversationData>(convKey(7))?.messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+/** The shared socket as `sendOverSocket` uses it: `newChatMessage` with an ack, and `disconnect`. */
+class FakeSocket {
+  connected = true;
+  readonly sent: { input: SendMessageInput; ack: (a: SendAck) => void }[] = [];
+  private readonly down = new Set<() => void>();
+  emit(name: string, input: SendMessageInput, ack: (a: SendAck) => void) {
+    if (name === 'newChatMessage') this.sent.push({ input, ack });
+  }
+  once(name: string, f: () => void) {
+    if (name === 'disconnect') this.down.add(f);
+  }
+  off(_name: string, f: () => void) {
+    this.down.delete(f);
+  }
+  drop() {
+    this.connected = false;
+    for (const f of [...this.down]) f();
+    this.down.clear();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; !check(); i++) {
+    if (i > 200) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+const page = (ticketId: number, messages: Message[] = []): ConversationData => ({
+  ticketId,
+  messages,
+  count: messages.length,
+  olderOut: false,
+  newerOut: false,
+  ts: 100,
+});
+const shared = realtime as unknown as { socket: unknown; connected: boolean };
+
+describe('sending from the outbox', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    for (const i of outbox.all()) outbox.remove(i.client_id);
+    shared.socket = null;
+    shared.connected = false;
+  });
+
+  it('MSG-08 MSG-10 MSG-11 MSG-13 a send is sending until answered: success, failed when the request fails, still sending when the socket drops', async () => {
+    const qc = new QueryClient();
+    qc.setQueryData(convKey(70), page(70));
+    const socket = new FakeSocket();
+    shared.socket = socket;
+    shared.connected = true;
+    const failures: [string, string][] = [];
+    const offFail = onSendFailed((id, error) => failures.push([id, error]));
+    const statuses = () =>
+      shownMessages(qc.getQueryData<ConversationData>(convKey(70))!, outbox.all(), 'ann', 'Ann').map((m) => [
+        m.message,
+        m.sendStatus,
+      ]);
+    const write = (message: string) =>
+      outbox.add({ ticket_id: 70, message, type: 'text', reply_id: null, reply: null, files: [], fileInfo: [] });
+    try {
+      installLive(qc, 'ann', 9001, 9002);
+      // Sending: shown at once, and on the wire with its queue- id.
+      const one = write('one');
+      await until(() => socket.sent.length === 1, 'the first send');
+      expect(socket.sent[0]!.input).toMatchObject({ ticket_id: 70, message: 'one', client_id: one.client_id });
+      expect(statuses()).toEqual([['one', 'sending']]);
+      // Success: the stored message (its real id) replaces the queued one.
+      socket.sent[0]!.ack({ ok: true, data: msg(500, { ticketId: 70, message: 'one', client_id: one.client_id }) });
+      await until(() => outbox.all().length === 0, 'the outbox to let it go');
+      expect(statuses()).toEqual([['one', 'success']]);
+      expect(qc.getQueryData<ConversationData>(convKey(70))!.messages.map((m) => m.id)).toEqual([500]);
+
+      // The request fails (the server refuses it): failed, with the server's words for the modal.
+      const two = write('two');
+      await until(() => socket.sent.length === 2, 'the second send');
+      const refused = 'The message is too long (at most 20000 characters).';
+      socket.sent[1]!.ack({ ok: false, error: refused });
+      await until(() => failures.length === 1, 'the failure');
+      expect(failures).toEqual([[two.client_id, refused]]);
+      expect(statuses()).toEqual([
+        ['one', 'success'],
+        ['two', 'failed'],
+      ]);
+      outbox.remove(two.client_id);
+
+      // The socket drops before the answer: nothing failed, the message waits, still sending.
+      const three = write('three');
+      await until(() => socket.sent.length === 3, 'the third send');
+      shared.connected = false;
+      socket.drop();
+      await sleep(20);
+      expect(statuses()).toEqual([
+        ['one', 'success'],
+        ['three', 'sending'],
+      ]);
+      expect(failures).toHaveLength(1);
+
+      // Back online it goes again with the same queue- id; no answer at all within 15 s fails it too.
+      vi.useFakeTimers();
+      socket.connected = true;
+      shared.connected = true;
+      void flushOutbox();
+      expect(socket.sent[3]?.input.client_id).toBe(three.client_id);
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(failures).toEqual([
+        [two.client_id, refused],
+        [three.client_id, 'No answer from the server.'],
+      ]);
+      expect(statuses()).toEqual([
+        ['one', 'success'],
+        ['three', 'failed'],
+      ]);
+    } finally {
+      offFail();
+    }
+  });
+
+  it('MSG-46 a failed sync check is logged to the console only, and the conversation stays as it was', async () => {
+    const qc = new QueryClient();
+    const before = page(71, [msg(1, { ticketId: 71 }), msg(2, { ticketId: 71 })]);
+    qc.setQueryData(convKey(71), before);
+    const check = vi.spyOn(conversationApi, 'check').mockRejectedValue(new Error('HTTP 500'));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const failures: string[] = [];
+    const offFail = onSendFailed((id) => failures.push(id));
+    try {
+      await checkAll(qc);
+    } finally {
+      offFail();
+    }
+    expect(check).toHaveBeenCalledWith(71, 2, 100);
+    expect(logged.mock.calls).toEqual([[MESSAGE_STRINGS.syncError]]);
+    expect(MESSAGE_STRINGS.syncError).toBe('Sync error. Please close the app and try again.');
+    expect(qc.getQueryData(convKey(71))).toBe(before);
+    expect(qc.getQueryState(convKey(71))?.isInvalidated).toBe(false);
+    expect(failures).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
   type Reaction,
   type SendStatus,
 } from '@parley/contracts';
+import { type OutboxItem, pendingFor } from './outbox';
 
 /**
  * The pure core of a conversation (MSG-18, MSG-40, MSG-41): the window of messages one pane keeps, how
@@ -20,6 +21,46 @@ export interface PendingShown extends Omit<Message, 'id'> {
   key: string;
   sendStatus: SendStatus;
   error?: string;
+}
+
+/** A message still in the outbox as the pane shows it: mine, "sending" or "failed" (MSG-08). */
+export const asPending = (i: OutboxItem, me: string, name: string): PendingShown => ({
+  id: i.client_id,
+  key: i.client_id,
+  ticketId: i.ticket_id,
+  type: i.type,
+  message: i.message,
+  sender: me,
+  senderName: name,
+  ts: Math.floor(i.at / 1000),
+  created_at: i.at,
+  client_id: i.client_id,
+  isSender: true,
+  unread: false,
+  reply: i.reply,
+  reply_id: i.reply_id,
+  notes: [],
+  reactions: [],
+  reactions_2: {},
+  pinned: false,
+  emotion_2: {},
+  context: '',
+  translated_text: {},
+  files: i.fileInfo,
+  email: null,
+  sendStatus: i.status,
+  error: i.error,
+});
+
+/**
+ * MSG-08, MSG-10: what a pane shows: the stored messages ("success"), then this conversation's outbox items
+ * the server does not have yet ("sending" or "failed"), in the order written. While the newest messages are
+ * out of the window (scrolled up), pending ones wait below with them.
+ */
+export function shownMessages(data: ConversationData, items: OutboxItem[], me: string, name: string): ShownMessage[] {
+  const stored = data.messages.map((m) => ({ ...m, sendStatus: 'success' as const, key: String(m.id) }));
+  const pending = data.newerOut ? [] : pendingFor(items, data.ticketId, data.messages);
+  return [...stored, ...pending.map((i) => asPending(i, me, name))];
 }
 
 /** The state of one conversation in the query cache. */
