@@ -21,7 +21,7 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.listen(0, '127.0.0.1', () => {

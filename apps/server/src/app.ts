@@ -5,6 +5,7 @@ import { migrateToLatest } from './migrations/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
+import { callRoutes } from './modules/calls/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { labelRoutes } from './modules/labels/index.js';
@@ -90,6 +91,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     db,
     hostVariants: config.HOST_VARIANTS,
     version: { id: config.APP_VERSION, description: config.APP_WHATS_NEW },
+    sipWsUrl: config.SIP_WS_URL ?? '',
   });
   myAccountRoutes(app, { db });
   signupRoutes(app, { db, mailer, publicUrl: config.PUBLIC_URL });
@@ -99,6 +101,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   announcementRoutes(app, { db });
   labelRoutes(app, { db });
   departmentRoutes(app, { db });
+  callRoutes(app, { db, defaultSipWsUrl: config.SIP_WS_URL ?? '' });
   ticketRoutes(app, { db });
   eventsRoutes(app, { db });
   liveChatRoutes(app, { db, webDist: config.WEB_DIST });

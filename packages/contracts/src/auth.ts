@@ -67,6 +67,10 @@ export const AuthCheckAnswer = z.object({
   sipIp: z.string().optional(),
   sipPort: z.number().optional(),
   sip: z.object({ active: z.boolean(), sip_number: z.string(), password: z.string() }).optional(),
+  /** CALL-14: the call server's SIP-over-WebSocket address (the account's own, else the installation's), '' for none. */
+  sip_ws_url: z.string().optional(),
+  /** CALL-13: true when that address is the installation's default (no Authenticate button then). */
+  sip_default: z.boolean().optional(),
   rank: z.number().optional(),
   permission: z.array(z.string()).optional(),
   plan: z.number().optional(),

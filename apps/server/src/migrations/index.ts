@@ -16,6 +16,7 @@ import { m0013_workspace_chat } from './0013_workspace_chat.js';
 import { m0015_push_channels } from './0015_push_channels.js';
 import { m0016_ticket_counts } from './0016_ticket_counts.js';
 import { m0017_user_photo_sip } from './0017_user_photo_sip.js';
+import { m0018_call_server } from './0018_call_server.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -36,6 +37,7 @@ const all: Record<string, ParleyMigration> = {
   '0015_push_channels': m0015_push_channels,
   '0016_ticket_counts': m0016_ticket_counts,
   '0017_user_photo_sip': m0017_user_photo_sip,
+  '0018_call_server': m0018_call_server,
 };
 
 class StaticProvider implements MigrationProvider {

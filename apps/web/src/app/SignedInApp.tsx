@@ -27,7 +27,7 @@ const CustomerAnalysis = S('CustomerAnalysisScreen');
 const Calendar = S('CalendarScreen');
 const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'KanbanScreen');
 const Supervisory = S('SupervisoryScreen');
-const CallConfig = S('CallConfigScreen');
+const CallConfig = lazyScreen(() => import('../features/calls/CallConfigScreen'), 'CallConfigScreen');
 const ScamCalls = S('ScamCallsScreen');
 const Trading = S('TradingScreen');
 const Recording = S('RecordingScreen');

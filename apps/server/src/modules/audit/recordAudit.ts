@@ -24,6 +24,7 @@ export type AuditAction =
   | 'tfa.disabled'
   | 'tfa.backup_code_used'
   | 'account.security_changed'
+  | 'account.call_server_set'
   | 'account.created'
   | 'user.created'
   | 'user.updated'

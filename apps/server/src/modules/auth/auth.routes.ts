@@ -24,7 +24,7 @@ import { clearSessionCookies, setSessionCookies } from './cookies.js';
 
 export function authRoutes(
   app: FastifyInstance,
-  deps: { db: DB; hostVariants: Record<string, HostVariant>; version: AppVersion },
+  deps: { db: DB; hostVariants: Record<string, HostVariant>; version: AppVersion; sipWsUrl?: string },
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
@@ -78,7 +78,7 @@ export function authRoutes(
       const port = /:\d+$/.exec(req.host)?.[0] ?? '';
       const productUrl = combined ? `${req.protocol}://${combined}${/:\d+$/.test(combined) ? '' : port}` : '';
       const check = async (auth: AuthContext) => {
-        const answer = await authCheck(db, auth, variant, deps.version);
+        const answer = await authCheck(db, auth, variant, deps.version, deps.sipWsUrl);
         return answer.productDetails
           ? { ...answer, productDetails: { ...answer.productDetails, product_url: productUrl } }
           : answer;

@@ -62,6 +62,8 @@ export interface AccountsTable {
   product_functions: Generated<string>;
   /** JSON object of account settings (LABEL-14): `duration` = days until a Resolved ticket closes. */
   settings: Generated<string>;
+  /** CALL-14: the account's own call server (SIP over WebSocket), or null for the installation's. */
+  sip_ws_url: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -14,6 +14,7 @@ import {
 import { IconCheck, IconChevronsLeft, IconChevronsRight, IconPencil, IconPin } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { NavLink as RouterLink, useLocation } from 'react-router';
+import { CallServerIndicator } from '../../features/calls/CallServerIndicator';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { OnlineUsersPanel } from '../../features/status/OnlineUsersPanel';
 import { local } from '../../lib/cookies';
@@ -183,6 +184,8 @@ export function NavPanel({
             <Text size="sm">{NAV_HINTS.editVisibility}</Text>
           </Hint>
           <OnlineUsersPanel collapsed={collapsed} />
+          {/* NAV-38: the call-server indicator, for users with an active SIP line. */}
+          <CallServerIndicator session={session} />
           {/* NAV-37: the bell opens the notifications panel. */}
           <NotificationBell variant={navContextOf(session).variant} />
           <Hint

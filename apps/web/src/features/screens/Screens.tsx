@@ -18,7 +18,6 @@ import {
   IconMicrophone,
   IconPackage,
   IconPhone,
-  IconSettings,
   IconShieldExclamation,
   IconSpeakerphone,
   IconTicket,
@@ -92,13 +91,6 @@ export const KanbanScreen = () => (
 );
 export const SupervisoryScreen = () => (
   <EmptyScreen icon={IconEye} title="Supervisory" text="Live view of your agents and queues." />
-);
-export const CallConfigScreen = () => (
-  <EmptyScreen
-    icon={IconSettings}
-    title="Call Configurations"
-    text="Lines, queues and keypress menus of your phone system."
-  />
 );
 export const ScamCallsScreen = () => (
   <EmptyScreen

@@ -1,4 +1,4 @@
-import type { AuthCheckAnswer, HostVariant } from '@parley/contracts';
+import { type AuthCheckAnswer, type HostVariant, sipServerOf } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { headSeq } from '../../../platform/outbox/index.js';
@@ -25,6 +25,8 @@ export async function authCheck(
   auth: AuthContext,
   variant: HostVariant,
   version: AppVersion = { id: '0.0.0', description: '' },
+  /** CALL-14: the installation's call server (`SIP_WS_URL`), '' for none. */
+  defaultSipWsUrl = '',
 ): Promise<AuthCheckAnswer> {
   const u = await db
     .selectFrom('users as u')
@@ -50,6 +52,7 @@ export async function authCheck(
       'a.trial_ends_at',
       'a.subscription_ends_at',
       'a.name as company',
+      'a.sip_ws_url',
     ])
     .where('u.account_id', '=', auth.accountId)
     .where('u.id', '=', auth.userId)
@@ -74,6 +77,8 @@ export async function authCheck(
     priority: 0,
     // CALL-02, CALL-03: the user's SIP line (set with `npm run cli -- user:sip`).
     sip: { active: Boolean(u.sip_active), sip_number: u.sip_number, password: u.sip_password },
+    // CALL-02, CALL-13, CALL-14: where it registers: the account's own call server, else the installation's.
+    ...callServer(u.sip_ws_url, defaultSipWsUrl),
     rank: Number(u.rank),
     permission: JSON.parse(u.permission),
     plan: Number(u.plan),
@@ -92,4 +97,10 @@ export async function authCheck(
       features: JSON.parse(u.features),
     },
   };
+}
+
+function callServer(own: string | null, fallback: string) {
+  const url = own || fallback;
+  const at = url ? sipServerOf(url) : null;
+  return { sip_ws_url: at ? url : '', sip_default: !own, ...(at ?? {}) };
 }
