@@ -42,7 +42,8 @@ describe('SHELL the workspace shell in Chromium', () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startServer({ HOST_VARIANTS: 'localhost=support,127.0.0.1=combined', PRESENCE_GRACE_MS: '1000' }),
-      launchBrowser(),
+      // elsewhere.test: a name that reaches this server but is not one of its configured hosts (HOST-07).
+      launchBrowser(['--host-resolver-rules=MAP elsewhere.test 127.0.0.1']),
     ]);
     supportUrl = server.url.replace('127.0.0.1', 'localhost');
     const setup = await json(`${server.url}/api/setup`, 'POST', {
@@ -84,10 +85,17 @@ describe('SHELL the workspace shell in Chromium', () => {
     for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
   });
 
-  it('NAV-22 NAV-23 NAV-28 HOST-02 HOST-10 AUTH-17 SHELL-28 HOST-08 admin and hide_chat agent on the support host see the menus the table gives; a ticket there points to the full product', async () => {
+  it('NAV-22 NAV-23 NAV-28 HOST-02 HOST-03 HOST-10 AUTH-17 SHELL-28 HOST-08 admin and hide_chat agent on the support host see the menus the table gives; a ticket there points to the full product', async () => {
     const admin = await open();
+    // HOST-03: the app's calls go to the host the page was loaded from (here localhost, not 127.0.0.1).
+    const callHosts = new Set<string>();
+    admin.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/') || u.pathname.startsWith('/socket.io/')) callHosts.add(u.host);
+    });
     await signIn(admin, supportUrl, 'ann');
     const adminMenu = await navLabels(admin);
+    expect([...callHosts]).toEqual([new URL(supportUrl).host]);
     expect(adminMenu).toEqual([
       'Home',
       'Report',
@@ -339,6 +347,18 @@ describe('SHELL the workspace shell in Chromium', () => {
     await page.getByTestId('tab-livechat').click();
     expect(new URL(page.url()).pathname).toBe('/livechat');
     await screenshot(page, 'shell-narrow-light');
+  });
+
+  it("HOST-07 on a host that is not one of the product's, no Workspace tab and no chat view", async () => {
+    const page = await open('light', { width: 390, height: 800 });
+    const elsewhere = server.url.replace('127.0.0.1', 'elsewhere.test');
+    await signIn(page, elsewhere, 'ann', PASSWORD, server.url);
+    await page.getByTestId('tab-livechat').waitFor();
+    expect(await page.getByTestId('tab-ticket').count()).toBe(1);
+    expect(await page.getByTestId('tab-chat').count()).toBe(0);
+    await page.goto(`${elsewhere}/chat`);
+    await page.getByRole('heading', { name: 'Workspace is not available here' }).waitFor();
+    expect(await page.getByTestId('chat-list').count()).toBe(0);
   });
 
   it('SHELL-65 dark mode follows the toggle and stays in a cookie of about a year', async () => {

@@ -98,11 +98,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 }
 
 /** Debian's Chromium through playwright-core; never a downloaded browser. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`Chromium is missing at ${CHROMIUM}. Install it with: apt-get install -y chromium`);
   }
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraArgs] });
 }
 
 export async function newContext(browser: Browser, colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
@@ -169,8 +169,15 @@ export async function signInUi(page: Page, base: string, username: string, passw
  * screen: the same session as the form gives, without loading the sign-in page first (the form itself is
  * tested by auth.e2e and first-run.e2e). A browser test's main cost here is loading pages.
  */
-export async function signInAs(page: Page, base: string, username: string, password = PASSWORD): Promise<void> {
-  const r = await apiJson(`${base}/api/auth2`, 'POST', { client: username, password });
+export async function signInAs(
+  page: Page,
+  base: string,
+  username: string,
+  password = PASSWORD,
+  /** Where this process reaches the server, when the browser's name for it (`base`) does not resolve here. */
+  api = base,
+): Promise<void> {
+  const r = await apiJson(`${api}/api/auth2`, 'POST', { client: username, password });
   await page.context().addCookies([
     { name: 'parley_token', value: r.token, url: base },
     { name: 'parley_refresh', value: r.refresh_token, url: base },

@@ -98,6 +98,8 @@ export const AuthCheckAnswer = z.object({
        * host-to-variant map (`https://support.example.com`); '' when none is configured.
        */
       product_url: z.string().optional(),
+      /** HOST-07: whether this host may show the chat view (the product's own hosts and local ones). */
+      chat_allowed: z.boolean().optional(),
       product_functions: z.record(z.string(), z.array(z.string())),
       features: z.array(z.string()),
     })

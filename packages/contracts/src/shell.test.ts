@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HOST_VARIANTS } from './constants.js';
 import {
   bottomTabsFor,
+  chatViewAllowed,
   dialogDateValue,
   identityValue,
   isNavItemVisible,
@@ -114,6 +115,21 @@ describe('bottom tabs', () => {
     expect(bottomTabsFor('combined')).toEqual(['ticket', 'livechat', 'chat']);
     expect(bottomTabsFor('support')).toEqual(['chat', 'livechat']);
     expect(bottomTabsFor('trading')).toEqual(['livechat', 'chat']);
+  });
+
+  it('HOST-07 the chat view only on the product hosts and local hosts; no Workspace tab elsewhere', () => {
+    const hosts = ['help.example.test', 'app.example.test'];
+    expect(chatViewAllowed('help.example.test', hosts)).toBe(true);
+    expect(chatViewAllowed('APP.example.test:8443', hosts)).toBe(true);
+    expect(chatViewAllowed('elsewhere.example.test', hosts)).toBe(false);
+    expect(chatViewAllowed('help.example.test.evil.test', hosts)).toBe(false);
+    for (const local of ['localhost', 'localhost:3000', 'dev.localhost', '127.0.0.1:8080', '127.1.2.3', '[::1]:3000'])
+      expect(chatViewAllowed(local, hosts), local).toBe(true);
+    expect(chatViewAllowed('128.0.0.1', hosts)).toBe(false);
+    // With no host map, every host is the product's.
+    expect(chatViewAllowed('elsewhere.example.test', [])).toBe(true);
+    expect(bottomTabsFor('combined', false)).toEqual(['ticket', 'livechat']);
+    expect(bottomTabsFor('support', false)).toEqual(['livechat']);
   });
 });
 

@@ -185,12 +185,44 @@ export const BOTTOM_TABS: Record<BottomTab, { label: string; route: string }> = 
   chat: { label: 'Workspace', route: '/chat' },
 };
 export const DEFAULT_BOTTOM_TAB: BottomTab = 'chat';
-/** Tickets only on the combined variant; the Workspace tab comes first on the support variant (HOST-06). */
-export function bottomTabsFor(variant: HostVariant): BottomTab[] {
-  if (variant === 'combined') return ['ticket', 'livechat', 'chat'];
-  if (variant === 'support') return ['chat', 'livechat'];
-  return ['livechat', 'chat'];
+/**
+ * Tickets only on the combined variant; the Workspace tab comes first on the support variant (HOST-06); no
+ * Workspace where the chat view is not allowed (HOST-07).
+ */
+export function bottomTabsFor(variant: HostVariant, chatAllowed = true): BottomTab[] {
+  const tabs: BottomTab[] =
+    variant === 'combined'
+      ? ['ticket', 'livechat', 'chat']
+      : variant === 'support'
+        ? ['chat', 'livechat']
+        : ['livechat', 'chat'];
+  return chatAllowed ? tabs : tabs.filter((t) => t !== 'chat');
 }
+
+/** HOST-07: a local address: localhost (and *.localhost), 127.0.0.0/8 or ::1, with or without a port. */
+export function isLocalHost(host: string): boolean {
+  const h = host
+    .toLowerCase()
+    .replace(/^\[(.*)\](:\d+)?$/, '$1')
+    .replace(/^([^:]*):\d+$/, '$1');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
+}
+
+/**
+ * HOST-07 (design): the chat view is allowed on the product's own hosts and on local ones. The product's
+ * hosts are those named in the host-to-variant map; with no map every host is the product's.
+ */
+export function chatViewAllowed(host: string, productHosts: readonly string[]): boolean {
+  if (productHosts.length === 0 || isLocalHost(host)) return true;
+  const bare = host.toLowerCase().replace(/:\d+$/, '');
+  return productHosts.some((p) => p.toLowerCase() === bare || p.toLowerCase() === host.toLowerCase());
+}
+
+/** HOST-07: what the chat view says on a host where it is not allowed (ours). */
+export const CHAT_NOT_ALLOWED = {
+  title: 'Workspace is not available here',
+  body: "Open Parley at its own address to chat with your team. This address only serves the product's other screens.",
+} as const;
 
 // ---------------------------------------------------------------------------------------------------------
 // Pagination (SHELL-51, SHELL-52)

@@ -40,6 +40,7 @@ const Generic = S('GenericScreen');
 const Knowledge = S('KnowledgeScreen');
 const About = S('AboutPage');
 const NoConversations = S('NoConversationsScreen');
+const ChatNotAllowed = S('ChatNotAllowedScreen');
 const settings = () => import('../features/settings/SettingsPage');
 const Settings = lazyScreen(settings, 'SettingsPage') as unknown as ComponentType<{ session: AuthCheckAnswer }>;
 
@@ -90,7 +91,17 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/ticket/:id" element={<TicketConversation />} />
           <Route path="/ticket/*" element={<Conversation session={session} list={Tickets} />} />
           <Route path="/livechat/*" element={<Conversation session={session} list={LiveChat} />} />
-          <Route path="/chat/*" element={<Conversation session={session} list={Chat} />} />
+          {/* HOST-07: the chat view only on the product's own hosts and local ones. */}
+          <Route
+            path="/chat/*"
+            element={
+              session.productDetails?.chat_allowed === false ? (
+                <ChatNotAllowed />
+              ) : (
+                <Conversation session={session} list={Chat} />
+              )
+            }
+          />
           <Route path="/call/*" element={<Call />} />
           <Route path="/report/*" element={<Report />} />
           <Route path="/interactions" element={<Generic />} />

@@ -104,7 +104,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
       </AppShell.Main>
       {narrow && (
         <AppShell.Footer>
-          <BottomTabs variant={variant} />
+          <BottomTabs variant={variant} chatAllowed={session.productDetails?.chat_allowed !== false} />
         </AppShell.Footer>
       )}
       <ShellModals />

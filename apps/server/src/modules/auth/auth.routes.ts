@@ -3,6 +3,7 @@ import {
   AuthCheckAnswer,
   AuthCheckInput,
   CreateWorkspaceInput,
+  chatViewAllowed,
   REFRESH_COOKIE,
   ResultAnswer,
   SetupState,
@@ -80,7 +81,14 @@ export function authRoutes(
       const check = async (auth: AuthContext) => {
         const answer = await authCheck(db, auth, variant, deps.version, deps.sipWsUrl);
         return answer.productDetails
-          ? { ...answer, productDetails: { ...answer.productDetails, product_url: productUrl } }
+          ? {
+              ...answer,
+              productDetails: {
+                ...answer.productDetails,
+                product_url: productUrl,
+                chat_allowed: chatViewAllowed(req.host, Object.keys(deps.hostVariants)),
+              },
+            }
           : answer;
       };
       if (req.auth) return check(req.auth);

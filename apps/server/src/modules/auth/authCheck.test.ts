@@ -136,6 +136,22 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
     expect(await details('help.example.test:8080')).toMatchObject({ product_url: 'http://app.example.test:8080' });
   });
 
+  it('HOST-07 the auth check says whether this host may show the chat view', async () => {
+    const a = await signUpVia(call);
+    const allowed = async (host: string) =>
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: '/api/auth/check',
+          headers: { host, authorization: `Bearer ${a.token}` },
+        })
+      ).json().productDetails.chat_allowed;
+    expect(await allowed('help.example.test')).toBe(true);
+    expect(await allowed('trade.example.test:8443')).toBe(true);
+    expect(await allowed('localhost:3000')).toBe(true);
+    expect(await allowed('elsewhere.example.test')).toBe(false);
+  });
+
   it('AUTH-28 AUTH-29 sign-out with _token and current: current=0 ends the others, current=1 ends this one', async () => {
     const a = await signUpVia(call);
     const other = await signInVia(call, a.username, a.password);

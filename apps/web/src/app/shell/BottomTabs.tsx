@@ -20,7 +20,7 @@ const ICONS = { ticket: IconTicket, livechat: IconHeadset, chat: IconMessages };
 export const savedBottomTab = () => local.get<BottomTab>(LOCAL_KEYS.bottomTab, DEFAULT_BOTTOM_TAB);
 
 /** SHELL-33 .. SHELL-35, DECISIONS 2: bottom tabs on narrow screens. */
-export function BottomTabs({ variant }: { variant: HostVariant }) {
+export function BottomTabs({ variant, chatAllowed }: { variant: HostVariant; chatAllowed: boolean }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [tab, setTab] = useState<BottomTab>(savedBottomTab);
@@ -29,7 +29,7 @@ export function BottomTabs({ variant }: { variant: HostVariant }) {
     (Object.keys(BOTTOM_TABS) as BottomTab[]).find((k) => pathname.startsWith(BOTTOM_TABS[k].route)) ?? tab;
   return (
     <nav className={classes.bar} aria-label="Sections">
-      {bottomTabsFor(variant).map((k) => {
+      {bottomTabsFor(variant, chatAllowed).map((k) => {
         const Icon = ICONS[k];
         return (
           <UnstyledButton

@@ -1,5 +1,5 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { SHELL_STRINGS } from '@parley/contracts';
+import { CHAT_NOT_ALLOWED, SHELL_STRINGS } from '@parley/contracts';
 import {
   IconAddressBook,
   IconBook,
@@ -134,6 +134,10 @@ export const NoConversationsScreen = () => (
     title="No conversations in this account"
     text="This is a console account: it has reports and settings, but no tickets or chats."
   />
+);
+/** HOST-07: the chat view on a host that is not one of the product's own. */
+export const ChatNotAllowedScreen = () => (
+  <EmptyScreen icon={IconMessages} title={CHAT_NOT_ALLOWED.title} text={CHAT_NOT_ALLOWED.body} />
 );
 export const GenericScreen = () => (
   <EmptyScreen icon={IconLink} title="Nothing here yet" text="This part of the workspace has no content yet." />
