@@ -68,9 +68,13 @@ class Client {
   /** The first catch-up came: from here on this client sees every message (it never loads history). */
   ready: Promise<void>;
 
-  /** The same handling as the web app's RealtimeClient: apply, confirm the head, or count a cut-short one. */
-  catchUp(c: CatchUp) {
-    if (!c.complete) this.incomplete++;
+  /**
+   * The same handling as the web app's RealtimeClient: apply, confirm the head, or count a cut-short one.
+   * Only a reconnect's catch-up counts as cut short: a gap fill pages by design (1,000 events a page), and
+   * a fast server makes more than that between two fills.
+   */
+  catchUp(c: CatchUp, via: 'socket' | 'gap fill' = 'socket') {
+    if (!c.complete && via === 'socket') this.incomplete++;
     for (const e of c.events) if (e.name === 'newMessage') this.apply(e.seq, e.data);
     this.seqs.caughtUp(c.head);
   }
@@ -87,7 +91,7 @@ class Client {
         });
         if (res.ok) {
           this.gapFills++;
-          this.catchUp((await res.json()) as CatchUp);
+          this.catchUp((await res.json()) as CatchUp, 'gap fill');
         }
       } catch {
         // the node is down: the reconnect's catch-up does the same

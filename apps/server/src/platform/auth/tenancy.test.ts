@@ -372,6 +372,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         delete: [],
       }),
       'POST /api/settings/update': async () => ({ action: 'duration', day: 5 }),
+      // A sampled string is not a ws:// address: a good one reaches the handler.
+      'POST /api/call/config': async () => ({ sip_ws_url: 'wss://pbx.b.example/ws' }),
       // Tokens in the body must not outrank the caller's Bearer token.
       'POST /api/auth/check': async () => ({ _token: a.token, refresh_token: a.refreshToken }),
       // Sampled e-mails and phones are not valid: a plain ticket of B's own reaches the handler.
