@@ -29,7 +29,7 @@ export { listTicketStatuses } from './ticketStatuses.js';
 /** Domain events other modules listen to. */
 export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
 /** Read side: list pages, one ticket, campaigns. */
-export { listCampaigns, loadTickets, ticketInfo, ticketItem } from './tickets.queries.js';
+export { listCampaigns, loadTickets, ticketInfo, ticketItem, touchTicketItem } from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */
 export { ticketAudience, ticketRoomSocket } from './tickets.realtime.js';
 /** HTTP routes of the module. */

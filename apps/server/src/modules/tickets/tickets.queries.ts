@@ -334,6 +334,30 @@ export async function ticketItem(db: Db, viewer: Viewer, id: number): Promise<Ti
   return toListItem(await itemRow(db, viewer, id));
 }
 
+/**
+ * Moves a ticket's activity columns inside the caller's transaction and answers the ticket's list item as
+ * the account sees it (no reader's read state), from the updated row itself (`returning`): one statement
+ * instead of an update and a read, so the row lock Postgres takes here is held only from this statement to
+ * the commit. Undefined when the ticket is not the account's.
+ */
+export async function touchTicketItem(
+  trx: Db,
+  accountId: number,
+  id: number,
+  set: { updated_at: number; last_message_at?: number; has_responded?: number },
+): Promise<Omit<TicketListItem, 'read' | 'newMessage'> | undefined> {
+  const row = await trx
+    .updateTable('tickets')
+    .set(set)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning(ITEM_COLUMNS)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { read: _r, newMessage: _n, ...item } = toListItem({ ...(row as Omit<ItemRow, 'read_at'>), read_at: null });
+  return item;
+}
+
 /** TICKET-36, TICKET-37: one ticket in full; 404 for another account's id. */
 export async function ticketInfo(db: Db, viewer: Viewer, id: number): Promise<TicketInfo> {
   const row = await itemRow(db, viewer, id);

@@ -591,6 +591,52 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     await r.stop();
   });
 
+  it('SPINE while commands keep committing the relay lingers, so a batch carries several; after a quiet spell it claims at once', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const lingerMs = 200;
+    const r = relay(s, 'node-linger', { pollMs: 60_000, lingerMs });
+    const deliveredAt = new Map<number, number>();
+    r.register({
+      name: 'record',
+      kind: 'effect',
+      events: '*',
+      async handle(e) {
+        deliveredAt.set(e.id, performance.now());
+      },
+    });
+    relays.push(r);
+    r.start();
+    await sleep(50);
+    const started = performance.now();
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      ids.push((await emit(s.db, accountId, 'test.steady', { i })).id);
+      await sleep(3);
+    }
+    await waitFor(
+      () => ids.every((id) => deliveredAt.has(id)),
+      10_000,
+      () => `${deliveredAt.size} of 40 delivered`,
+    );
+    const elapsed = performance.now() - started;
+    // Without lingering every command's event is claimed on its own (40 batches).
+    expect(r.batches).toBeLessThanOrEqual(Math.min(20, 2 + Math.ceil(elapsed / lingerMs)));
+    // Quiet: the linger after the last batch has passed and nothing came. The next event goes out at once.
+    await sleep(lingerMs * 2);
+    const before = r.batches;
+    const t = performance.now();
+    const lone = await emit(s.db, accountId, 'test.lone');
+    await waitFor(
+      () => deliveredAt.has(lone.id),
+      5_000,
+      () => 'the lone event',
+    );
+    expect(deliveredAt.get(lone.id)! - t).toBeLessThan(lingerMs);
+    expect(r.batches).toBe(before + 1);
+    await r.stop();
+  });
+
   it("SPINE appendEvents gives a command's events consecutive sequence numbers in the order given", async () => {
     const s = await fresh();
     const accountId = await createAccount(s.db);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { sql, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/db.js';
 import type { Database } from '../db/schema.js';
 
@@ -54,30 +54,56 @@ export async function appendEvents(
   if (list.some((e) => e.accountId !== accountId)) throw new Error('appendEvents: events of another account');
   const at = Date.now();
   const n = list.length;
-  const { last_seq } = await trx
-    .insertInto('account_seq')
-    .values({ account_id: accountId, last_seq: n })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_seq: sql`account_seq.last_seq + ${n}` }))
-    .returning('last_seq')
-    .executeTakeFirstOrThrow();
-  const first = Number(last_seq) - n + 1;
-  const rows = await trx
-    .insertInto('events')
-    .values(
-      list.map((e, i) => ({
-        account_id: accountId,
-        seq: first + i,
-        type: e.type,
-        payload: JSON.stringify(e.payload),
-        socket_event: e.realtime?.name ?? null,
-        rooms: JSON.stringify(e.realtime?.rooms ?? []),
-        created_at: at,
-        available_at: at,
-        attempts: 0,
-      })),
-    )
-    .returning(['id', 'seq'])
-    .execute();
+  const rowOf = (e: NewEvent) => ({
+    type: e.type,
+    payload: JSON.stringify(e.payload),
+    socket_event: e.realtime?.name ?? null,
+    rooms: JSON.stringify(e.realtime?.rooms ?? []),
+  });
+  let rows: { id: number | string; seq: number | string }[];
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    // One statement: the bump and the insert in one round trip, so the account's sequence row is locked
+    // for that statement and the commit only (every writer of the account waits on it).
+    const values = sql.join(
+      list.map((e, i) => {
+        const r = rowOf(e);
+        return sql`(${i}::int, ${r.type}::text, ${r.payload}::text, ${r.socket_event}::text, ${r.rooms}::text)`;
+      }),
+    );
+    ({ rows } = await sql<{ id: string; seq: string }>`
+      with s as (
+        insert into account_seq (account_id, last_seq) values (${accountId}::bigint, ${n}::bigint)
+        on conflict (account_id) do update set last_seq = account_seq.last_seq + ${n}::bigint
+        returning last_seq)
+      insert into events (account_id, seq, type, payload, socket_event, rooms, created_at, available_at, attempts)
+      select ${accountId}::bigint, s.last_seq - ${n}::bigint + 1 + v.i, v.type, v.payload, v.socket_event, v.rooms,
+        ${at}::bigint, ${at}::bigint, 0
+      from s cross join (values ${values}) as v(i, type, payload, socket_event, rooms)
+      order by v.i
+      returning id, seq`.execute(trx));
+  } else {
+    const { last_seq } = await trx
+      .insertInto('account_seq')
+      .values({ account_id: accountId, last_seq: n })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_seq: sql`account_seq.last_seq + ${n}` }))
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    const first = Number(last_seq) - n + 1;
+    rows = await trx
+      .insertInto('events')
+      .values(
+        list.map((e, i) => ({
+          account_id: accountId,
+          seq: first + i,
+          ...rowOf(e),
+          created_at: at,
+          available_at: at,
+          attempts: 0,
+        })),
+      )
+      .returning(['id', 'seq'])
+      .execute();
+  }
   appended.add(trx);
   // Both databases return the rows of a multi-row insert in the order given; the sort makes it explicit.
   return rows.map((r) => ({ id: Number(r.id), seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);

@@ -14,6 +14,33 @@ import { eventsAfter, headSeq, type Listener, type StoredEvent } from '../outbox
 export type AppSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, { auth: AuthContext }>;
 export type AppIo = Server<ClientToServer, ServerToClient, Record<string, never>, { auth: AuthContext }>;
 
+/** The parts of engine.io's connection and WebSocket transport that `batchFlushes` uses (not typed by engine.io). */
+interface EngineTransport {
+  name: string;
+  send(packets: unknown[]): void;
+  socket?: { _socket?: { cork(): void; uncork(): void } };
+}
+interface EngineConn {
+  transport: EngineTransport;
+  on(event: 'upgrade', fn: (t: EngineTransport) => void): void;
+}
+
+/** Writes all the packets of one engine.io flush to a WebSocket's TCP socket in one go (see createRealtime). */
+function batchFlushes(t: EngineTransport): void {
+  const tcp = t.name === 'websocket' ? t.socket?._socket : undefined;
+  if (!tcp || typeof tcp.cork !== 'function') return;
+  const send = t.send.bind(t);
+  t.send = (packets) => {
+    if (packets.length < 2) return send(packets);
+    tcp.cork();
+    try {
+      send(packets);
+    } finally {
+      tcp.uncork();
+    }
+  };
+}
+
 /** Most events a reconnecting socket is sent in one catch-up; past that it reloads its views. */
 export const CATCH_UP_LIMIT = 5000;
 
@@ -96,6 +123,14 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
   });
 
   const handlers: ((s: AppSocket) => void)[] = [];
+
+  // Each WebSocket frame engine.io writes is a syscall of its own; packets that queued while the previous
+  // write was in flight (a busy ticket's newMessage and updateTicket, a catch-up) leave in one flush. Corking
+  // the connection around the flush makes that one writev instead of one per packet.
+  io.engine.on('connection', (conn: EngineConn) => {
+    batchFlushes(conn.transport);
+    conn.on('upgrade', batchFlushes);
+  });
 
   io.on('connection', async (socket) => {
     const { auth } = socket.data;

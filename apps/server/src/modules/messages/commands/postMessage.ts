@@ -12,7 +12,7 @@ import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { ticketAudience, ticketItem } from '../../tickets/index.js';
+import { ticketAudience, touchTicketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
 import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
 
@@ -73,16 +73,6 @@ export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageE
     .executeTakeFirstOrThrow()) as MessageRow;
 
   const agentAnswer = !m.fromCustomer && m.type !== 'system' && m.sender !== 'server' && m.sender !== 'translatebot';
-  await trx
-    .updateTable('tickets')
-    .set({
-      updated_at: at,
-      ...(m.fromCustomer ? { last_message_at: at } : {}),
-      ...(agentAnswer ? { has_responded: 1 } : {}),
-    })
-    .where('account_id', '=', m.accountId)
-    .where('id', '=', m.ticketId)
-    .execute();
 
   // A row inserted just now has no notes or reactions yet (messages are never deleted outright, so its id is
   // new): only a reply needs a read, for the quoted message's preview.
@@ -90,14 +80,17 @@ export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageE
   // Listeners (Web Push) learn who wrote it from the event instead of reading the account's users again.
   const event = { ...stored!, fromCustomer: m.fromCustomer };
   const audienceTicket = { id: m.ticketId, accountId: m.accountId, channel: ticket.channel };
-  const {
-    read: _r,
-    newMessage: _n,
-    ...item
-  } = await ticketItem(trx, { accountId: m.accountId, userId: 0 }, m.ticketId);
   const messageRooms = await messageAudience(trx, audienceTicket);
   const staffRooms = await staffAudience(trx, audienceTicket);
-  // Appended last, after every read: the account's sequence stays locked from here to commit only.
+  // The ticket's activity, and its list item from the updated row, after every read: on Postgres the ticket
+  // row stays locked from here to commit only, so concurrent messages of one ticket wait on each other less.
+  const item = await touchTicketItem(trx, m.accountId, m.ticketId, {
+    updated_at: at,
+    ...(m.fromCustomer ? { last_message_at: at } : {}),
+    ...(agentAnswer ? { has_responded: 1 } : {}),
+  });
+  if (!item) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+  // Appended last: the account's sequence stays locked from here to commit only.
   await appendEvents(trx, m.accountId, [
     {
       accountId: m.accountId,
