@@ -499,7 +499,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     }
   });
 
-  it("TICKET-36 TICKET-37 info: one ticket in full (with its campaign's name); another account's id is 404", async () => {
+  it("TICKET-36 TICKET-37 TICKET-21 info: one ticket in full (label ids as a list, assignees split, readers) (with its campaign's name); another account's id is 404", async () => {
     for (const row of [
       mine().find((x) => x.read_at !== null && x.campaign_id !== null)!,
       mine().find((x) => x.read_at !== null && x.campaign_id === null)!,

@@ -1,4 +1,10 @@
-import { MESSAGE_STRINGS, type Message, type SendAck, type SendMessageInput } from '@parley/contracts';
+import {
+  MESSAGE_STRINGS,
+  type Message,
+  RECENT_CONVERSATIONS,
+  type SendAck,
+  type SendMessageInput,
+} from '@parley/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { realtime } from '../../lib/realtime';
@@ -11,6 +17,7 @@ import {
   installLive,
   onSendFailed,
   startLoading,
+  touchRecent,
   withChangesWhileLoading,
 } from './live';
 import { type ConversationData, shownMessages } from './model';
@@ -18,6 +25,30 @@ import { outbox } from './outbox';
 import { msg } from './testMessages';
 
 const message = (id: number, ticketId: number) => msg(id, { ticketId, type: 'system', sender: 'server' });
+
+describe('the recent conversations cache', () => {
+  it('TICKET-40 the last 10 opened conversations stay cached; opening an eleventh drops the oldest, reopening keeps one', () => {
+    expect(RECENT_CONVERSATIONS).toBe(10);
+    const qc = new QueryClient();
+    const cached = () =>
+      qc
+        .getQueryCache()
+        .findAll({ queryKey: ['conversation'] })
+        .map((q) => q.queryKey[1] as number)
+        .sort((a, b) => a - b);
+    const open = (id: number) => {
+      qc.setQueryData(convKey(id), { ticketId: id });
+      touchRecent(qc, id);
+    };
+    for (let id = 101; id <= 110; id++) open(id);
+    expect(cached()).toHaveLength(10);
+    open(101); // reopened: now the most recent, so 102 is the oldest
+    open(111);
+    expect(cached()).not.toContain(102);
+    expect(cached()).toContain(101);
+    expect(cached()).toHaveLength(10);
+  });
+});
 
 describe('live changes and the first page', () => {
   it('MSG-09 RT-22 a message that arrives while the first page loads is in the page when it comes', async () => {
