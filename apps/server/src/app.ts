@@ -109,6 +109,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   await messageRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
+    mailer,
     translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : noTranslator,
   });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);

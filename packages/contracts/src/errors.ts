@@ -20,4 +20,6 @@ export const ErrorCode = {
   conflict: 'CONFLICT',
   rateLimited: 'RATE_LIMITED',
   internal: 'INTERNAL',
+  /** An SMTP server refused or could not take an e-mail (502; the description carries its response). */
+  mailFailed: 'MAIL_FAILED',
 } as const;

@@ -47,7 +47,13 @@ export const MESSAGE_STRINGS = {
   storageFull: "Your plan's storage is full.",
   fileType: 'This type of file is not allowed.',
   socketDown: 'No connection to the server.',
+  /** The reply is stored, but no SMTP server is configured (SMTP_URL) to send it. */
+  mailNotConfigured: 'E-mail is not configured on this server (SMTP_URL), so the reply was stored but not sent.',
+  mailFailed: (response: string) => `The e-mail could not be sent: ${response}`,
 } as const;
+
+/** MSG-26 (design): the channels whose replies go out as e-mail through the reply composer. */
+export const isEmailChannel = (channel: string) => channel === 'EMAIL' || channel === 'GRAPH_EMAIL';
 
 /** MSG-09: a message queued locally has the id "queue-" and 10 random letters or digits. */
 export const QUEUE_ID = /^queue-[A-Za-z0-9]{10}$/;
@@ -204,7 +210,12 @@ export const ReplyInput = SendMessageInput.omit({ files: true }).extend({
   template: z.string().max(200).optional(),
 });
 export type ReplyInput = z.infer<typeof ReplyInput>;
-/** MSG-25: `id` and the attached files (first one flat as the spec names them, all in `files`). */
+/**
+ * MSG-25: `id` and the attached files (first one flat as the spec names them, all in `data.files`).
+ * `mail` (design) says what happened to the e-mail: `sent` (the SMTP server took it), `not_configured`
+ * (stored, not sent: no SMTP_URL; `description` says so), or `none` (not an e-mail reply). A refused
+ * e-mail is not stored: the call answers 502 with the SMTP server's response (MSG-31).
+ */
 export const ReplyAnswer = z.object({
   result: z.literal('success'),
   id: z.number(),
@@ -212,7 +223,10 @@ export const ReplyAnswer = z.object({
   fileType: z.string(),
   fileName: z.string(),
   data: Message,
+  mail: z.enum(['sent', 'not_configured', 'none']),
+  description: z.string().optional(),
 });
+export type ReplyAnswer = z.infer<typeof ReplyAnswer>;
 
 /** MSG-32, MSG-33 (design): the sender of a message, or an admin, deletes it; system messages stay. */
 export const DeleteMessageInput = z.object({ message_id: messageId, ticket_id: ticketId });
@@ -229,6 +243,8 @@ export const HistoryQuery = z.object({
 });
 export const HistoryAnswer = z.object({
   result: z.literal('success'),
+  /** The conversation's channel (DECISIONS 4): the pane picks its composer and read event by it. */
+  channel: z.string(),
   data: z.array(Message),
   /** Every message of the conversation (MSG-18's first entry). */
   count: z.number(),
@@ -364,6 +380,12 @@ export const ParticipantChangedEvent = z.object({
   removed: z.array(z.string()),
 });
 export type ParticipantChangedEvent = z.infer<typeof ParticipantChangedEvent>;
+
+/**
+ * RT-19, RT-20 (design): the ack of `refreshLiveChatUnreadCount`: how many live chats (LIVECHAT tickets,
+ * open-type) have a visitor message this user has not read, capped like every unread count (UNREAD_CAP).
+ */
+export type LiveChatUnreadAnswer = { ok: true; unread: number } | { ok: false; error: string };
 
 /** What the client sends with `newChatMessage` and gets back in its ack. */
 export type SendAck = { ok: true; data: Message } | { ok: false; error: string };

@@ -10,6 +10,7 @@ import type {
 } from './livechat.js';
 import type {
   DeleteNoteEvent,
+  LiveChatUnreadAnswer,
   NewMessageEvent,
   ParticipantChangedEvent,
   PinEvent,
@@ -67,6 +68,8 @@ export interface ServerToClient {
   removeTyping: (e: TypingEvent) => void;
   /** RT-09: a read receipt in a ticket room (ephemeral). */
   readMessage: (e: ReadReceiptEvent) => void;
+  /** RT-09: the same for a Workspace chat (the reader sent `readMessage2`). */
+  readMessage2: (e: ReadReceiptEvent) => void;
   /** NOTIF-16: a notification for this user (its own room). */
   newNotification: (e: Envelope<NewNotification>) => void;
   /** RT-21: a ticket was created (account room). */
@@ -119,6 +122,8 @@ export interface ClientToServer {
   ) => void;
   /** RT-19: ask for this user's unread ticket counts. */
   refreshTicketUnreadCount: (ack: (r: { ok: boolean; error?: string; unread?: UnreadCount[] }) => void) => void;
+  /** RT-19: ask how many live chats this user has unread (see `LiveChatUnreadAnswer`). */
+  refreshLiveChatUnreadCount: (ack: (r: LiveChatUnreadAnswer) => void) => void;
   /** STATUS-14: the client says it is here; an Offline agent becomes Online. */
   tellOnline: () => void;
   /** SHELL-37: the announcement that shows now, if any. */

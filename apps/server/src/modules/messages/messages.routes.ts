@@ -31,6 +31,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
+import type { Mailer } from '../../platform/mail.js';
 import { headSeq } from '../../platform/outbox/index.js';
 import { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
 import { sendMessage } from './commands/postMessage.js';
@@ -52,6 +53,8 @@ export interface MessageDeps {
   db: DB;
   dataDir: string;
   translator: Translator;
+  /** E-mail replies (MSG-25) go out through it. */
+  mailer: Mailer;
 }
 
 /** The ticket of the caller's account that they may read, else 404 "Ticket not found." / 403 (MSG-47). */
@@ -81,7 +84,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
       },
       async (req) => {
         const auth = req.auth!;
-        await readableTicket(db, req, req.params.id);
+        const ticket = await readableTicket(db, req, req.params.id);
         const chunk = await historyChunk(db, auth.accountId, req.params.id, {
           before: req.query.messageId,
           skip: req.params.count,
@@ -90,6 +93,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
         const reader = { accountId: auth.accountId, username: auth.username, readAt };
         return {
           ...ok,
+          channel: ticket.channel,
           data: (await hydrate(db, auth.accountId, chunk.rows)).map((m) => forReader(m, reader)),
           count: chunk.count,
           more: chunk.more,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
+import { unreadCounts } from '../tickets/index.js';
 import { sendMessage } from './commands/postMessage.js';
 import { deletedSince, findTicket } from './messages.queries.js';
 import { canRead } from './messages.realtime.js';
@@ -15,7 +16,8 @@ const noop = () => {};
 
 /**
  * The conversation events a signed-in socket sends (RT-09, RT-10, RT-11, RT-18): sending with an ack,
- * typing (ephemeral, to the ticket room but the sender), read receipts, and asking for deletions.
+ * typing (ephemeral, to the ticket room but the sender), read receipts, asking for deletions, and the
+ * live chat unread count (RT-19).
  */
 export function messageSocket(db: DB, log: pino.Logger) {
   return (socket: AppSocket) => {
@@ -52,7 +54,9 @@ export function messageSocket(db: DB, log: pino.Logger) {
     socket.on('sendTyping', typing('sendTyping'));
     socket.on('removeTyping', typing('removeTyping'));
 
-    const read = async (raw: unknown) => {
+    // RT-09: `readMessage` for tickets and live chats, `readMessage2` for Workspace chats (what the web sends
+    // by channel); each is passed on under its own name to the others in the room, and stored as read.
+    const read = (event: 'readMessage' | 'readMessage2') => async (raw: unknown) => {
       const r = ReadInput.safeParse(raw);
       if (!r.success) return;
       try {
@@ -64,18 +68,31 @@ export function messageSocket(db: DB, log: pino.Logger) {
           .values({ account_id: accountId, ticket_id: r.data.ticketId, user_id: userId, read_at: at })
           .onConflict((oc) => oc.columns(['ticket_id', 'user_id']).doUpdateSet({ read_at: at }))
           .execute();
-        socket.to(rooms.ticket(r.data.ticketId)).emit('readMessage', {
+        socket.to(rooms.ticket(r.data.ticketId)).emit(event, {
           ticketId: r.data.ticketId,
           username,
           messageId: r.data.messageId,
           ts: Math.floor(at / 1000),
         });
       } catch (err) {
-        log.warn({ err }, 'readMessage failed');
+        log.warn({ err }, `${event} failed`);
       }
     };
-    socket.on('readMessage', read);
-    socket.on('readMessage2', read);
+    socket.on('readMessage', read('readMessage'));
+    socket.on('readMessage2', read('readMessage2'));
+
+    // RT-19: how many live chats this user has unread (the Live Chats badge asks again after a reconnect).
+    socket.on('refreshLiveChatUnreadCount', async (ack) => {
+      if (typeof ack !== 'function') return;
+      try {
+        const { accountId, userId } = auth();
+        const counts = await unreadCounts(db, { accountId, userId });
+        ack({ ok: true, unread: counts.find((c) => c.type === 'livechat')?.count ?? 0 });
+      } catch (err) {
+        log.warn({ err }, 'refreshLiveChatUnreadCount failed');
+        ack({ ok: false, error: 'Unavailable.' });
+      }
+    });
 
     socket.on('sendSyncDelete', async (raw, ack) => {
       const reply = typeof ack === 'function' ? ack : noop;

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { insertTicket } from './testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -22,30 +23,7 @@ describe.each(dialects)('messages (%s)', (dialect) => {
   const opened: TestSocket[] = [];
   const db = () => s.handle.db;
 
-  async function ticketOf(accountId: number, channel = 'EMAIL') {
-    const at = Date.now();
-    const row = await db()
-      .insertInto('tickets')
-      .values({
-        account_id: accountId,
-        ticket_number: Math.floor(Math.random() * 1e9),
-        title: 'Printer on fire',
-        channel,
-        closed: 0,
-        priority: '',
-        label: '[]',
-        department_id: null,
-        assignee: '',
-        name: 'Pat',
-        email: 'pat@example.com',
-        phone: '',
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  const ticketOf = (accountId: number, channel = 'EMAIL') => insertTicket(db(), accountId, { channel });
   const send = (token: string, body: Record<string, unknown>) => call('POST', '/api/ticket/message', { token, body });
   const history = (token: string, id: number, q = '') => call('GET', `/ticket/data/${id}/0${q}`, { token });
   const count = async (ticketId: number) =>
@@ -139,7 +117,7 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     expect(foreign).toEqual({ ok: false, error: 'Ticket not found.' });
   });
 
-  it('MSG-05 MSG-25 MSG-27 MSG-28 MSG-29 MSG-30 e-mail replies check every address and carry the reply preview', async () => {
+  it('MSG-05 MSG-25 MSG-27 MSG-28 MSG-29 MSG-30 e-mail replies check every address and carry the reply preview; without SMTP_URL stored, not sent', async () => {
     const { agent, ticket } = await newTeam();
     const first = await send(agent.token, { ticket_id: ticket, message: 'Question?' });
     const reply = (body: Record<string, unknown>) =>
@@ -168,6 +146,8 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     });
     expect(good.status, good.text).toBe(200);
     expect(good.body).toMatchObject({ result: 'success', file: '', fileName: '', fileType: '' });
+    // This server has no SMTP_URL: the reply is stored and the answer says so clearly.
+    expect(good.body).toMatchObject({ mail: 'not_configured', description: MESSAGE_STRINGS.mailNotConfigured });
     expect(good.body.data.reply).toEqual({ sender: agent.username, message: 'Question?' });
     expect(good.body.data.email).toEqual({ to: ['pat@example.com'], cc: ['boss@example.com'], subject: 'Re: printer' });
     const t = await db().selectFrom('tickets').select('closed').where('id', '=', ticket).executeTakeFirstOrThrow();

@@ -4,9 +4,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/http/errors.js';
 import { setTicketStatus } from '../tickets/index.js';
 import { sendMessage } from './commands/postMessage.js';
+import { envelopeOf, isEmailReply, mailReply, type ReplyEnvelope, smtpResponse } from './emailReply.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
 import { readMultipart } from './multipart.js';
+import { discardUploads } from './uploads.js';
 import { uploadFrom } from './uploads.routes.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
@@ -15,7 +17,12 @@ const bad = (message: string) => new AppError(400, ErrorCode.validation, message
  * MSG-25..31: a reply with e-mail fields and attachments, as JSON or multipart. Every cc and toEmail address,
  * and the main one when the HTML reply has no toEmail, must pass the e-mail check ("Please check the email
  * address. {address}"); nothing is stored otherwise. `closed` sets the ticket's status after the reply.
- * Sending the e-mail itself belongs to the e-mail channel; the addresses are kept on the message.
+ *
+ * An e-mail reply is sent through the configured SMTP server (SMTP_URL) before it is stored: a refusal
+ * answers 502 with the server's response and stores nothing (the agent fixes it and sends again), so the
+ * conversation never shows a reply the customer did not get. Without SMTP_URL the reply is stored and the
+ * answer says mail is not configured (`mail: 'not_configured'`). A repeat of a stored `client_id` answers
+ * the stored reply and sends nothing again.
  */
 export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
   app
@@ -32,28 +39,43 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
           throw bad(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid request.');
         }
         const input = parsed.data;
-        await readableTicket(deps.db, req, input.ticket_id);
+        const ticket = await readableTicket(deps.db, req, input.ticket_id);
         const badAddress = firstBadEmail(input);
         if (badAddress !== null) throw bad(MESSAGE_STRINGS.badEmail(badAddress));
-        const files = multipart?.files.length
-          ? await uploadFrom(deps, req, multipart.files, String(input.ticket_id))
-          : [];
-        const isEmail = input.type === 'text/html' || input.toEmail.length > 0 || input.cc.length > 0 || !!input.email;
-        const message = await sendMessage(deps.db, auth, input, {
-          files,
-          email: isEmail
-            ? {
-                to: [...(input.email ? [input.email] : []), ...input.toEmail],
-                cc: input.cc,
-                subject: input.title ?? '',
-                email2: input.email2,
-                template: input.template,
-              }
-            : null,
-        });
+
+        const stored = input.client_id ? await storedReply(deps, auth.accountId, input.client_id) : undefined;
+        const envelope: ReplyEnvelope | null = stored
+          ? stored.envelope
+          : isEmailReply(input)
+            ? envelopeOf(input, ticket.title)
+            : null;
+        const files =
+          !stored && multipart?.files.length
+            ? await uploadFrom(deps, req, multipart.files, String(input.ticket_id))
+            : [];
+        if (!stored && envelope && deps.mailer.configured) {
+          try {
+            await mailReply(deps.mailer, {
+              dataDir: deps.dataDir,
+              accountId: auth.accountId,
+              envelope,
+              type: input.type,
+              message: input.message,
+              files,
+            });
+            envelope.sent = true;
+          } catch (err) {
+            req.log.warn({ err: { message: smtpResponse(err) } }, 'e-mail reply refused');
+            await discardUploads(deps.db, deps.dataDir, auth.accountId, files);
+            throw new AppError(502, ErrorCode.mailFailed, MESSAGE_STRINGS.mailFailed(smtpResponse(err)));
+          }
+        } else if (!stored && envelope) envelope.sent = false;
+
+        const message = await sendMessage(deps.db, auth, input, { files, email: envelope });
         if (input.closed !== undefined)
           await setTicketStatus(deps.db, auth, { id: input.ticket_id, status: input.closed });
         const first = message.files[0];
+        const mail = !envelope ? 'none' : envelope.sent ? 'sent' : 'not_configured';
         return {
           result: 'success' as const,
           id: message.id,
@@ -61,7 +83,21 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
           fileType: first?.fileType ?? '',
           fileName: first?.fileName ?? '',
           data: message,
-        };
+          mail,
+          ...(mail === 'not_configured' ? { description: MESSAGE_STRINGS.mailNotConfigured } : {}),
+        } as const;
       },
     );
+}
+
+/** A reply already stored under this `queue-` id: its e-mail envelope (null when it was not an e-mail). */
+async function storedReply(deps: MessageDeps, accountId: number, clientId: string) {
+  const row = await deps.db
+    .selectFrom('messages')
+    .select(['id', 'email_meta'])
+    .where('account_id', '=', accountId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { envelope: row.email_meta ? (JSON.parse(row.email_meta) as ReplyEnvelope) : null };
 }

@@ -10,12 +10,6 @@ import { readableTicket } from './messages.routes.js';
 import { readMultipart } from './multipart.js';
 import { findUpload, INLINE_TYPES, storeUploads, uploadPath } from './uploads.js';
 
-/** The plan of the caller's account (storage limits). */
-export async function planOf(deps: MessageDeps, accountId: number): Promise<number> {
-  const a = await deps.db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-  return Number(a?.plan ?? 0);
-}
-
 /** Stores the files of a multipart request for the caller (ticket checked when given). */
 export async function uploadFrom(
   deps: MessageDeps,
@@ -35,13 +29,7 @@ export async function uploadFrom(
     await readableTicket(deps.db, req, parsed.data);
     ticketId = parsed.data;
   }
-  return storeUploads(
-    deps.db,
-    deps.dataDir,
-    { accountId: auth.accountId, userId: auth.userId, plan: await planOf(deps, auth.accountId) },
-    ticketId,
-    files,
-  );
+  return storeUploads(deps.db, deps.dataDir, { accountId: auth.accountId, userId: auth.userId }, ticketId, files);
 }
 
 /** MSG-35..37: uploads, and the files served to members of their account only. */

@@ -10,9 +10,12 @@ import {
   UPLOAD_MAX_MB,
 } from '@parley/contracts';
 import { fileTypeFromBuffer } from 'file-type';
+import type { Insertable } from 'kysely';
 import sharp from 'sharp';
 import type { DB } from '../../platform/db/db.js';
+import type { UploadsTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
+import type { Trx } from '../../platform/outbox/index.js';
 import { fileOf } from './commands/postMessage.js';
 
 const MB = 1024 * 1024;
@@ -70,7 +73,7 @@ export const uploadPath = (dataDir: string, accountId: number, key: string) =>
   path.join(dataDir, 'uploads', String(accountId), key);
 
 /** Bytes the account stores now (files and thumbnails). */
-async function usedBytes(db: DB, accountId: number): Promise<number> {
+async function usedBytes(db: DB | Trx, accountId: number): Promise<number> {
   const r = await db
     .selectFrom('uploads')
     .select((eb) => eb.fn.sum<number>('size').as('total'))
@@ -79,14 +82,23 @@ async function usedBytes(db: DB, accountId: number): Promise<number> {
   return Number(r?.total ?? 0);
 }
 
+/** MSG-37: the account's storage limit in bytes by plan (null: unlimited); an unknown plan gets Starter's. */
+const storageLimit = (plan: number) =>
+  plan in PLAN_STORAGE_BYTES ? (PLAN_STORAGE_BYTES[plan] ?? null) : PLAN_STORAGE_BYTES[1]!;
+
 /**
  * MSG-35, MSG-37: stores uploaded files for an account: each sniffed from its bytes, within the plan's
  * storage, images with a 320 px JPEG thumbnail. All or nothing: a refused file stores none of the batch.
+ *
+ * The storage check and the rows are one transaction that first locks the account's row (a write to it:
+ * Postgres holds the row lock to commit, SQLite runs one transaction at a time), so two uploads at once
+ * cannot both see room that only one of them fits in. The bytes are written to disk before it (slow work
+ * outside the lock) and removed again when the batch is refused.
  */
 export async function storeUploads(
   db: DB,
   dataDir: string,
-  who: { accountId: number; userId: number | null; plan: number },
+  who: { accountId: number; userId: number | null },
   ticketId: number | null,
   files: { name: string; data: Buffer }[],
 ): Promise<MessageFile[]> {
@@ -105,16 +117,13 @@ export async function storeUploads(
         .catch(() => null);
     prepared.push({ name: cleanName(f.name), data: f.data, mime, thumb });
   }
-  const limit = who.plan in PLAN_STORAGE_BYTES ? (PLAN_STORAGE_BYTES[who.plan] ?? null) : PLAN_STORAGE_BYTES[1]!;
   const adding = prepared.reduce((n, f) => n + f.data.length + (f.thumb?.length ?? 0), 0);
-  if (limit !== null && (await usedBytes(db, who.accountId)) + adding > limit)
-    throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.storageFull);
 
   const dir = path.join(dataDir, 'uploads', String(who.accountId));
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
   try {
-    const rows = [];
+    const rows: (Insertable<UploadsTable> & { thumb_key: string | null })[] = [];
     for (const f of prepared) {
       const key = randomBytes(18).toString('base64url');
       const thumbKey = f.thumb ? randomBytes(18).toString('base64url') : null;
@@ -136,13 +145,35 @@ export async function storeUploads(
         created_at: Date.now(),
       });
     }
-    await db.insertInto('uploads').values(rows).execute();
+    await db.transaction().execute(async (trx) => {
+      const account = await trx
+        .updateTable('accounts')
+        .set((eb) => ({ plan: eb.ref('plan') }))
+        .where('id', '=', who.accountId)
+        .returning('plan')
+        .executeTakeFirst();
+      const limit = storageLimit(Number(account?.plan ?? 0));
+      if (limit !== null && (await usedBytes(trx, who.accountId)) + adding > limit)
+        throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.storageFull);
+      await trx.insertInto('uploads').values(rows).execute();
+    });
     return rows.map((row, i) => ({ ...fileOf(row), size: prepared[i]!.data.length }));
   } catch (err) {
     for (const p of written) await rm(p, { force: true });
     throw err;
   }
 }
+
+/** Removes stored uploads again (a reply whose e-mail was refused): their rows and bytes. */
+export async function discardUploads(db: DB, dataDir: string, accountId: number, files: MessageFile[]) {
+  const keys = files.flatMap((f) => [keyOf(f.file), f.thumb ? keyOf(f.thumb) : null]).filter((k) => k !== null);
+  if (keys.length === 0) return;
+  await db.deleteFrom('uploads').where('account_id', '=', accountId).where('key', 'in', keys).execute();
+  for (const k of keys) await rm(uploadPath(dataDir, accountId, k), { force: true });
+}
+
+/** The storage key in a file URL (`/files/<key>/<name>`), or null. */
+export const keyOf = (url: string) => /^\/files\/([A-Za-z0-9_-]{16,64})\//.exec(url)?.[1] ?? null;
 
 /** The stored file behind a URL key (the file or its thumbnail) if it is the account's. */
 export async function findUpload(db: DB, accountId: number, key: string) {
