@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type https from 'node:https';
 import pino from 'pino';
 import { migrateToLatest } from './migrations/index.js';
+import { aiRoutes, httpHints, noHints } from './modules/ai/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
@@ -104,8 +105,9 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   callRoutes(app, { db, defaultSipWsUrl: config.SIP_WS_URL ?? '' });
   ticketRoutes(app, { db });
   eventsRoutes(app, { db });
-  liveChatRoutes(app, { db, webDist: config.WEB_DIST });
+  const visitorLimits = liveChatRoutes(app, { db, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
   workspaceRoutes(app, { db });
+  aiRoutes(app, { db, hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : noHints });
   await messageRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
@@ -142,7 +144,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   realtime.onConnection(workspaceSocket(db, logger));
   realtime.onConnection(messageSocket(db, logger));
   realtime.onConnection(focusSocket(db, logger));
-  const liveChat = liveChatRealtime(realtime, db, logger);
+  const liveChat = liveChatRealtime(realtime, db, logger, visitorLimits);
 
   // On Postgres the relay has connections of its own: a burst of commands holding the main pool must not
   // keep delivery (claim, listeners' transaction) waiting for a connection.
@@ -161,6 +163,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   });
   relay.register(realtime.listener);
   relay.register(liveChat.listener);
+  relay.register(liveChat.offerListener);
   relay.register(assignedListener);
   relay.register(slaTicketListener);
   relay.register(slaLabelsListener);

@@ -8,6 +8,7 @@ import { VISITOR_STRINGS } from './visitorStrings.js';
  * accepts the chat, which creates the LIVECHAT ticket.
  */
 
+export * from './livechatHints.js';
 export { VISITOR_NAMESPACE, VISITOR_STRINGS } from './visitorStrings.js';
 
 /** The spec's words on the agent side (LIVECHAT-16 and DECISIONS 1 strings are in SHELL_STRINGS). */
@@ -32,6 +33,14 @@ export const LIVECHAT_STRINGS = {
   ended: 'Ended',
   converted: 'Converted',
   offered: 'Offered to you',
+  /** Design (automatic offering): the prompt of the agent a chat is offered to. */
+  offerTitle: (name: string) => `${name} wants to chat`,
+  accept: 'Accept',
+  offerLeft: (s: number) => (s === 1 ? '1 second left' : `${s} seconds left`),
+  mergeInto: 'Merge another session into this one',
+  mergeConfirm: 'Merge',
+  mergePick: 'Session to merge',
+  merged: 'Sessions merged.',
   settingsTitle: 'Live chat',
   embed: 'Paste this snippet before </body> on your website:',
   link: 'Visitor link',
@@ -122,10 +131,26 @@ export const QueuedChat = z.object({
   queued_at: z.number(),
   /** Automatic offering: the user the chat is offered to right now, if any. */
   offered_to: z.string().nullable(),
+  /** Design (automatic offering): that user's id, and when the offer moves on (server clock, ms). */
+  offered_user_id: z.number().nullable(),
+  offer_expires_at: z.number().nullable(),
 });
 export type QueuedChat = z.infer<typeof QueuedChat>;
 export const LiveChatQueue = z.object({ count: z.number(), queue: z.array(QueuedChat) });
 export type LiveChatQueue = z.infer<typeof LiveChatQueue>;
+
+/**
+ * Design (automatic offering): the chats one user may take with Take one are those offered to nobody or to
+ * them; the banner counts the ones offered to nobody (a chat offered to this user has its own prompt). The
+ * queue event lists the first 50 chats and every offered one, so both counts are exact.
+ */
+export function queueFor(q: LiveChatQueue, userId: number): { open: number; offer: QueuedChat | null } {
+  const offered = q.queue.filter((c) => c.offered_user_id !== null);
+  return {
+    open: Math.max(0, q.count - offered.length),
+    offer: offered.find((c) => c.offered_user_id === userId) ?? null,
+  };
+}
 
 /** `acceptLiveChat`: a chat id, or null for Take one (the oldest chat not offered to someone else). */
 export type AcceptAnswer = { ok: true; ticket_id: number; livechat_id: number } | { ok: false; error: string };
@@ -180,7 +205,13 @@ export const LiveChatEnded = z.object({
 export type LiveChatEnded = z.infer<typeof LiveChatEnded>;
 export const RemoveLiveChat = z.object({ ticket_id: z.number(), username: z.string() });
 export type RemoveLiveChat = z.infer<typeof RemoveLiveChat>;
-export const LiveChatOffer = z.object({ livechat_id: z.number(), name: z.string(), expires_at: z.number() });
+/** `liveChatOffer` to the one agent offered a chat: who, the first 200 characters, when it moves on. */
+export const LiveChatOffer = z.object({
+  livechat_id: z.number(),
+  name: z.string(),
+  message: z.string(),
+  expires_at: z.number(),
+});
 export type LiveChatOffer = z.infer<typeof LiveChatOffer>;
 
 /** The account's live chat settings (token for the link and the widget; automatic offering). */

@@ -82,6 +82,9 @@ export const ConfigSchema = z.object({
   /** MSG-49: a LibreTranslate-compatible server; unset means translation answers "not configured". */
   TRANSLATE_URL: url(['http:', 'https:']),
   TRANSLATE_API_KEY: z.string().max(500).optional(),
+  /** AI-01, AI-06: an HTTP service giving agents hints on customers' messages; unset: "not configured". */
+  AI_HINTS_URL: url(['http:', 'https:']),
+  AI_HINTS_API_KEY: z.string().max(500).optional(),
   /** CALL-14: the installation's call server, SIP over WebSocket (`wss://sip.example.com:8089/ws`). */
   SIP_WS_URL: url(['ws:', 'wss:']),
 });

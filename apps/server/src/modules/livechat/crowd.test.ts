@@ -1,9 +1,9 @@
 import { LIVECHAT_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { apiClient, type Call } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { queueVisitor } from './testing.js';
+import { liveChatAccount, queueVisitor } from './testing.js';
 
 const VISITORS = 30;
 const AGENTS = 3;
@@ -15,7 +15,7 @@ describe.each(dialects)('live chat crowd (%s)', (dialect) => {
   let call: Call;
   const opened: { close(): void }[] = [];
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { TRUST_PROXY: 'true' });
     call = apiClient(server.url);
   });
   afterAll(async () => {
@@ -25,22 +25,7 @@ describe.each(dialects)('live chat crowd (%s)', (dialect) => {
   const db = () => server.handle.db;
 
   it(`LIVECHAT-04 LIVECHAT-05 LIVECHAT-06 LIVECHAT-21 VISITOR-21 VISITOR-22 VISITOR-23 ${VISITORS} visitors queue at once with ${AGENTS} agents: all served, queue numbers right, none accepted twice, no agent above the plan limit`, async () => {
-    const admin = await signUpVia(call);
-    await db().updateTable('accounts').set({ plan: 1 }).where('id', '=', admin.accountId).execute();
-    const agents: Awaited<ReturnType<typeof addUserVia>>[] = [];
-    for (let i = 0; i < AGENTS; i++)
-      agents.push(await addUserVia(call, admin.token, { username: `crowd${i}-${uniq()}`, type: 'agent' }));
-    await db().updateTable('users').set({ status: 'OFFLINE' }).where('account_id', '=', admin.accountId).execute();
-    await db()
-      .updateTable('users')
-      .set({ status: 'ONLINE', second_status: '' })
-      .where(
-        'id',
-        'in',
-        agents.map((a) => a.id),
-      )
-      .execute();
-    const token = (await call('GET', '/api/livechat/settings', { token: admin.token })).body.data.token as string;
+    const { admin, agents, token } = await liveChatAccount(call, db(), AGENTS, 1);
     const sockets = await Promise.all(agents.map((a) => connectSocket(server.url, a.token, opened as TestSocket[])));
 
     // All at once.

@@ -2,12 +2,14 @@
 import { rooms } from '@parley/contracts';
 import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
+import type { Listener } from '../../platform/outbox/index.js';
 import type { Realtime } from '../../platform/realtime/realtime.js';
 import type { Task } from '../../platform/scheduler.js';
 import { registerAudience } from '../messages/index.js';
 import { agentLiveChatSocket } from './agent.socket.js';
-import { sweepOffers } from './offering.js';
+import { offerOnStatus, sweepOffers } from './offering.js';
 import { visitorRoom } from './queue.js';
+import { type VisitorLimits, visitorLimits } from './rateLimit.js';
 import { type LiveChatHub, visitorSocket } from './visitor.socket.js';
 
 export { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
@@ -17,7 +19,8 @@ export { liveChatRoutes } from './livechat.routes.js';
 
 import { livePlaces } from './livechat.routes.js';
 
-export { offerNext, sweepOffers } from './offering.js';
+export { offerNext, offerOnStatus, sweepOffers } from './offering.js';
+export { clientIp, type VisitorLimits } from './rateLimit.js';
 export { ensureSettings } from './settings.js';
 export type { LiveChatHub } from './visitor.socket.js';
 
@@ -35,12 +38,20 @@ for (const channel of ['LIVECHAT', 'livechat'])
     return out;
   });
 
-/** The visitor namespace, the agents' queue events, and the relay listener that reaches visitors. */
-export function liveChatRealtime(realtime: Realtime, db: DB, log: pino.Logger): LiveChatHub {
-  const hub = visitorSocket(realtime, db, log);
+/**
+ * The visitor namespace, the agents' queue events, the relay listener that reaches visitors, and the one
+ * that offers chats when agents come Online. `limits` are the routes' (one budget per IP for both).
+ */
+export function liveChatRealtime(
+  realtime: Realtime,
+  db: DB,
+  log: pino.Logger,
+  limits: VisitorLimits = visitorLimits(false),
+): LiveChatHub & { offerListener: Listener } {
+  const hub = visitorSocket(realtime, db, log, limits);
   livePlaces.notify = hub.placesChanged;
   realtime.onConnection(agentLiveChatSocket(db, hub));
-  return hub;
+  return { ...hub, offerListener: offerOnStatus(db, log) };
 }
 
 /** Offers not accepted in time go to the next agent (automatic offering). */

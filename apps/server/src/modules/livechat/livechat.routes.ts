@@ -24,7 +24,8 @@ import { AppError, notFound } from '../../platform/http/errors.js';
 import { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
 import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
 import { listGroups, sessionGroup } from './livechat.queries.js';
-import { RateLimit, REGISTER_LIMIT } from './rateLimit.js';
+import { offerAfterSettings } from './offering.js';
+import { clientIp, type VisitorLimits, visitorLimits } from './rateLimit.js';
 import { ensureSettings } from './settings.js';
 import { widgetPageRoutes } from './widgetPage.routes.js';
 
@@ -41,14 +42,15 @@ export const livePlaces = { notify: (_accountId: number) => {} };
 /** Visitor calls (public, rate limited per IP) and agent calls of live chat. */
 export function liveChatRoutes(
   app: FastifyInstance,
-  deps: { db: DB; placesChanged?: (accountId: number) => void; webDist?: string },
-): void {
+  deps: { db: DB; placesChanged?: (accountId: number) => void; webDist?: string; trustProxy?: boolean },
+): VisitorLimits {
   if (deps.webDist) widgetPageRoutes(app, { webDist: deps.webDist });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
-  const limit = new RateLimit(REGISTER_LIMIT.max, REGISTER_LIMIT.windowMs);
+  const limits = visitorLimits(deps.trustProxy ?? false);
   const throttle = (req: FastifyRequest) => {
-    if (!limit.take(req.ip)) throw new AppError(429, ErrorCode.rateLimited, VISITOR_STRINGS.tooFast);
+    const ip = clientIp(req.raw.socket.remoteAddress, req.headers['x-forwarded-for'], limits.trustProxy);
+    if (!limits.register.take(ip)) throw new AppError(429, ErrorCode.rateLimited, VISITOR_STRINGS.tooFast);
   };
   const pub = { auth: 'public' as const };
 
@@ -114,6 +116,7 @@ export function liveChatRoutes(
         })
         .where('account_id', '=', accountId)
         .execute();
+      await offerAfterSettings(db, accountId);
       return { result: 'success' as const, data: await ensureSettings(db, accountId) };
     },
   );
@@ -167,4 +170,5 @@ export function liveChatRoutes(
     if (!group) throw notFound('Session not found.');
     return { result: 'success' as const, data: group };
   });
+  return limits;
 }

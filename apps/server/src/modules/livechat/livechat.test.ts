@@ -5,14 +5,14 @@ import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/so
 import { dialects, startTestServer } from '../../testing/support.js';
 import { liveChatInfo, registerVisitor } from './commands/visitor.js';
 import { sweepOffers } from './offering.js';
-import { connectVisitor, form, queueVisitor } from './testing.js';
+import { connectVisitor, form, liveChatAccount, queueVisitor } from './testing.js';
 
 describe.each(dialects)('live chat (%s)', (dialect) => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let call: Call;
   const opened: { close(): void }[] = [];
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { TRUST_PROXY: 'true' });
     call = apiClient(server.url);
   });
   afterAll(async () => {
@@ -22,22 +22,8 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
 
   const db = () => server.handle.db;
   /** A new account with `n` agents, all ONLINE, on a plan; its visitor token. */
-  async function account(n: number, plan = 1) {
-    const admin = await signUpVia(call);
-    await db().updateTable('accounts').set({ plan }).where('id', '=', admin.accountId).execute();
-    const agents = [];
-    for (let i = 0; i < n; i++)
-      agents.push(await addUserVia(call, admin.token, { username: `ag${i}-${uniq()}`, type: 'agent' }));
-    await db().updateTable('users').set({ status: 'OFFLINE' }).where('account_id', '=', admin.accountId).execute();
-    await online(
-      admin,
-      agents.map((a) => a.id),
-    );
-    const s = await call('GET', '/api/livechat/settings', { token: admin.token });
-    expect(s.status, s.text).toBe(200);
-    return { admin, agents, token: s.body.data.token as string };
-  }
-  const online = async (admin: SignedUp, ids: number[]) =>
+  const account = (n: number, plan = 1) => liveChatAccount(call, db(), n, plan);
+  const _online = async (admin: SignedUp, ids: number[]) =>
     ids.length > 0 &&
     db()
       .updateTable('users')

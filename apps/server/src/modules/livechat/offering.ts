@@ -1,6 +1,7 @@
-import { concurrentLimit, type LiveChatOffer, rooms } from '@parley/contracts';
+import { concurrentLimit, effectiveStatus, type LiveChatOffer, rooms, type StatusUpdated } from '@parley/contracts';
+import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
-import { appendEvent, runCommand, type Trx } from '../../platform/outbox/index.js';
+import { appendEvent, type Listener, runCommand, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
 import { announceQueue, onlineAgents, openChatCounts, parseIds } from './queue.js';
 import type { TokenAccount } from './settings.js';
 
@@ -14,10 +15,17 @@ type OfferAccount = Pick<TokenAccount, 'accountId' | 'plan' | 'departmentId' | '
  */
 export async function offerNext(trx: Trx, account: OfferAccount, now: number): Promise<LiveChatOffer[]> {
   if (!account.autoOffer) return [];
+  // Offering in one account takes turns (the account row locked by a no-op write, as queue joins do), so
+  // two commands never offer one chat twice or give one agent two offers.
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ plan: eb.ref('plan') }))
+    .where('id', '=', account.accountId)
+    .execute();
   const limit = concurrentLimit(account.plan);
   const queued = await trx
     .selectFrom('livechats')
-    .select(['id', 'name', 'offered_user_id', 'skipped'])
+    .select(['id', 'name', 'message', 'offered_user_id', 'skipped'])
     .where('account_id', '=', account.accountId)
     .where('state', '=', 'queued')
     .orderBy('id')
@@ -40,14 +48,21 @@ export async function offerNext(trx: Trx, account: OfferAccount, now: number): P
       agent = pick(skipped);
     }
     if (!agent) continue;
-    busy.add(agent.id);
-    await trx
+    const set = await trx
       .updateTable('livechats')
       .set({ offered_user_id: agent.id, offered_at: now, skipped: JSON.stringify(skipped) })
       .where('id', '=', chat.id)
       .where('state', '=', 'queued')
-      .execute();
-    const offer = { livechat_id: Number(chat.id), name: chat.name, expires_at: now + account.offerSeconds * 1000 };
+      .where('offered_user_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(set.numUpdatedRows) !== 1) continue;
+    busy.add(agent.id);
+    const offer: LiveChatOffer = {
+      livechat_id: Number(chat.id),
+      name: chat.name,
+      message: chat.message.slice(0, 200),
+      expires_at: now + account.offerSeconds * 1000,
+    };
     made.push(offer);
     await appendEvent(trx, {
       accountId: account.accountId,
@@ -112,10 +127,84 @@ export async function sweepOffers(db: DB, now = Date.now()): Promise<number> {
           .where('id', '=', e.id)
           .execute();
       }
-      const account = await offerAccount(trx, accountId);
-      if (account) await offerNext(trx, account, now);
-      await announceQueue(trx, accountId);
+      await reoffer(trx, accountId, now, true);
     });
   }
   return expired.length;
+}
+
+/**
+ * The offers a user holds move on (the user left Online or reached the limit): each such chat counts the
+ * user as having skipped it. Answers how many moved.
+ */
+export async function withdrawOffers(trx: Trx, accountId: number, userId: number): Promise<number> {
+  const held = await trx
+    .selectFrom('livechats')
+    .select(['id', 'skipped'])
+    .where('account_id', '=', accountId)
+    .where('state', '=', 'queued')
+    .where('offered_user_id', '=', userId)
+    .execute();
+  for (const h of held)
+    await trx
+      .updateTable('livechats')
+      .set({
+        offered_user_id: null,
+        offered_at: null,
+        skipped: JSON.stringify([...new Set([...parseIds(h.skipped), userId])]),
+      })
+      .where('id', '=', h.id)
+      .where('offered_user_id', '=', userId)
+      .execute();
+  return held.length;
+}
+
+/** Offers what waits in an account (if it offers automatically); the queue is announced when anything moved. */
+export async function reoffer(trx: Trx, accountId: number, now: number, changed = false): Promise<void> {
+  const account = await offerAccount(trx, accountId);
+  const made = account ? await offerNext(trx, account, now) : [];
+  if (changed || made.length > 0) await announceQueue(trx, accountId);
+}
+
+/**
+ * An agent who comes Online (a status change, or a socket connecting) is offered what waits; one who
+ * leaves Online gives up the offers it holds, and they go to the next agent. Listens to `status.updated`.
+ */
+export function offerOnStatus(db: DB, log: pino.Logger): Listener {
+  return {
+    name: 'livechat.offerOnStatus',
+    kind: 'effect',
+    events: ['status.updated'],
+    async handle(e: StoredEvent) {
+      const s = e.payload as Partial<StatusUpdated>;
+      if (typeof s.userId !== 'number' || typeof s.status !== 'string') return;
+      const online = effectiveStatus({ status: s.status, second_status: s.second_status ?? '' }) === 'ONLINE';
+      try {
+        const settings = await offerAccount(db, e.accountId);
+        if (!settings?.autoOffer) return;
+        await runCommand(db, async (trx) => {
+          const moved = online ? 0 : await withdrawOffers(trx, e.accountId, s.userId!);
+          await reoffer(trx, e.accountId, Date.now(), moved > 0);
+        });
+      } catch (err) {
+        log.warn({ err }, 'livechat: offering after a status change failed');
+      }
+    },
+  };
+}
+
+/** After the settings change: offering switched on offers what waits at once; switched off, offers end. */
+export async function offerAfterSettings(db: DB, accountId: number): Promise<void> {
+  await runCommand(db, async (trx) => {
+    const account = await offerAccount(trx, accountId);
+    if (account?.autoOffer) return reoffer(trx, accountId, Date.now());
+    const ended = await trx
+      .updateTable('livechats')
+      .set({ offered_user_id: null, offered_at: null, skipped: '[]' })
+      .where('account_id', '=', accountId)
+      .where('state', '=', 'queued')
+      .where('offered_user_id', 'is not', null)
+      .executeTakeFirst();
+    if (Number(ended.numUpdatedRows) > 0) await announceQueue(trx, accountId);
+  });
 }

@@ -8,17 +8,24 @@ export const QUEUE_ITEMS_SENT = 50;
 /** The room of one visitor session: only that visitor's sockets are in it. */
 export const visitorRoom = (visitorId: number) => rooms.visitor(String(visitorId));
 
-/** LIVECHAT-04: the queue of an account, oldest first (who it is offered to, when automatic offering is on). */
+/**
+ * LIVECHAT-04: the queue of an account, oldest first: the first 50 chats and, beyond them, every chat
+ * offered to someone (automatic offering), so each agent can tell its own offer and what Take one may take.
+ */
 export async function readQueue(db: DB | Trx, accountId: number): Promise<LiveChatQueue> {
   const rows = await db
     .selectFrom('livechats')
     .leftJoin('users', 'users.id', 'livechats.offered_user_id')
+    .leftJoin('livechat_settings', 'livechat_settings.account_id', 'livechats.account_id')
     .select([
       'livechats.id',
       'livechats.name',
       'livechats.message',
       'livechats.department_id',
       'livechats.queued_at',
+      'livechats.offered_user_id',
+      'livechats.offered_at',
+      'livechat_settings.offer_seconds',
       'users.username as offered',
     ])
     .where('livechats.account_id', '=', accountId)
@@ -27,14 +34,21 @@ export async function readQueue(db: DB | Trx, accountId: number): Promise<LiveCh
     .execute();
   return {
     count: rows.length,
-    queue: rows.slice(0, QUEUE_ITEMS_SENT).map((r) => ({
-      id: Number(r.id),
-      name: r.name,
-      message: r.message.slice(0, 200),
-      department_id: r.department_id === null ? null : Number(r.department_id),
-      queued_at: Number(r.queued_at),
-      offered_to: r.offered ?? null,
-    })),
+    queue: rows
+      .filter((r, i) => i < QUEUE_ITEMS_SENT || r.offered_user_id !== null)
+      .map((r) => ({
+        id: Number(r.id),
+        name: r.name,
+        message: r.message.slice(0, 200),
+        department_id: r.department_id === null ? null : Number(r.department_id),
+        queued_at: Number(r.queued_at),
+        offered_to: r.offered ?? null,
+        offered_user_id: r.offered_user_id === null ? null : Number(r.offered_user_id),
+        offer_expires_at:
+          r.offered_user_id === null || r.offered_at === null
+            ? null
+            : Number(r.offered_at) + Number(r.offer_seconds ?? 30) * 1000,
+      })),
   };
 }
 

@@ -27,6 +27,33 @@ export class RateLimit {
   }
 }
 
+/**
+ * The visitor's IP address, derived one way for HTTP calls and the visitor socket. Behind a trusted proxy
+ * (TRUST_PROXY=true) it is the first address of X-Forwarded-For, as Fastify's `req.ip` takes it; otherwise
+ * the header is ignored (anyone could send it) and the connection's own address counts.
+ */
+export function clientIp(remote: string | undefined, forwardedFor: string | string[] | undefined, trust: boolean) {
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
+  const first = trust ? header?.split(',')[0]?.trim() : undefined;
+  const ip = first || remote || 'unknown';
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+/**
+ * The limits of one node's visitor traffic, shared by the HTTP routes and the visitor socket: one IP has
+ * one register budget whichever way it calls.
+ */
+export interface VisitorLimits {
+  trustProxy: boolean;
+  register: RateLimit;
+  message: RateLimit;
+}
+export const visitorLimits = (trustProxy: boolean): VisitorLimits => ({
+  trustProxy,
+  register: new RateLimit(REGISTER_LIMIT.max, REGISTER_LIMIT.windowMs),
+  message: new RateLimit(MESSAGE_LIMIT.max, MESSAGE_LIMIT.windowMs),
+});
+
 /** Register calls (info, register, registerQueue, rate) per IP: 40 in 10 s. */
 export const REGISTER_LIMIT = { max: 40, windowMs: 10_000 };
 /** Visitor messages per visitor session: 20 in 10 s. */

@@ -16,7 +16,7 @@ import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
 import type { Realtime } from '../../platform/realtime/realtime.js';
 import { registerQueue, visitorHistory, visitorOf, visitorSend } from './commands/visitor.js';
 import { queuePlaces, visitorRoom } from './queue.js';
-import { MESSAGE_LIMIT, RateLimit, REGISTER_LIMIT } from './rateLimit.js';
+import { clientIp, type RateLimit, type VisitorLimits } from './rateLimit.js';
 import { latestChat, type TokenAccount } from './settings.js';
 
 interface VisitorData {
@@ -59,10 +59,9 @@ export interface LiveChatHub {
  * visitor is put in its own room only and can never join another (there is no join event). Register and
  * message calls are rate limited.
  */
-export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger): LiveChatHub {
+export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger, limits: VisitorLimits): LiveChatHub {
   const ns = realtime.io.of(VISITOR_NAMESPACE) as unknown as VisitorNamespace;
-  const registerLimit = new RateLimit(REGISTER_LIMIT.max, REGISTER_LIMIT.windowMs);
-  const messageLimit = new RateLimit(MESSAGE_LIMIT.max, MESSAGE_LIMIT.windowMs);
+  const { register: registerLimit, message: messageLimit } = limits;
   const pending = new Map<number, NodeJS.Timeout>();
 
   const placesChanged = (accountId: number) => {
@@ -97,11 +96,15 @@ export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger): Liv
     const { account, visitorId } = socket.data;
     void socket.join(visitorRoom(visitorId));
     placesChanged(account.accountId);
-    const ip = socket.handshake.address;
+    const ip = clientIp(
+      socket.conn.remoteAddress ?? socket.handshake.address,
+      socket.handshake.headers['x-forwarded-for'],
+      limits.trustProxy,
+    );
 
     socket.on('registerQueue', async (raw, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
-      if (!registerLimit.take(`ip:${ip}`)) return reply({ ok: false, error: VISITOR_STRINGS.tooFast });
+      if (!registerLimit.take(ip)) return reply({ ok: false, error: VISITOR_STRINGS.tooFast });
       const claimed = (raw ?? {}) as { token?: unknown; csrf?: unknown };
       if (claimed.token !== socket.data.token || claimed.csrf !== socket.data.csrf)
         return reply({ ok: false, error: VISITOR_STRINGS.sessionEnded });

@@ -16,8 +16,8 @@ import { conflict, forbidden, notFound } from '../../../platform/http/errors.js'
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { postMessage } from '../../messages/index.js';
 import { ticketAudience, ticketItem } from '../../tickets/index.js';
-import { offerAccount, offerNext } from '../offering.js';
-import { announceQueue, visitorRoom } from '../queue.js';
+import { reoffer, withdrawOffers } from '../offering.js';
+import { visitorRoom } from '../queue.js';
 import { insertTicket } from '../tickets.js';
 
 type Who = Pick<AuthContext, 'accountId' | 'userId' | 'username' | 'name' | 'type'>;
@@ -124,9 +124,10 @@ export async function acceptLiveChat(db: DB, who: Who, id: number | null): Promi
         payload: { ticket_id: ticketId, livechat_id: Number(chat.id), agent: who.username },
         realtime: { name: 'queueAccepted', rooms: [visitorRoom(Number(chat.visitor_id))] },
       });
-      const offer = await offerAccount(trx, who.accountId);
-      if (offer) await offerNext(trx, offer, now);
-      await announceQueue(trx, who.accountId);
+      // An agent now at the limit gives up any other offer it holds.
+      const atLimit = limit !== null && Number(mine.n) + 1 >= limit;
+      if (atLimit) await withdrawOffers(trx, who.accountId, who.userId);
+      await reoffer(trx, who.accountId, now, true);
       return { ok: true as const, ticket_id: ticketId, livechat_id: Number(chat.id) };
     });
   } catch (err) {
@@ -192,8 +193,8 @@ async function finish(trx: Trx, who: Who, ticketId: number, state: LiveChatState
     realtime: { name: 'liveChatEnded', rooms: [rooms.account(who.accountId), visitorRoom(Number(chat.visitor_id))] },
   });
   await tellTicket(trx, who.accountId, ticketId);
-  const offer = await offerAccount(trx, who.accountId);
-  if (offer) await offerNext(trx, offer, Date.now());
+  // A seat is free again: what waits may be offered to this agent.
+  await reoffer(trx, who.accountId, Date.now());
   return payload;
 }
 

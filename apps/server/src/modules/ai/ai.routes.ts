@@ -1,0 +1,38 @@
+import { AiHintAnswer, AiHintQuery, wantsAiHint } from '@parley/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DB } from '../../platform/db/db.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
+import type { HintProvider } from './hints.js';
+
+/**
+ * AI-06, AI-07: `GET /api/wauchat/recommendation` (text, messageId, channel, translation). The message must
+ * be one of the caller's account, and one AI-03 allows (not the caller's own, not the translation bot's).
+ */
+export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvider }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/wauchat/recommendation',
+    { config: { auth: 'user' }, schema: { querystring: AiHintQuery, response: { 200: AiHintAnswer } } },
+    async (req) => {
+      const auth = req.auth!;
+      const q = req.query;
+      const m = await deps.db
+        .selectFrom('messages')
+        .select(['sender', 'type'])
+        .where('account_id', '=', auth.accountId)
+        .where('id', '=', q.messageId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!m) throw notFound('Message not found.');
+      if (!wantsAiHint(m, auth.username)) throw new AppError(400, 'NO_HINT', 'No hint is given for this message.');
+      const hint = await deps.hints.hint({
+        text: q.text,
+        translation: q.translation,
+        channel: q.channel,
+        messageId: q.messageId,
+      });
+      return { result: 'success' as const, data: { messageId: q.messageId, ...hint } };
+    },
+  );
+}

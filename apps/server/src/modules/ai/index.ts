@@ -1,0 +1,6 @@
+/** AI hints for agents (AI-01, AI-03, AI-06, AI-07): the route and the pluggable provider. */
+
+/** `GET /api/wauchat/recommendation`. */
+export { aiRoutes } from './ai.routes.js';
+/** The provider interface, the not-configured default and the HTTP provider (AI_HINTS_URL). */
+export { type HintProvider, httpHints, noHints } from './hints.js';
