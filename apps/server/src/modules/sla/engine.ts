@@ -30,8 +30,9 @@ export interface CheckResult {
  * Scheduler task, so one node runs it per period, and every alert is taken with a conditional update on the
  * row in the alert's own transaction, so even two checks running at once alert exactly once.
  *
- * Waits are found three ways, all idempotent: `slaOnMessage` (the messages module, in its transaction), the
- * `ticket.updated` listener (labels, status), and the check's scan of `tickets.last_message_at` past a watermark.
+ * Waits are found two ways, both idempotent: the `ticket.updated` listener (every stored message appends one in
+ * its transaction, as do label and status changes), and the check's scan of `tickets.last_message_at` past a
+ * watermark (a safety net: a wait is still found, up to one check period late, if an event were ever missed).
  */
 export class SlaEngine {
   readonly now: () => number;
@@ -194,15 +195,9 @@ export class SlaEngine {
 }
 
 /**
- * The hook for the messages module: call it inside the transaction that stores a message (customer or agent),
- * after `tickets.last_message_at` is updated: `await slaOnMessage(trx, { accountId, ticketId })`.
- * A customer message starts (or continues) the wait; an agent reply ends it.
+ * A ticket changed: a message was stored (a customer's starts or continues the wait, an agent's reply ends it),
+ * or its labels or status changed (a new SLA label, a closed ticket). Its timer follows.
  */
-export async function slaOnMessage(trx: Trx, m: { accountId: number; ticketId: number; at?: number }): Promise<void> {
-  await syncSlaTimer(trx, m.accountId, m.ticketId, m.at ?? Date.now());
-}
-
-/** Labels or status of a ticket changed: its timer follows (a new SLA label, a closed ticket). */
 export const slaTicketListener: Listener = {
   name: 'sla.ticketUpdated',
   kind: 'transactional',
