@@ -1,16 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import https from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-// @ts-expect-error http_ece (a web-push dependency) ships no types.
-import ece from 'http_ece';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addAgent,
   apiJson,
   axe,
   cli,
@@ -19,90 +13,14 @@ import {
   PASSWORD,
   type RunningServer,
   screenshot,
+  signInAs,
   startServer,
   waitConnected,
 } from './support.js';
 
-// The Web Push endpoint stand-in (the same as the server's push test uses; e2e cannot import server files).
-/** A self-signed certificate for 127.0.0.1, made with openssl. */
-export function selfSigned(): { key: string; cert: string; certFile: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-push-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8'), certFile };
-}
-
-export interface Received {
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/**
- * A stand-in push service speaking the Web Push protocol over HTTPS: it answers 201 and keeps each request.
- * `subscription()` makes a browser-like key pair and auth secret; `decrypt()` opens an aes128gcm body with them.
- */
-export async function startPushEndpoint() {
-  const tls = selfSigned();
-  const received: Received[] = [];
-  const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      const gone = (req.url ?? '').includes('/gone/');
-      res.writeHead(gone ? 410 : 201).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  const ecdh = crypto.createECDH('prime256v1');
-  ecdh.generateKeys();
-  const authSecret = crypto.randomBytes(16);
-  return {
-    received,
-    certFile: tls.certFile,
-    agent: new https.Agent({ ca: tls.cert }),
-    subscription: (name: string) => ({
-      endpoint: `https://127.0.0.1:${port}/push/${name}`,
-      expirationTime: null,
-      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: authSecret.toString('base64url') },
-    }),
-    decrypt: (body: Buffer): string =>
-      ece
-        .decrypt(body, { version: 'aes128gcm', privateKey: ecdh, authSecret: authSecret.toString('base64url') })
-        .toString('utf8'),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe('notifications in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
-  let push: Awaited<ReturnType<typeof startPushEndpoint>>;
   let sqlite: Database.Database;
 
   const user = (username: string) =>
@@ -130,8 +48,7 @@ describe('notifications in Chromium', () => {
   };
 
   beforeAll(async () => {
-    push = await startPushEndpoint();
-    [server, browser] = await Promise.all([startServer({ NODE_EXTRA_CA_CERTS: push.certFile }), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     await cli(server, 'demo', '--tickets', '5', '--password', PASSWORD);
     sqlite = new Database(path.join(server.dataDir, 'parley.db'));
     sqlite.pragma('busy_timeout = 5000');
@@ -140,7 +57,6 @@ describe('notifications in Chromium', () => {
     sqlite?.close();
     await browser?.close();
     await server?.stop();
-    await push?.close();
   });
 
   async function signIn(page: Page, username: string) {
@@ -264,67 +180,84 @@ describe('notifications in Chromium', () => {
     await ctx.close();
   });
 
-  it('NOTIF-35 NOTIF-36 a Web Push reaches a real service worker (CDP) after the stand-in decrypts it', async () => {
-    const agent = await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-agent2', password: PASSWORD });
-    const sub = push.subscription('agent2');
-    const reg = await apiJson(
-      `${server.url}/api/fcm/token`,
-      'POST',
-      { token: JSON.stringify(sub), type: 'web', domain: 'e2e' },
-      agent.token,
-    );
-    expect(reg).toEqual({ result: 'success' });
+  it('NOTIF-06 NOTIF-12 NOTIF-14 NOTIF-16 NOTIF-17 NOTIF-18 NOTIF-21 the open tab takes a new notification on top, unseen, without a reload or a dot; an outside click closes and marks read; reopening reloads the last tab; View opens the ticket', async () => {
     const admin = await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password: PASSWORD });
-    const ticket = sqlite
-      .prepare(
-        "select id, ticket_number from tickets where channel <> 'chat' and assignee not like '%demo-agent2%' order by id desc limit 1",
-      )
-      .get() as {
-      id: number;
-      ticket_number: number;
-    };
-    await apiJson(`${server.url}/api/ticket/assign`, 'POST', { id: ticket.id, assignee: ['demo-agent2'] }, admin.token);
-    await expect.poll(() => push.received.filter((x) => x.path === '/push/agent2').length, { timeout: 10_000 }).toBe(1);
-    const got = push.received.find((x) => x.path === '/push/agent2')!;
-    const payload = JSON.parse(push.decrypt(got.body));
-    expect(payload).toMatchObject({ title: `Assigned to you: #${ticket.ticket_number}`, category: 'system' });
+    const username = `panel-${Date.now().toString(36)}`;
+    await addAgent(server.url, admin.token, username, 'Pia Panel');
+    const me = user(username);
+    const unseen = () =>
+      (
+        sqlite
+          .prepare("select count(*) as c from notifications where user_id = ? and category = 'system' and seen = 0")
+          .get(me.id) as { c: number }
+      ).c;
+    const [t1, t2] = sqlite
+      .prepare("select id, ticket_number from tickets where channel not in ('chat', 'LIVECHAT') order by id limit 2")
+      .all() as { id: number; ticket_number: number }[];
+    const assign = async (t: { id: number }) =>
+      expect(
+        (await apiJson(`${server.url}/api/ticket/assign`, 'POST', { id: t.id, assignee: [username] }, admin.token))
+          .result,
+      ).toBe('success');
+    seed(username, 'system', 2);
 
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
-    await page.goto(server.url);
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.register('/sw.js');
-      await navigator.serviceWorker.ready;
+    const loads: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/notification/get') loads.push(new URL(r.url()).search);
     });
-    await ctx.grantPermissions(['notifications'], { origin: server.url });
-    const cdp = await ctx.newCDPSession(page);
-    const registrations: { registrationId: string; scopeURL: string }[] = [];
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: typeof registrations }) =>
-      registrations.push(...e.registrations),
-    );
-    await cdp.send('ServiceWorker.enable');
-    await expect.poll(() => registrations.length).toBeGreaterThan(0);
-    const shown = () =>
-      page.evaluate(async () => {
-        const r = await navigator.serviceWorker.ready;
-        return (await r.getNotifications()).map((n) => `${n.title}|${n.body}`);
-      });
-    // A push delivered while a loaded machine is still starting the worker can be dropped by Chromium before
-    // the worker runs: deliver it again until it shows (the notification's tag makes a repeat replace it).
-    for (let attempt = 0; attempt < 5 && (await shown()).length === 0; attempt++) {
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: server.url,
-        registrationId: registrations.at(-1)!.registrationId,
-        data: push.decrypt(got.body),
-      });
-      await expect
-        .poll(shown, { timeout: 4_000 })
-        .not.toEqual([])
-        .catch(() => undefined);
-    }
-    expect(await shown()).toEqual([`${payload.title}|${payload.body}`]);
+    await signInAs(page, server.url, username);
+    const panel = page.getByTestId('notifications-panel');
+    const items = page.getByTestId('notification-item');
+    const dot = (where: string) => page.locator(`[data-testid="${where}"] .mantine-Indicator-indicator`);
+    const background = (i: number) => items.nth(i).evaluate((e) => getComputedStyle(e).backgroundColor);
+    await page.getByTestId('notification-bell').click();
+    await panel.getByText('No Notification').waitFor(); // SLA first (NOTIF-14)
+    await page.getByTestId('notification-tab-system').click();
+    await expect.poll(() => items.count()).toBe(2);
+
+    // NOTIF-16: a notification of the open tab arrives: on top, unseen, no reload, no dot anywhere.
+    const loaded = loads.length;
+    await assign(t1!);
+    await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(3);
+    expect(await items.first().textContent()).toContain(`Assigned to you: #${t1!.ticket_number}`);
+    expect(await items.first().getAttribute('data-seen')).toBe('0');
+    expect(await dot('notification-dot-system').count()).toBe(0);
+    expect(await dot('notification-bell-dot').count()).toBe(0);
+    expect(loads.length).toBe(loaded);
+    const highlighted = await background(0);
+
+    // NOTIF-21: a click outside closes the panel and marks the tab read, the live one too (read-pending).
+    await page.getByTestId('welcome').click({ position: { x: 5, y: 5 } });
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    await expect.poll(unseen).toBe(0);
+
+    // Reopening selects the last tab (System) and loads it again from the start: a notification stored
+    // meanwhile without an event shows, unseen on top; the ones seen on close are no longer highlighted.
+    seed(username, 'system', 1, 50);
+    await page.getByTestId('notification-bell').click();
+    await expect.poll(() => items.count()).toBe(4);
+    expect(await page.getByTestId('notification-tab-system').getAttribute('aria-selected')).toBe('true');
+    expect(loads.at(-1)).toBe('?type=system&offset=0');
+    expect(await items.evaluateAll((l) => l.map((e) => e.getAttribute('data-seen')))).toEqual(['0', '1', '1', '1']);
+    expect(await items.first().textContent()).toContain('system 51');
+    expect(await background(0)).toBe(highlighted);
+    expect(await background(1)).not.toBe(highlighted);
+
+    // NOTIF-06: View on a new one opens its ticket, closes the panel and marks everything shown read.
+    await assign(t2!);
+    await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(5);
+    expect(unseen()).toBe(2);
+    await items.first().getByRole('button', { name: 'View' }).click();
+    await page.waitForURL(`${server.url}/ticket/${t2!.id}`);
+    await page.locator(`[data-testid="conversation-pane"][data-ticket="${t2!.id}"]`).waitFor();
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    await expect.poll(unseen).toBe(0);
+    await screenshot(page, 'notification-view');
     await ctx.close();
   });
+
   it('NOTIF-19 NOTIF-37 NOTIF-38 choices kept locally; a message while the tab is hidden notifies on a chosen channel only', async () => {
     const admin = await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password: PASSWORD });
     // Two tickets of two channels, both assigned to agent1: one channel stays on, the other is turned off.
@@ -446,42 +379,5 @@ describe('notifications in Chromium', () => {
       expect(await shown()).toHaveLength(1);
       await ctx.close();
     }
-  });
-  it('NOTIF-35 NOTIF-37 NOTIF-38 the subscription is sent with the channels turned off, and again on each change', async () => {
-    const sub = push.subscription('agent1-choices');
-    const ctx = await newContext(browser);
-    await ctx.grantPermissions(['notifications'], { origin: server.url });
-    // Headless Chromium has no push service: the browser's subscription is a stand-in one.
-    await ctx.addInitScript((s) => {
-      PushManager.prototype.getSubscription = async () => ({ toJSON: () => s }) as unknown as PushSubscription;
-    }, sub);
-    const page = await ctx.newPage();
-    const sent: unknown[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/fcm/token')) sent.push(r.postDataJSON());
-    });
-    await signIn(page, 'demo-agent1');
-    await page.goto(`${server.url}/settings/appearance`);
-    await page.getByTestId('notification-settings').waitFor();
-    const stored = () =>
-      (
-        sqlite.prepare('select channels_off from push_subscriptions where endpoint = ?').get(sub.endpoint) as
-          | { channels_off: string | null }
-          | undefined
-      )?.channels_off ?? 'no row';
-    // Registered on load with every channel on.
-    await expect.poll(stored, { timeout: 10_000 }).toBe('[]');
-    await page.getByTestId('message-pref-EMAIL').click({ force: true });
-    await page.getByTestId('message-pref-SMS').click({ force: true });
-    await expect.poll(stored, { timeout: 10_000 }).toBe('["EMAIL","SMS"]');
-    await page.getByTestId('message-pref-EMAIL').click({ force: true });
-    await expect.poll(stored, { timeout: 10_000 }).toBe('["SMS"]');
-    // The last request carries the last choice, and nothing older lands after it (registrations are queued).
-    await expect
-      .poll(() => sent.at(-1), { timeout: 5_000 })
-      .toMatchObject({ type: 'web', token: sub, channels_off: ['SMS'] });
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(stored()).toBe('["SMS"]');
-    await ctx.close();
-  });
+  }, 90_000);
 });

@@ -18,8 +18,53 @@ import {
  * Chromium lets audio start anyway, whatever `--autoplay-policy` says (tried here). So the page gets a
  * stand-in of that policy, built on the page's trusted input events: a context made without a recent
  * gesture stays suspended, and resume() works only right after one (a trusted click by Playwright counts).
+ * Installed in the page before it loads; `__levels` keeps the level each sound ramps to.
  */
-describe('SHELL-56 the interaction-required modal when the browser blocks sound', () => {
+function audioPolicy() {
+  // A gesture is a trusted input event in the last 5 s (Chromium's transient activation). Read from the
+  // events, not navigator.userActivation: Playwright's own evaluations count as gestures there.
+  let lastGesture = Number.NEGATIVE_INFINITY;
+  for (const type of ['pointerdown', 'keydown', 'click']) {
+    window.addEventListener(
+      type,
+      (e) => {
+        if (e.isTrusted) lastGesture = performance.now();
+      },
+      true,
+    );
+  }
+  const active = () => performance.now() - lastGesture < 5_000;
+  (window as unknown as { __levels: number[] }).__levels = [];
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    #allowed = active();
+    constructor(options?: AudioContextOptions) {
+      super(options);
+      (window as unknown as { __audio: AudioContext }).__audio = this;
+      if (!this.#allowed) void super.suspend();
+    }
+    override get state(): AudioContextState {
+      return this.#allowed ? super.state : 'suspended';
+    }
+    // The level each sound ramps to (NOTIF-20: the notification at 0.5).
+    override createGain(): GainNode {
+      const node = super.createGain();
+      const ramp = node.gain.linearRampToValueAtTime.bind(node.gain);
+      node.gain.linearRampToValueAtTime = (value: number, time: number) => {
+        (window as unknown as { __levels: number[] }).__levels.push(value);
+        return ramp(value, time);
+      };
+      return node;
+    }
+    override resume(): Promise<void> {
+      if (!active()) return new Promise(() => undefined);
+      this.#allowed = true;
+      return super.resume();
+    }
+  };
+}
+
+describe('the notification sound in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let adminToken = '';
@@ -53,48 +98,8 @@ describe('SHELL-56 the interaction-required modal when the browser blocks sound'
     await ctx.addInitScript(() => {
       // The sound choice on (TicketNotificationSound, NOTIF-37).
       localStorage.setItem('TicketNotificationSound', 'yes');
-      // A gesture is a trusted input event in the last 5 s (Chromium's transient activation). Read from the
-      // events, not navigator.userActivation: Playwright's own evaluations count as gestures there.
-      let lastGesture = Number.NEGATIVE_INFINITY;
-      for (const type of ['pointerdown', 'keydown', 'click']) {
-        window.addEventListener(
-          type,
-          (e) => {
-            if (e.isTrusted) lastGesture = performance.now();
-          },
-          true,
-        );
-      }
-      const active = () => performance.now() - lastGesture < 5_000;
-      (window as unknown as { __levels: number[] }).__levels = [];
-      const Real = window.AudioContext;
-      window.AudioContext = class extends Real {
-        #allowed = active();
-        constructor(options?: AudioContextOptions) {
-          super(options);
-          (window as unknown as { __audio: AudioContext }).__audio = this;
-          if (!this.#allowed) void super.suspend();
-        }
-        override get state(): AudioContextState {
-          return this.#allowed ? super.state : 'suspended';
-        }
-        // The level each sound ramps to (NOTIF-20: the notification at 0.5).
-        override createGain(): GainNode {
-          const node = super.createGain();
-          const ramp = node.gain.linearRampToValueAtTime.bind(node.gain);
-          node.gain.linearRampToValueAtTime = (value: number, time: number) => {
-            (window as unknown as { __levels: number[] }).__levels.push(value);
-            return ramp(value, time);
-          };
-          return node;
-        }
-        override resume(): Promise<void> {
-          if (!active()) return new Promise(() => undefined);
-          this.#allowed = true;
-          return super.resume();
-        }
-      };
     });
+    await ctx.addInitScript(audioPolicy);
     const page = await ctx.newPage();
     await signInAs(page, server.url, 'demo-agent1');
     // Signing in was typing and clicking; a fresh load has had no interaction yet.
@@ -119,6 +124,30 @@ describe('SHELL-56 the interaction-required modal when the browser blocks sound'
     expect(Math.max(...(await levels(page)))).toBe(0.5);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await modal.count()).toBe(0);
+    await ctx.close();
+  });
+  it('NOTIF-19 NOTIF-20 NOTIF-37 the first click of the sound switch turns sound on and plays the notification at 0.5', async () => {
+    const ctx = await newContext(browser);
+    await ctx.addInitScript(audioPolicy);
+    const page = await ctx.newPage();
+    await signInAs(page, server.url, 'demo-agent2');
+    await page.getByTestId('notification-bell').click();
+    const toggle = page.getByTestId('notification-sound');
+    // Off until chosen, and silent.
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await page.evaluate(() => localStorage.getItem('TicketNotificationSound'))).toBeNull();
+    expect(await levels(page)).toEqual([]);
+    await toggle.click({ force: true });
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('TicketNotificationSound'))).toBe('yes');
+    // The notification sound: two tones, each ramping up to 0.5 and back down to 0.
+    await expect.poll(() => levels(page)).toEqual([0.5, 0, 0.5, 0]);
+    expect(await audioState(page)).toBe('running');
+    // Turning it off plays nothing.
+    await toggle.click({ force: true });
+    expect(await page.evaluate(() => localStorage.getItem('TicketNotificationSound'))).toBe('no');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await levels(page)).toEqual([0.5, 0, 0.5, 0]);
     await ctx.close();
   });
 });

@@ -210,6 +210,13 @@ export async function seedWorkspace(
   return setup.token;
 }
 
+/** An admin adds an agent (password PASSWORD) through the API; returns the agent's token. */
+export async function addAgent(url: string, adminToken: string, username: string, name: string): Promise<string> {
+  const user = { username, name, email: `${username}@example.com`, type: 'agent', password: PASSWORD };
+  await apiJson(`${url}/api/users`, 'POST', user, adminToken);
+  return (await apiJson(`${url}/api/auth2`, 'POST', { client: username, password: PASSWORD })).token as string;
+}
+
 /** Runs the CLI against a running server's data (`npm run cli -- ...`). */
 export async function cli(server: RunningServer, ...args: string[]): Promise<string> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/cli.ts'), ...args], {

@@ -42,6 +42,7 @@ import { playNotification } from '../../lib/sound';
 import { useSession } from '../auth/useSession';
 import { notificationsApi } from './api';
 import { watchMessages } from './messageNotifier';
+import { useOpenLinkedConversation } from './openLinked';
 import { onPrefsChange, soundPref } from './prefs';
 import { registerWebPush, reportFocus } from './push';
 
@@ -136,6 +137,8 @@ export function NotificationBell({ variant }: { variant: HostVariant }) {
   // NOTIF-37: the sound choice may change on the settings page; new messages notify while the tab is hidden.
   useEffect(() => onPrefsChange(() => setSound(soundPref.get())), []);
   useEffect(() => watchMessages(() => me.current), []);
+  // NOTIF-06: the bell is on every signed-in screen, so a `?number=` link opens its conversation anywhere.
+  useOpenLinkedConversation();
 
   useEffect(() => {
     notificationsApi
