@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from './constants.js';
-import { LIVECHAT_STRINGS, type QueuedChat, queueFor } from './livechat.js';
+import { applyOffer, LIVECHAT_STRINGS, type QueuedChat, queueFor } from './livechat.js';
 import { AiHintQuery, TRANSLATE_BOT, wantsAiHint } from './livechatHints.js';
 import { concurrentLimit } from './ticketAssignment.js';
 
@@ -65,5 +65,29 @@ describe('live chat rules', () => {
     expect(queueFor({ count: 2, queue: [item(1, 7), item(2, 8)] }, 9)).toEqual({ open: 0, offer: null });
     // More than 50 waiting: the count covers those not listed.
     expect(queueFor({ count: 120, queue: [item(1, 7)] }, 7).open).toBe(119);
+  });
+
+  it('LIVECHAT-21 a liveChatOffer marks the chat offered to me in the queue I hold (or adds it)', () => {
+    const me = { id: 7, username: 'amy' };
+    const waiting: QueuedChat = {
+      id: 3,
+      name: 'Vera',
+      message: 'hi',
+      department_id: null,
+      queued_at: 1,
+      offered_to: null,
+      offered_user_id: null,
+      offer_expires_at: null,
+    };
+    const offer = { livechat_id: 3, name: 'Vera', message: 'hi', expires_at: 9_000 };
+    const q = applyOffer({ count: 1, queue: [waiting] }, offer, me);
+    expect(q).toEqual({
+      count: 1,
+      queue: [{ ...waiting, offered_to: 'amy', offered_user_id: 7, offer_expires_at: 9_000 }],
+    });
+    expect(queueFor(q, 7)).toMatchObject({ open: 0, offer: { id: 3 } });
+    const empty = applyOffer({ count: 0, queue: [] }, offer, me);
+    expect(empty.count).toBe(1);
+    expect(queueFor(empty, 7).offer).toMatchObject({ id: 3, name: 'Vera', offer_expires_at: 9_000 });
   });
 });

@@ -41,6 +41,7 @@ export const LIVECHAT_STRINGS = {
   mergeConfirm: 'Merge',
   mergePick: 'Session to merge',
   merged: 'Sessions merged.',
+  sessions: (n: number) => `${n} sessions`,
   settingsTitle: 'Live chat',
   embed: 'Paste this snippet before </body> on your website:',
   link: 'Visitor link',
@@ -150,6 +151,29 @@ export function queueFor(q: LiveChatQueue, userId: number): { open: number; offe
     open: Math.max(0, q.count - offered.length),
     offer: offered.find((c) => c.offered_user_id === userId) ?? null,
   };
+}
+
+/**
+ * A `liveChatOffer` applied to the queue an agent holds (it may come before the queue event that follows
+ * it): that chat is offered to this user until `expires_at`.
+ */
+export function applyOffer(
+  q: LiveChatQueue,
+  offer: Pick<LiveChatOffer, 'livechat_id' | 'name' | 'message' | 'expires_at'>,
+  me: { id: number; username: string },
+): LiveChatQueue {
+  const mine = { offered_user_id: me.id, offered_to: me.username, offer_expires_at: offer.expires_at };
+  if (q.queue.some((c) => c.id === offer.livechat_id))
+    return { ...q, queue: q.queue.map((c) => (c.id === offer.livechat_id ? { ...c, ...mine } : c)) };
+  const added: QueuedChat = {
+    id: offer.livechat_id,
+    name: offer.name,
+    message: offer.message,
+    department_id: null,
+    queued_at: 0,
+    ...mine,
+  };
+  return { count: Math.max(q.count, q.queue.length + 1), queue: [...q.queue, added] };
 }
 
 /** `acceptLiveChat`: a chat id, or null for Take one (the oldest chat not offered to someone else). */

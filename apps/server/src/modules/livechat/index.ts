@@ -14,7 +14,7 @@ import { type LiveChatHub, visitorSocket } from './visitor.socket.js';
 
 export { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
 export { liveChatInfo, rateChat, registerQueue, registerVisitor } from './commands/visitor.js';
-export { listGroups, ratingOf } from './livechat.queries.js';
+export { listGroups } from './livechat.queries.js';
 export { liveChatRoutes } from './livechat.routes.js';
 
 import { livePlaces } from './livechat.routes.js';

@@ -76,13 +76,3 @@ async function groupsOf(db: DB, accountId: number, page: number[]): Promise<Live
     };
   });
 }
-
-/** The CSAT of a chat's ticket (reports read it here). */
-export async function ratingOf(db: DB, accountId: number, ticketId: number) {
-  return db
-    .selectFrom('livechats')
-    .select(['rating', 'reason', 'rated_at', 'state'])
-    .where('account_id', '=', accountId)
-    .where('ticket_id', '=', ticketId)
-    .executeTakeFirst();
-}

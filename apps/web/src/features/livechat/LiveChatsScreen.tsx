@@ -1,59 +1,21 @@
 import { Badge, Box, Button, Group, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
-import {
-  acceptLiveChat,
-  liveChatKeys,
-  useLiveChatBadge,
-  useLiveChatList,
-  useLiveChatQueue,
-  useReadOpenChat,
-} from './api';
+import { useLiveChatList, useReadOpenChat } from './api';
+import { MergeSessions } from './MergeSessions';
 
 const Pane = lazy(async () => {
   const m = await import('../conversation/ConversationPane');
   return { default: m.ConversationPane as ComponentType<{ ticketId: number }> };
 });
+const AiHints = lazy(() => import('./AiHints').then((m) => ({ default: m.AiHints })));
 
-/**
- * LIVECHAT-03: the incoming live chats banner with Take one (mounted by the shell's banner area for every
- * signed-in user, so it also keeps the Live Chats tab's badge, LIVECHAT-17).
- */
-export function IncomingLiveChats() {
-  const queue = useLiveChatQueue();
-  const navigate = useNavigate();
-  const qc = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const count = queue.data?.count ?? 0;
-  useLiveChatBadge(count);
-  if (count === 0) return null;
-  return (
-    <Paper withBorder p="xs" data-testid="banner-livechat" role="status">
-      <Group justify="space-between">
-        <Text size="sm">{L.incoming(count)}</Text>
-        <Button
-          size="xs"
-          loading={busy}
-          onClick={async () => {
-            setBusy(true);
-            const r = await acceptLiveChat(null);
-            setBusy(false);
-            if (!r.ok) return notifications.show({ color: 'red', message: r.error });
-            void qc.invalidateQueries({ queryKey: liveChatKeys.list });
-            navigate(`/livechat/${r.ticket_id}`);
-          }}
-        >
-          {L.takeOne}
-        </Button>
-      </Group>
-    </Paper>
-  );
-}
+/** LIVECHAT-03: the banner and the offer prompt (the shell's banner area loads them from here). */
+export { IncomingLiveChats } from './IncomingLiveChats';
 
 /** LIVECHAT-02, LIVECHAT-12, LIVECHAT-13, LIVECHAT-18: groups by visitor session, then the open chat. */
 export function LiveChatsScreen() {
@@ -92,6 +54,7 @@ export function LiveChatsScreen() {
                 g={g}
                 open={open[g.session_id] ?? !g.collapsed}
                 current={ticketId}
+                groups={groups}
                 toggle={() => setOpen({ ...open, [g.session_id]: !(open[g.session_id] ?? !g.collapsed) })}
               />
             ))}
@@ -120,6 +83,11 @@ export function LiveChatsScreen() {
                 </Button>
               </Group>
             )}
+            {current?.state === 'chatting' && (
+              <Suspense fallback={null}>
+                <AiHints ticketId={ticketId} channel="LIVECHAT" />
+              </Suspense>
+            )}
             {current && current.state !== 'chatting' && (
               <Badge m="xs">{current.state === 'converted' ? L.converted : L.ended}</Badge>
             )}
@@ -144,25 +112,37 @@ function GroupItem({
   open,
   toggle,
   current,
+  groups,
 }: {
   g: LiveChatGroup;
   open: boolean;
   toggle: () => void;
   current: number | null;
+  groups: LiveChatGroup[];
 }) {
   const navigate = useNavigate();
   return (
     <Paper withBorder p="xs" data-testid="livechat-group">
-      <UnstyledButton onClick={toggle} w="100%" aria-expanded={open}>
-        <Group justify="space-between">
-          <Text fw={600} size="sm">
-            {g.session_name}
-          </Text>
-          <Badge size="sm" variant="light">
-            {g.livechats.length}
-          </Badge>
-        </Group>
-      </UnstyledButton>
+      <Group gap={4} wrap="nowrap">
+        <UnstyledButton onClick={toggle} style={{ flex: 1, minWidth: 0 }} aria-expanded={open}>
+          <Group justify="space-between" wrap="nowrap">
+            <Text fw={600} size="sm" truncate>
+              {g.session_name}
+            </Text>
+            <Group gap={4} wrap="nowrap">
+              {g.sessions.length > 1 && (
+                <Text size="xs" c="dimmed" data-testid="livechat-sessions">
+                  {L.sessions(g.sessions.length)}
+                </Text>
+              )}
+              <Badge size="sm" variant="light">
+                {g.livechats.length}
+              </Badge>
+            </Group>
+          </Group>
+        </UnstyledButton>
+        <MergeSessions group={g} groups={groups} />
+      </Group>
       {open &&
         g.livechats.map((c) => (
           <UnstyledButton

@@ -1,7 +1,9 @@
 import {
   type AcceptAnswer,
+  applyOffer,
   LIVECHAT_PAGE,
   type LiveChatGroup,
+  type LiveChatOffer,
   type LiveChatQueue,
   type NewMessageEvent,
   type UnreadCount,
@@ -21,17 +23,26 @@ export const liveChatKeys = {
 
 type ListPage = { data: LiveChatGroup[]; count: number };
 
-/** LIVECHAT-04: the queue, asked with getLiveChatQueue and kept by liveChatQueue. */
-export function useLiveChatQueue() {
+/**
+ * LIVECHAT-04: the queue, asked with getLiveChatQueue and kept by liveChatQueue; a `liveChatOffer` to this
+ * user (automatic offering) marks its chat at once.
+ */
+export function useLiveChatQueue(userId: number, username: string) {
   const qc = useQueryClient();
   useEffect(() => {
     const off = realtime.on('liveChatQueue', (d) => qc.setQueryData(liveChatKeys.queue, d as LiveChatQueue));
+    const offOffer = realtime.on('liveChatOffer', (d) =>
+      qc.setQueryData<LiveChatQueue>(liveChatKeys.queue, (q) =>
+        applyOffer(q ?? { count: 0, queue: [] }, d as LiveChatOffer, { id: userId, username }),
+      ),
+    );
     const offState = realtime.onState((up) => up && void qc.invalidateQueries({ queryKey: liveChatKeys.queue }));
     return () => {
       off();
+      offOffer();
       offState();
     };
-  }, [qc]);
+  }, [qc, userId, username]);
   return useQuery({
     queryKey: liveChatKeys.queue,
     queryFn: async () => {

@@ -1,0 +1,82 @@
+import { ActionIcon, Button, Group, Modal, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
+import { IconArrowMerge } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../lib/http';
+import { liveChatKeys } from './api';
+
+/**
+ * LIVECHAT-09, LIVECHAT-10 (design): merging starts from a group's merge button: pick another loaded
+ * session and its chats join this group (`POST /api/livechat/merge` with this session_id and the picked
+ * ref_id). Every agent's list then shows one group listing both sessions.
+ */
+export function MergeSessions({ group, groups }: { group: LiveChatGroup; groups: LiveChatGroup[] }) {
+  const qc = useQueryClient();
+  const [opened, setOpened] = useState(false);
+  const [pick, setPick] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const others = groups
+    .filter((g) => g.session_id !== group.session_id)
+    .map((g) => ({
+      value: String(g.session_id),
+      label: `${g.session_name || '—'} (#${g.livechats.map((c) => c.ticket_number).join(', #')})`,
+    }));
+  const merge = async () => {
+    if (!pick) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', '/api/livechat/merge', { session_id: group.session_id, ref_id: Number(pick) });
+      await qc.invalidateQueries({ queryKey: liveChatKeys.list });
+      notifications.show({ message: L.merged });
+      setOpened(false);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (others.length === 0) return null;
+  return (
+    <>
+      <Tooltip label={L.merge}>
+        <ActionIcon
+          variant="subtle"
+          size="sm"
+          aria-label={`${L.merge}: ${group.session_name}`}
+          onClick={() => {
+            setPick(null);
+            setError(null);
+            setOpened(true);
+          }}
+        >
+          <IconArrowMerge size={16} />
+        </ActionIcon>
+      </Tooltip>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={L.merge}>
+        <Stack>
+          <Text size="sm">
+            {L.mergeInto}: <b>{group.session_name}</b>
+          </Text>
+          <Select
+            label={L.mergePick}
+            data={others}
+            value={pick}
+            onChange={setPick}
+            searchable
+            error={error}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Group justify="flex-end">
+            <Button onClick={() => void merge()} loading={busy} disabled={!pick}>
+              {L.mergeConfirm}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
