@@ -215,8 +215,9 @@ describe('SHELL the workspace shell in Chromium', () => {
     const ann = await open();
     await signIn(ann, server.url, 'ann');
     await ann.goto(`${server.url}/settings/announcements`);
+    await ann.getByRole('button', { name: 'New announcement' }).click();
     await ann.getByLabel('Message').fill('System maintenance tonight at 22:00.');
-    await ann.getByRole('button', { name: 'Publish' }).click();
+    await ann.getByRole('button', { name: 'Information' }).click();
     await ann.getByTestId('current-announcement').waitFor();
 
     const banner = cat.getByTestId('banner-announcement');
@@ -337,22 +338,65 @@ describe('SHELL the workspace shell in Chromium', () => {
     }
   });
 
-  it('SHELL-33 DECISIONS-2 narrow screens get bottom tabs, Workspace by default', async () => {
+  /** Signs in through the API on a narrow screen, where the app opens on a bottom tab instead of Home. */
+  async function signInNarrow(page: Page, base: string, username: string, api = base) {
+    const r = await json(`${api}/api/auth2`, 'POST', { client: username, password: PASSWORD });
+    await page.context().addCookies([
+      { name: 'parley_token', value: r.token, url: base },
+      { name: 'parley_refresh', value: r.refresh_token, url: base },
+    ]);
+    await page.goto(base);
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    // The user menu is in the closed drawer: attached, not shown.
+    await page.locator('[data-testid="user-menu"][data-connected="true"]').waitFor({ state: 'attached' });
+  }
+  const path = (page: Page) => new URL(page.url()).pathname;
+  const activeTab = (page: Page) =>
+    page.locator('[data-testid^="tab-"][aria-current="page"]').getAttribute('data-testid');
+
+  it('SHELL-33 DECISIONS-2 narrow screens open on the saved bottom tab, Workspace by default, kept across a reload', async () => {
     const page = await open('light', { width: 390, height: 800 });
-    await signIn(page, server.url, 'ann');
-    await page.getByTestId('tab-chat').waitFor();
+    await signInNarrow(page, server.url, 'ann');
+    // Nothing saved yet: the Workspace tab is the one opened.
+    await page.waitForURL(`${server.url}/chat`);
+    expect(await activeTab(page)).toBe('tab-chat');
     expect(await page.getByTestId('tab-ticket').textContent()).toBe('Tickets');
     expect(await page.getByTestId('tab-livechat').textContent()).toBe('Live Chats');
     expect(await page.getByTestId('tab-chat').textContent()).toBe('Workspace');
     await page.getByTestId('tab-livechat').click();
-    expect(new URL(page.url()).pathname).toBe('/livechat');
+    expect(path(page)).toBe('/livechat');
     await screenshot(page, 'shell-narrow-light');
+
+    // Opened again at its start address: Live Chats, the tab chosen last.
+    await page.goto(server.url);
+    await page.waitForURL(`${server.url}/livechat`);
+    expect(await activeTab(page)).toBe('tab-livechat');
+    await page.getByTestId('tab-ticket').click();
+    await page.waitForURL(/\/ticket$/);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    expect(path(page)).toBe('/ticket'); // a reload stays where it is
+    await page.goto(server.url);
+    await page.waitForURL(`${server.url}/ticket`);
+    expect(await activeTab(page)).toBe('tab-ticket');
+    // Home stays reachable from the header once the app is open.
+    await page.getByRole('banner').getByRole('link').first().click();
+    await page.getByTestId('welcome').waitFor();
+    expect(path(page)).toBe('/');
+
+    // A wide screen opens on Home whatever tab was saved.
+    const wide = await page.context().newPage();
+    await wide.goto(server.url);
+    await wide.getByTestId('welcome').waitFor();
+    expect(path(wide)).toBe('/');
   });
 
   it("HOST-07 on a host that is not one of the product's, no Workspace tab and no chat view", async () => {
     const page = await open('light', { width: 390, height: 800 });
     const elsewhere = server.url.replace('127.0.0.1', 'elsewhere.test');
-    await signIn(page, elsewhere, 'ann', PASSWORD, server.url);
+    await signInNarrow(page, elsewhere, 'ann', server.url);
+    // The saved (default) Workspace tab is not offered here: the first tab opens.
+    await page.waitForURL(`${elsewhere}/ticket`);
     await page.getByTestId('tab-livechat').waitFor();
     expect(await page.getByTestId('tab-ticket').count()).toBe(1);
     expect(await page.getByTestId('tab-chat').count()).toBe(0);

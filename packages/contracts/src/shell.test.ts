@@ -4,6 +4,7 @@ import {
   bottomTabsFor,
   chatViewAllowed,
   dialogDateValue,
+  formatDate,
   identityValue,
   isNavItemVisible,
   NAV_ITEMS,
@@ -165,6 +166,23 @@ describe('generic input dialog rules', () => {
     expect(dialogDateValue(new Date('nope'))).toBe('');
     expect(dialogDateValue('')).toBe('');
     expect(dialogDateValue(null)).toBe('');
+  });
+});
+
+describe('date formatting', () => {
+  it('CONST-02 dates are written YYYY-MM-DD; an invalid date gives an empty value', () => {
+    expect(formatDate('2026-11-23')).toBe('2026-11-23');
+    expect(formatDate('2026-11-23 14:05:00')).toBe('2026-11-23');
+    expect(formatDate(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+    expect(formatDate(new Date(2026, 8, 9).getTime())).toBe('2026-09-09');
+    expect(formatDate('2026-02-30')).toBe('');
+    expect(formatDate('2025-02-29')).toBe('');
+    expect(formatDate('2024-02-29')).toBe('2024-02-29');
+    expect(formatDate('23/11/2026')).toBe('');
+    expect(formatDate(new Date('nope'))).toBe('');
+    expect(formatDate(Number.NaN)).toBe('');
+    expect(formatDate('')).toBe('');
+    expect(formatDate(undefined)).toBe('');
   });
 });
 

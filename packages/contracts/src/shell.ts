@@ -272,26 +272,34 @@ export function identityValue(idType: string, refused: boolean, number: string):
 /** SHELL-46: the identity number field shows only for a real ID type that was not refused. */
 export const showsIdentityNumber = (idType: string, refused: boolean) => idType !== 'None' && !refused;
 
-/** SHELL-47: a date from the input dialog becomes "YYYY-MM-DD 00:00:00"; an invalid date gives "". */
-export function dialogDateValue(input: string | Date | null | undefined): string {
-  if (!input) return '';
+/**
+ * CONST-02: a date is written YYYY-MM-DD; an invalid date gives "". Takes a Date or milliseconds (its local
+ * calendar day) or a string starting with a real YYYY-MM-DD date (a time after it is ignored).
+ */
+export function formatDate(input: string | number | Date | null | undefined): string {
+  if (input === null || input === undefined || input === '') return '';
   let y: number;
   let m: number;
   let d: number;
-  if (input instanceof Date) {
-    if (Number.isNaN(input.getTime())) return '';
-    y = input.getFullYear();
-    m = input.getMonth() + 1;
-    d = input.getDate();
-  } else {
+  if (typeof input === 'string') {
     const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(input.trim());
     if (!match) return '';
     [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
     const check = new Date(Date.UTC(y, m - 1, d));
     if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return '';
+  } else {
+    const date = typeof input === 'number' ? new Date(input) : input;
+    if (Number.isNaN(date.getTime())) return '';
+    [y, m, d] = [date.getFullYear(), date.getMonth() + 1, date.getDate()];
   }
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${y}-${pad(m)}-${pad(d)} 00:00:00`;
+  return `${String(y).padStart(4, '0')}-${pad(m)}-${pad(d)}`;
+}
+
+/** SHELL-47: a date from the input dialog becomes "YYYY-MM-DD 00:00:00"; an invalid date gives "". */
+export function dialogDateValue(input: string | Date | null | undefined): string {
+  const day = formatDate(input);
+  return day ? `${day} 00:00:00` : '';
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -315,6 +323,8 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   11: { key: 'livechat', label: 'Live chat', admin: true },
   17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
 };
+/** SHELL-53: the section index of subscriptions and billing (the plans screen). */
+export const BILLING_SECTION = 17;
 
 // ---------------------------------------------------------------------------------------------------------
 // Announcements (SHELL-37, SHELL-38)
@@ -368,6 +378,12 @@ export const SHELL_STRINGS = {
   removedTitle: "You've got removed!",
   removedBody: 'You are not longer a participant in this conversation.',
   errorTitle: 'Error!',
+  /**
+   * ERR-01, ERR-03 (design): an action with no form of its own to show a failure in (a banner's or a menu's
+   * button) tells it in the error modal: what did not happen, then why.
+   */
+  statusNotChanged: 'Your status was not changed.',
+  unreachable: 'The server could not be reached. Check your connection and try again.',
   emptyChat: "It's empty.",
   emptyChatBody: 'Your messages will appear here after selecting a conversation.',
   chatCrashed: 'Ops! The chat has crashed unexpectedly.',

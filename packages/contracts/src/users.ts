@@ -84,6 +84,14 @@ export type AuditItem = z.infer<typeof AuditItem>;
 export const AuditQuery = z.object({
   before: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** SHELL-51: a numbered page (1-based, `limit` rows each); the answer then carries the total `count`. */
+  page: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
+export const AuditAnswer = z.object({
+  data: z.array(AuditItem),
+  /** Every entry of the account, when a `page` was asked for. */
+  count: z.number().optional(),
+});
+export type AuditAnswer = z.infer<typeof AuditAnswer>;
 
 export const AccountSecurityInput = z.object({ require_2fa: z.boolean() });

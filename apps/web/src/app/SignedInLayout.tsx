@@ -10,11 +10,13 @@ import { subscribePresence, useCustomStatuses } from '../features/status/presenc
 import { getCookie, local, setCookie } from '../lib/cookies';
 import { Logo } from '../ui/Logo';
 import { Banners } from './shell/Banners';
-import { BottomTabs } from './shell/BottomTabs';
+import { BottomTabs, NARROW_QUERY, useOpenSavedTab } from './shell/BottomTabs';
 import { DebugPanel } from './shell/DebugPanel';
 import { ShellModals } from './shell/Modals';
-import { NavPanel, navContextOf } from './shell/NavPanel';
+import { NavPanel } from './shell/NavPanel';
+import { navContextOf } from './shell/navContext';
 import { useShell } from './shell/shellStore';
+import { useShellFeed } from './shell/useShellFeed';
 import { useShortcuts } from './shell/useShortcuts';
 
 /** SHELL-40, SHELL-41: "(3) Parley - Ann Admin"; the count only when something is unread. */
@@ -26,14 +28,18 @@ export function pageTitle(product: string, adminName: string | undefined, unread
 export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
   const { pathname } = useLocation();
   const qc = useQueryClient();
-  const narrow = useMediaQuery('(max-width: 48em)');
+  const narrow = useMediaQuery(NARROW_QUERY);
   const [mobileOpen, mobile] = useDisclosure(false);
   // NAV-39, NAV-40: always_display=0 lets the panel stay collapsed; kept about a year.
   const [collapsed, setCollapsed] = useState(() => getCookie(COOKIES.alwaysDisplay) === '0');
   const unread = useShell((s) => s.unread);
   const title = session.productDetails?.title ?? 'Parley';
   const custom = useCustomStatuses();
+  const variant = navContextOf(session).variant;
+  const chatAllowed = session.productDetails?.chat_allowed !== false;
   useShortcuts();
+  useShellFeed(session);
+  useOpenSavedTab(variant, chatAllowed);
 
   useEffect(() => {
     document.title = pageTitle(title, session.adminName, unread);
@@ -63,7 +69,6 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
   };
   const noNav = pathname.startsWith('/mobile/ticket'); // NAV-02
   const isCollapsed = collapsed && !narrow;
-  const variant = navContextOf(session).variant;
 
   return (
     <AppShell
@@ -104,7 +109,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
       </AppShell.Main>
       {narrow && (
         <AppShell.Footer>
-          <BottomTabs variant={variant} chatAllowed={session.productDetails?.chat_allowed !== false} />
+          <BottomTabs variant={variant} chatAllowed={chatAllowed} />
         </AppShell.Footer>
       )}
       <ShellModals />

@@ -6,13 +6,26 @@ import { useCallback, useEffect, useState } from 'react';
  * SHELL-42 .. SHELL-48. One input of the generic dialog:
  * - text: a line of text; date: a calendar date, sent as "YYYY-MM-DD 00:00:00";
  * - select: a drop-down of `options`; option: the same options as radio buttons;
- * - button: the options as buttons, a click picks one and submits;
+ * - button: the options as buttons, a click picks one and submits (they replace the submit button, and
+ *   Enter picks the first);
  * - id: an ID type, "Refuses to provide", and the identity number.
  */
 export type DialogInput =
   | { kind: 'text' | 'date'; name: string; label: string; required?: boolean }
-  | { kind: 'select' | 'option' | 'button'; name: string; label: string; options: string[]; required?: boolean }
+  | {
+      kind: 'select' | 'option' | 'button';
+      name: string;
+      label: string;
+      options: string[];
+      required?: boolean;
+      /** The option chosen when the dialog opens (select and option kinds). */
+      initial?: string;
+    }
   | { kind: 'id'; name: string; label: string; required?: boolean };
+
+/** The values a dialog opens with: the `initial` option of each select and option input. */
+const initialValues = (inputs: DialogInput[]): Record<string, string> =>
+  Object.fromEntries(inputs.flatMap((i) => ('initial' in i && i.initial ? [[i.name, i.initial]] : [])));
 
 export interface InputDialogProps {
   opened: boolean;
@@ -64,9 +77,10 @@ function IdInput({ name, label, set }: { name: string; label: string; set(name: 
 export function InputDialog(p: InputDialogProps) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [missing, setMissing] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the dialog opens, not as inputs change.
   useEffect(() => {
     if (p.opened) {
-      setValues({});
+      setValues(initialValues(p.inputs));
       setMissing(null);
     }
   }, [p.opened]);
@@ -93,7 +107,9 @@ export function InputDialog(p: InputDialogProps) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          submit();
+          // A dialog whose answer is a button: Enter picks the first one, the way a default button would.
+          const pick = p.inputs.find((i) => i.kind === 'button');
+          submit(pick && pick.kind === 'button' && pick.options[0] ? { [pick.name]: pick.options[0] } : {});
         }}
       >
         <Stack>
@@ -170,9 +186,9 @@ export function InputDialog(p: InputDialogProps) {
                     <Text size="sm" fw={500}>
                       {i.label}
                     </Text>
-                    <Group gap="xs">
+                    <Group gap="xs" role="group" aria-label={i.label}>
                       {i.options.map((o) => (
-                        <Button key={o} variant="light" onClick={() => submit({ [i.name]: o })}>
+                        <Button key={o} variant="light" disabled={p.busy} onClick={() => submit({ [i.name]: o })}>
                           {o}
                         </Button>
                       ))}
@@ -194,7 +210,8 @@ export function InputDialog(p: InputDialogProps) {
             <Button variant="default" onClick={p.onClose}>
               Close
             </Button>
-            {p.inputs.some((i) => i.kind !== 'button') && (
+            {/* The buttons of a button input are the dialog's answer; otherwise the submit button is. */}
+            {!p.inputs.some((i) => i.kind === 'button') && (
               <Button type="submit" loading={p.busy}>
                 {p.submitLabel ?? 'OK'}
               </Button>

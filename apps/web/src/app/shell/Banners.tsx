@@ -17,6 +17,7 @@ import { useMyStatus } from '../../features/status/presence';
 import { local } from '../../lib/cookies';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { shell } from './shellStore';
 import { useConnected } from './useConnected';
 import { type SipProblem, useSipProblem } from './useSipProblem';
 
@@ -67,7 +68,7 @@ function ConnectionBanner() {
       icon={<IconWifiOff size={18} />}
       testId="banner-connection"
       actions={
-        <Button size="xs" color="red" onClick={() => (realtime.isOpen() ? realtime.reconnect() : realtime.connect())}>
+        <Button size="xs" color="red.9" onClick={() => (realtime.isOpen() ? realtime.reconnect() : realtime.connect())}>
           {SHELL_STRINGS.reconnect}
         </Button>
       }
@@ -90,6 +91,8 @@ function CustomStatusBanner() {
     try {
       await statusApi.update({ status: 'ONLINE', reason: '' });
       await qc.invalidateQueries({ queryKey: statusKeys.me });
+    } catch (err) {
+      shell.showFailure(SHELL_STRINGS.statusNotChanged, err);
     } finally {
       setBusy(false);
     }
@@ -99,7 +102,7 @@ function CustomStatusBanner() {
       color="yellow"
       testId="banner-status"
       actions={
-        <Button size="xs" color="green" loading={busy} onClick={goOnline}>
+        <Button size="xs" color="teal.9" loading={busy} onClick={goOnline}>
           {SHELL_STRINGS.goOnline}
         </Button>
       }

@@ -8,7 +8,7 @@ import {
   LOCAL_KEYS,
 } from '@parley/contracts';
 import { IconHeadset, IconMessages, IconTicket } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { local } from '../../lib/cookies';
 import classes from './BottomTabs.module.css';
@@ -18,6 +18,28 @@ const ICONS = { ticket: IconTicket, livechat: IconHeadset, chat: IconMessages };
 
 /** The tab the narrow layout opens on: the last chosen, else Workspace (DECISIONS 2). */
 export const savedBottomTab = () => local.get<BottomTab>(LOCAL_KEYS.bottomTab, DEFAULT_BOTTOM_TAB);
+
+/** The narrow layout's width (Mantine's `sm` breakpoint), where the bottom tabs replace the panel. */
+export const NARROW_QUERY = '(max-width: 48em)';
+
+/**
+ * SHELL-33, DECISIONS 2: opened on a narrow screen at its start address, the app opens the saved tab (by
+ * default Workspace; the first tab there is when the saved one is not offered on this host). Only when the
+ * page loads: Home stays reachable afterwards.
+ */
+export function useOpenSavedTab(variant: HostVariant, chatAllowed: boolean) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [atStart] = useState(() => pathname === '/' && window.matchMedia(NARROW_QUERY).matches);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the page as it was opened.
+  useEffect(() => {
+    if (!atStart) return;
+    const offered = bottomTabsFor(variant, chatAllowed);
+    const saved = savedBottomTab();
+    const tab = offered.includes(saved) ? saved : offered[0];
+    if (tab) navigate(BOTTOM_TABS[tab].route, { replace: true });
+  }, [atStart]);
+}
 
 /** SHELL-33 .. SHELL-35, DECISIONS 2: bottom tabs on narrow screens. */
 export function BottomTabs({ variant, chatAllowed }: { variant: HostVariant; chatAllowed: boolean }) {
@@ -43,6 +65,7 @@ export function BottomTabs({ variant, chatAllowed }: { variant: HostVariant; cha
               navigate(BOTTOM_TABS[k].route);
             }}
             data-testid={`tab-${k}`}
+            data-badge={badges[k] || undefined}
           >
             <Indicator disabled={!badges[k]} size={8} color="red" offset={2}>
               <Icon size={22} stroke={1.6} />

@@ -1,5 +1,5 @@
 import { Anchor, Button, Card, Group, Image, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { LOG_OUT_CONFIRM, PLANS, SETTINGS_SECTIONS, SHELL_STRINGS } from '@parley/contracts';
+import { BILLING_SECTION, LOG_OUT_CONFIRM, PLANS, SETTINGS_SECTIONS, SHELL_STRINGS } from '@parley/contracts';
 import { Link, useNavigate } from 'react-router';
 import { useSignOut } from '../../features/auth/useSession';
 import { resumeAudio } from '../../lib/sound';
@@ -62,7 +62,14 @@ function ErrorModal() {
       title={SHELL_STRINGS.errorTitle}
       centered
     >
-      <Text>{message}</Text>
+      <Stack>
+        <Text data-testid="error-message">{message}</Text>
+        <Group justify="flex-end">
+          <Button onClick={() => shell.set({ errorMessage: null })} data-autofocus>
+            OK
+          </Button>
+        </Group>
+      </Stack>
     </Modal>
   );
 }
@@ -102,10 +109,9 @@ const PLAN_CARDS = [
   { plan: PLANS.enterprise, name: 'Enterprise', text: 'Everything, with single sign-on and priority support.' },
 ];
 
-/** SHELL-55: the upgrade modal; the plans screen does the purchase. */
+/** SHELL-55: the upgrade modal; a plan's button opens settings section 17, subscriptions and billing (SHELL-53). */
 function UpgradeModal() {
   const opened = useShell((s) => s.upgradeOpen);
-  const navigate = useNavigate();
   const close = () => shell.set({ upgradeOpen: false });
   return (
     <Modal opened={opened} onClose={close} title="Upgrade your plan" size="lg" centered>
@@ -120,7 +126,7 @@ function UpgradeModal() {
               variant="light"
               onClick={() => {
                 close();
-                navigate('/plan');
+                shell.openSettings(BILLING_SECTION);
               }}
             >
               See {p.name}

@@ -1,12 +1,20 @@
-import { ActionIcon, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import {
   type AuthCheckAnswer,
   DEFAULT_PINNED_NAV,
-  HOST_VARIANTS,
-  type HostVariant,
   LOCAL_KEYS,
   NAV_HINTS,
-  type NavContext,
   type NavItem,
   type NavKey,
   visibleNavItems,
@@ -19,24 +27,10 @@ import { NotificationBell } from '../../features/notifications/NotificationBell'
 import { OnlineUsersPanel } from '../../features/status/OnlineUsersPanel';
 import { local } from '../../lib/cookies';
 import classes from './NavPanel.module.css';
+import { navContextOf } from './navContext';
 import { NAV_ICONS } from './navIcons';
 import { useShell } from './shellStore';
 import { UserMenu } from './UserMenu';
-
-/** What the visibility rules need, read from the auth check. */
-export function navContextOf(session: AuthCheckAnswer, incomingCall = false): NavContext {
-  const variant = (HOST_VARIANTS as readonly string[]).includes(session.productDetails?.variant ?? '')
-    ? (session.productDetails?.variant as HostVariant)
-    : 'combined';
-  return {
-    variant,
-    isAdmin: session.type === 'admin',
-    permissions: session.permission ?? [],
-    plan: session.plan ?? 0,
-    features: session.productDetails?.features ?? [],
-    incomingCall,
-  };
-}
 
 type HintKey = 'minimized' | 'edit' | 'calendar';
 
@@ -111,6 +105,8 @@ export function NavPanel({
           {shown.map((i) => {
             const Icon = NAV_ICONS[i.key];
             const badge = (i.key === 'tickets' && badges.tickets) || (i.key === 'kanban' && badges.kanban);
+            // The dot is drawn; screen readers hear it as a word after the label.
+            const badgeWord = badge ? (i.key === 'tickets' ? ', unread' : ', updated') : '';
             const icon = (
               <Indicator disabled={!badge} size={8} color="red" offset={2}>
                 <Icon size={20} stroke={1.6} />
@@ -142,12 +138,14 @@ export function NavPanel({
                     className={classes.item}
                     data-active={active(i) || undefined}
                     aria-current={active(i) ? 'page' : undefined}
-                    aria-label={collapsed ? i.label : undefined}
+                    aria-label={collapsed ? `${i.label}${badgeWord}` : undefined}
                     data-testid={`nav-${i.key}`}
+                    data-badge={badge || undefined}
                     onClick={i.hint ? () => seeHint(i.key as HintKey) : undefined}
                   >
                     {icon}
                     {!collapsed && <span className={classes.label}>{i.label}</span>}
+                    {!collapsed && badgeWord && <VisuallyHidden>{badgeWord}</VisuallyHidden>}
                     {!collapsed && i.hint && !hintsSeen.includes(i.key as HintKey) && (
                       <Text span size="xs" c="dimmed" className={classes.hint}>
                         {i.hint}

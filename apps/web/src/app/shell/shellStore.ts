@@ -1,4 +1,6 @@
+import { SHELL_STRINGS } from '@parley/contracts';
 import { useRef, useSyncExternalStore } from 'react';
+import { HttpError } from '../../lib/http';
 
 /** What the shell shows around the screens: modals, panels and flags any feature may open. */
 export interface ShellState {
@@ -18,12 +20,14 @@ export interface ShellState {
   altMode: boolean;
   /** SHELL-40: unread conversations, for the page title. */
   unread: number;
-  /** NAV-05, NAV-10, NAV-27: set by the tickets and kanban features. */
+  /** NAV-05, NAV-10, NAV-27: set from the conversation events by useShellFeed. */
   ticketUnread: boolean;
   kanbanNotify: boolean;
   /** DECISIONS 2: unread live chats or a waiting queue; unread Workspace chat. */
   liveChatBadge: boolean;
   chatBadge: boolean;
+  /** Workspace chats with unread messages (the chat list's total), for the page title. */
+  chatUnread: number;
 }
 
 const initial: ShellState = {
@@ -43,6 +47,7 @@ const initial: ShellState = {
   kanbanNotify: false,
   liveChatBadge: false,
   chatBadge: false,
+  chatUnread: 0,
 };
 
 let state = initial;
@@ -66,6 +71,11 @@ export const shell = {
   },
   openSettings: (section: number) => shell.set({ settingsSection: section }),
   showError: (message: string) => shell.set({ errorMessage: message }),
+  /** ERR-01, ERR-03: "Error!" with what did not happen and why (the server's words, or that it was not reached). */
+  showFailure: (what: string, err: unknown) =>
+    shell.showError(
+      `${what} ${err instanceof HttpError && err.status !== 0 ? err.description : SHELL_STRINGS.unreachable}`,
+    ),
   showRemoval: () => shell.set({ removalOpen: true }),
   showImage: (url: string) => shell.set({ imageUrl: url }),
 };

@@ -17,7 +17,7 @@ export function ChatBadge() {
       timer = null;
       try {
         const r = await api<ChatListAnswer>('GET', '/api/chat/list?offset=0');
-        if (!stopped) shell.set({ chatBadge: r.unread > 0 });
+        if (!stopped) shell.set({ chatBadge: r.unread > 0, chatUnread: r.unread });
       } catch {
         // Signed out or offline: the next event or reconnect asks again.
       }

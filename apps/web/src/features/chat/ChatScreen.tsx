@@ -47,7 +47,7 @@ export function ChatScreen() {
   // CHAT-05: the list's totals are the freshest (after a read too): they set the Workspace tab badge.
   const unreadChats = list.data?.unread;
   useEffect(() => {
-    if (unreadChats !== undefined) shell.set({ chatBadge: unreadChats > 0 });
+    if (unreadChats !== undefined) shell.set({ chatBadge: unreadChats > 0, chatUnread: unreadChats });
   }, [unreadChats]);
 
   // The open chat: members only (403/404 send the reader back to the list, as the pane does for tickets).

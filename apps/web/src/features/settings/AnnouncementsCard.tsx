@@ -1,11 +1,35 @@
-import { Alert, Button, Card, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import type { Announcement } from '@parley/contracts';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { type Announcement, formatDate } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { api, HttpError } from '../../lib/http';
+import { type DialogInput, InputDialog } from '../../ui/InputDialog';
+import { a } from './strings';
 
-/** SHELL-37: an admin publishes the banner everyone in the account sees, or removes it. */
+/** When the announcement stops showing, for each "Show until" choice (null: until removed or replaced). */
+export function expiryOf(choice: string | undefined, now = new Date()): number | null {
+  const end = new Date(now);
+  if (choice === a.untilHour) return now.getTime() + 3_600_000;
+  if (choice === a.untilToday) return end.setHours(23, 59, 59, 999);
+  if (choice === a.untilWeek) return now.getTime() + 7 * 86_400_000;
+  return null;
+}
+
+const whenText = (ms: number) => `${formatDate(ms)} ${dayjs(ms).format('HH:mm')}`;
+
+const inputs: DialogInput[] = [
+  { kind: 'text', name: 'message', label: a.message, required: true },
+  { kind: 'option', name: 'until', label: a.until, options: [...a.untilChoices], initial: a.untilRemoved },
+  { kind: 'button', name: 'level', label: a.publishAs, options: [a.info, a.warning] },
+];
+
+/**
+ * SHELL-37: an admin publishes the banner everyone in the account sees, or removes it. Publishing goes
+ * through the generic input dialog (SHELL-42 .. SHELL-48): the announcement showing now as list rows, the
+ * message, how long it shows (option kind), the level as the answer buttons (button kind), and Remove
+ * current as the extra button.
+ */
 export function AnnouncementsCard() {
   const qc = useQueryClient();
   const current = useQuery({
@@ -13,92 +37,100 @@ export function AnnouncementsCard() {
     queryFn: () =>
       api<{ announcement: Announcement | null }>('GET', '/api/announcement').then((r) => r.announcement ?? null),
   });
-  const [message, setMessage] = useState('');
-  const [level, setLevel] = useState<'info' | 'warning'>('info');
+  const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function run(fn: () => Promise<unknown>) {
+  async function run(fn: () => Promise<unknown>, then?: () => void) {
     setBusy(true);
     setError(null);
     try {
       await fn();
       await qc.invalidateQueries({ queryKey: ['announcement'] });
+      then?.();
     } catch (err) {
       setError(err instanceof HttpError ? err.description : 'Failed');
     } finally {
       setBusy(false);
     }
   }
+  const remove = () =>
+    run(
+      () => api('DELETE', '/api/announcement'),
+      () => setOpen(false),
+    );
+  const c = current.data;
 
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack>
-        <Title order={3} size="h4">
-          Announcement
-        </Title>
+        <Group justify="space-between">
+          <Title order={3} size="h4">
+            {a.title}
+          </Title>
+          <Button
+            onClick={() => {
+              setError(null);
+              setOpen(true);
+            }}
+          >
+            {a.new}
+          </Button>
+        </Group>
         <Text size="sm" c="dimmed">
-          A banner at the top of everyone's screen in this account, until you remove or replace it.
+          {a.hint}
         </Text>
-        {current.data && (
-          <Alert color={current.data.level === 'warning' ? 'orange' : 'blue'} data-testid="current-announcement">
+        {c && (
+          <Alert color={c.level === 'warning' ? 'orange' : 'blue'} data-testid="current-announcement">
             <Group justify="space-between">
               <div>
-                <Text size="sm">{current.data.message}</Text>
+                <Text size="sm">{c.message}</Text>
                 <Text size="xs" c="dimmed">
-                  {current.data.created_by} · {dayjs(current.data.created_at).format('YYYY-MM-DD HH:mm')}
+                  {c.created_by} · {whenText(c.created_at)}
+                  {c.expires_at !== null && ` · ${a.untilAt(whenText(c.expires_at))}`}
                 </Text>
               </div>
-              <Button
-                size="xs"
-                variant="default"
-                loading={busy}
-                onClick={() => run(() => api('DELETE', '/api/announcement'))}
-              >
-                Remove
+              <Button size="xs" variant="default" loading={busy} onClick={remove}>
+                {a.remove}
               </Button>
             </Group>
           </Alert>
         )}
-        {error && (
+        {error && !open && (
           <Alert color="red" role="alert">
             {error}
           </Alert>
         )}
-        <Textarea
-          label="Message"
-          value={message}
-          maxLength={500}
-          autosize
-          minRows={2}
-          onChange={(e) => setMessage(e.currentTarget.value)}
-        />
-        <Group align="flex-end">
-          <Select
-            label="Level"
-            value={level}
-            onChange={(v) => v && setLevel(v as 'info' | 'warning')}
-            data={[
-              { value: 'info', label: 'Information' },
-              { value: 'warning', label: 'Warning' },
-            ]}
-            allowDeselect={false}
-            w={180}
-          />
-          <Button
-            loading={busy}
-            disabled={message.trim() === ''}
-            onClick={() =>
-              run(async () => {
-                await api('POST', '/api/announcement', { message: message.trim(), level });
-                setMessage('');
-              })
-            }
-          >
-            Publish
-          </Button>
-        </Group>
       </Stack>
+      <InputDialog
+        opened={open}
+        title={a.new}
+        description={c ? a.replaces : a.hint}
+        error={error}
+        busy={busy}
+        list={
+          c
+            ? [
+                { label: a.showingNow, value: c.message },
+                { label: a.until, value: c.expires_at === null ? a.untilRemoved : whenText(c.expires_at) },
+              ]
+            : undefined
+        }
+        inputs={inputs}
+        extraButton={c ? { label: a.removeCurrent, onClick: remove } : undefined}
+        onClose={() => setOpen(false)}
+        onSubmit={(v) =>
+          run(
+            () =>
+              api('POST', '/api/announcement', {
+                message: (v.message ?? '').trim(),
+                level: v.level === a.warning ? 'warning' : 'info',
+                expires_at: expiryOf(v.until),
+              }),
+            () => setOpen(false),
+          )
+        }
+      />
     </Card>
   );
 }

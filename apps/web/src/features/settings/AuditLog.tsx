@@ -1,25 +1,35 @@
-import { Button, Card, Stack, Table, Text, Title } from '@mantine/core';
-import type { AuditItem } from '@parley/contracts';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { formatDate } from '@parley/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { settingsApi } from './api';
+import { useState } from 'react';
+import { Pager } from '../../ui/Pagination';
+import { AUDIT_PAGE, settingsApi } from './api';
 import { t } from './strings';
 
-/** Admin: the account's audit log, newest first, 50 at a time. */
+/** Admin: the account's audit log, newest first, in numbered pages of 25 (SHELL-51 the pager). */
 export function AuditLog() {
-  const q = useInfiniteQuery({
-    queryKey: ['settings', 'audit'],
-    queryFn: ({ pageParam }) => settingsApi.audit(pageParam),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last) => (last.data.length === 50 ? last.data.at(-1)?.id : undefined),
+  const [page, setPage] = useState(1);
+  const q = useQuery({
+    queryKey: ['settings', 'audit', page],
+    queryFn: () => settingsApi.audit(page),
+    placeholderData: keepPreviousData,
   });
-  const rows: AuditItem[] = q.data?.pages.flatMap((p) => p.data) ?? [];
+  const rows = q.data?.data ?? [];
+  const pages = Math.max(1, Math.ceil((q.data?.count ?? 0) / AUDIT_PAGE));
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack>
-        <Title order={3} size="h4">
-          {t.audit}
-        </Title>
+        <Group justify="space-between">
+          <Title order={3} size="h4">
+            {t.audit}
+          </Title>
+          {q.data && (
+            <Text size="sm" c="dimmed" data-testid="audit-total">
+              {t.auditTotal(q.data.count ?? 0)}
+            </Text>
+          )}
+        </Group>
         <Table.ScrollContainer minWidth={640}>
           <Table verticalSpacing={4}>
             <Table.Thead>
@@ -34,7 +44,8 @@ export function AuditLog() {
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={r.id} data-testid="audit-row">
-                  <Table.Td>{dayjs(r.created_at).format('DD/MM/YYYY HH:mm:ss')}</Table.Td>
+                  {/* CONST-02: the date as YYYY-MM-DD, then the time. */}
+                  <Table.Td>{`${formatDate(r.created_at)} ${dayjs(r.created_at).format('HH:mm:ss')}`}</Table.Td>
                   <Table.Td>{r.actor}</Table.Td>
                   <Table.Td>{r.action}</Table.Td>
                   <Table.Td>
@@ -48,11 +59,9 @@ export function AuditLog() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {q.hasNextPage && (
-          <Button variant="subtle" onClick={() => q.fetchNextPage()} loading={q.isFetchingNextPage}>
-            {t.loadMore}
-          </Button>
-        )}
+        <Group justify="center">
+          <Pager page={Math.min(page, pages)} total={pages} onChange={setPage} />
+        </Group>
       </Stack>
     </Card>
   );

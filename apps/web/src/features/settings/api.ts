@@ -1,5 +1,5 @@
 import type {
-  AuditItem,
+  AuditAnswer,
   CreateUserInput,
   SessionItem,
   SetPhotoAnswer,
@@ -10,6 +10,9 @@ import type {
 import { api, HttpError } from '../../lib/http';
 
 type Result = { result: string; description?: string };
+
+/** Audit log rows per page. */
+export const AUDIT_PAGE = 25;
 
 export const settingsApi = {
   sessions: () => api<{ data: SessionItem[] }>('GET', '/api/user/sessions'),
@@ -24,8 +27,8 @@ export const settingsApi = {
   createUser: (input: CreateUserInput) => api<UserItem>('POST', '/api/users', input),
   updateUser: (id: number, input: UpdateUserInput) => api<UserItem>('PATCH', `/api/users/${id}`, input),
   setRequire2fa: (require_2fa: boolean) => api<Result>('PUT', '/api/account/security', { require_2fa }),
-  audit: (before?: number) =>
-    api<{ data: AuditItem[] }>('GET', `/api/audit?limit=50${before ? `&before=${before}` : ''}`),
+  /** SHELL-51: one numbered page of the audit log, with the total. */
+  audit: (page: number) => api<AuditAnswer>('GET', `/api/audit?limit=${AUDIT_PAGE}&page=${page}`),
 };
 
 /**

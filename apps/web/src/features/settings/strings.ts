@@ -32,5 +32,29 @@ export const t = {
   deactivate: 'Deactivate',
   activate: 'Activate',
   inactive: 'Inactive',
-  loadMore: 'Show More...',
+  auditTotal: (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`,
+};
+
+/** SHELL-37, SHELL-38: the announcement card and its publish dialog. */
+export const a = {
+  title: 'Announcement',
+  hint: "A banner at the top of everyone's screen in this account, until you remove or replace it.",
+  replaces: 'Publishing replaces the announcement showing now.',
+  new: 'New announcement',
+  message: 'Message',
+  until: 'Show until',
+  untilRemoved: 'Removed or replaced',
+  untilHour: 'One hour from now',
+  untilToday: 'The end of today',
+  untilWeek: 'One week from now',
+  get untilChoices() {
+    return [this.untilRemoved, this.untilHour, this.untilToday, this.untilWeek] as const;
+  },
+  untilAt: (when: string) => `until ${when}`,
+  publishAs: 'Publish as',
+  info: 'Information',
+  warning: 'Warning',
+  showingNow: 'Showing now',
+  remove: 'Remove',
+  removeCurrent: 'Remove current',
 };

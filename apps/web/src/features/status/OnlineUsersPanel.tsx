@@ -16,7 +16,7 @@ import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { shell } from '../../app/shell/shellStore';
 import { statusApi, statusKeys } from './api';
 import { colorOf, t } from './strings';
@@ -29,19 +29,42 @@ export function lastSeenText(u: { status: string; last_seen: number | null }, no
   return u.last_seen ? t.lastSeen(dayjs(u.last_seen).from(now)) : t.neverSeen;
 }
 
+/** Whether this window has the focus (not only whether the tab is visible), following focus and blur. */
+export function useWindowFocused(): boolean {
+  const [focused, setFocused] = useState(() => document.hasFocus());
+  useEffect(() => {
+    const on = () => setFocused(true);
+    const off = () => setFocused(false);
+    window.addEventListener('focus', on);
+    window.addEventListener('blur', off);
+    return () => {
+      window.removeEventListener('focus', on);
+      window.removeEventListener('blur', off);
+    };
+  }, []);
+  return focused;
+}
+
 /**
  * STATUS-20 .. STATUS-24: a 300x400 panel of the account's users, rows of 71 px, refreshed every 60 s while
  * it is open and the window has focus; live status changes arrive over the socket in between.
  */
 export function OnlineUsersPanel({ collapsed }: { collapsed: boolean }) {
   const [opened, setOpened] = useState(false);
+  const focused = useWindowFocused();
+  // STATUS-22: every 60 s while open and focused; a window that gets the focus back refreshes at once.
   const list = useQuery({
     queryKey: statusKeys.online,
     queryFn: statusApi.online,
     enabled: opened,
-    refetchInterval: opened ? ONLINE_PANEL_REFRESH_MS : false,
-    refetchIntervalInBackground: false,
+    refetchInterval: opened && focused ? ONLINE_PANEL_REFRESH_MS : false,
   });
+  const wasFocused = useRef(focused);
+  const { refetch } = list;
+  useEffect(() => {
+    if (focused && !wasFocused.current && opened) void refetch();
+    wasFocused.current = focused;
+  }, [focused, opened, refetch]);
   const users = (list.data ?? []).filter((u) => u.username !== SHADOW_ADMIN);
   const onlineCount = users.filter((u) => u.status !== 'OFFLINE').length;
   return (
