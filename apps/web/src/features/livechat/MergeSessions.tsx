@@ -69,6 +69,7 @@ export function MergeSessions({ group, groups }: { group: LiveChatGroup; groups:
             searchable
             error={error}
             comboboxProps={{ withinPortal: true }}
+            data-testid="merge-select"
           />
           <Group justify="flex-end">
             <Button onClick={() => void merge()} loading={busy} disabled={!pick}>
