@@ -187,7 +187,7 @@ describe('the widget flow in Chromium: chime, plain text, AI hints, conversion, 
     try {
       db.pragma('busy_timeout = 5000');
       const row = db.prepare('select * from messages where id = ?').get(htmlId) as Record<string, unknown>;
-      const { id: _id, ...rest } = {
+      const { id: _id, ...rest }: Record<string, unknown> = {
         ...row,
         sender: 'translatebot',
         sender_name: 'Translator',
