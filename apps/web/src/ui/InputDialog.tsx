@@ -188,7 +188,7 @@ export function InputDialog(p: InputDialogProps) {
                     </Text>
                     <Group gap="xs" role="group" aria-label={i.label}>
                       {i.options.map((o) => (
-                        <Button key={o} variant="light" disabled={p.busy} onClick={() => submit({ [i.name]: o })}>
+                        <Button key={o} variant="default" disabled={p.busy} onClick={() => submit({ [i.name]: o })}>
                           {o}
                         </Button>
                       ))}
@@ -203,7 +203,7 @@ export function InputDialog(p: InputDialogProps) {
           })}
           <Group justify="flex-end">
             {p.extraButton && (
-              <Button variant="light" onClick={p.extraButton.onClick}>
+              <Button variant="default" onClick={p.extraButton.onClick} mr="auto">
                 {p.extraButton.label}
               </Button>
             )}
