@@ -19,7 +19,7 @@ function LogoutConfirm() {
             Cancel
           </Button>
           <Button
-            color="red"
+            color="red.9"
             onClick={async () => {
               close();
               await signOut();

@@ -120,6 +120,7 @@ export function NavPanel({
                     type="button"
                     className={classes.item}
                     aria-pressed={isPinned}
+                    aria-label={collapsed ? i.label : undefined}
                     onClick={() => togglePin(i.key)}
                     data-testid={`nav-edit-${i.key}`}
                   >
