@@ -214,11 +214,12 @@ describe('the conversation pane in Chromium', () => {
     expect(await a.page.locator('[data-status="failed"]').count()).toBe(0);
   });
 
-  it('MSG-47 MSG-48 SHELL-27 an unknown ticket: toast and back to the list; a broken address: the crash text', async () => {
+  it('MSG-48 SHELL-27 a ticket that does not exist, or a broken address: the crash text, where it was opened', async () => {
     const a = await agent('demo-admin');
     await a.page.goto(`${server.url}/ticket/99999`);
-    await a.page.getByText('You cannot read this conversation.').waitFor();
-    await expect.poll(() => new URL(a.page.url()).pathname).toBe('/ticket');
+    await a.page.getByTestId('conversation-crashed').getByText('Ops! The chat has crashed unexpectedly.').waitFor();
+    expect(new URL(a.page.url()).pathname).toBe('/ticket/99999');
+    expect(await a.page.getByText('You cannot read this conversation.').count()).toBe(0);
     await a.page.goto(`${server.url}/ticket/abc`);
     await a.page.getByText('Ops! The chat has crashed unexpectedly.').waitFor();
   });

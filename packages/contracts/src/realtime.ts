@@ -108,9 +108,12 @@ export interface ClientToServer {
   /** RT-11: typing started / stopped in a ticket the socket has joined. */
   sendTyping: (ticketId: number) => void;
   removeTyping: (ticketId: number) => void;
-  /** RT-09: the conversation was read up to a message (readMessage2 is the same for Workspace chats). */
-  readMessage: (r: { ticketId: number; messageId: number }) => void;
-  readMessage2: (r: { ticketId: number; messageId: number }) => void;
+  /**
+   * RT-09: the conversation was read up to a message (readMessage2 is the same for Workspace chats). The
+   * optional ack comes once the read is stored (a count asked after it counts it).
+   */
+  readMessage: (r: { ticketId: number; messageId: number }, ack?: (r: { ok: boolean }) => void) => void;
+  readMessage2: (r: { ticketId: number; messageId: number }, ack?: (r: { ok: boolean }) => void) => void;
   /** RT-18: ask for the messages of a ticket deleted after `ts` (unix seconds). */
   sendSyncDelete: (r: { ticketId: number; ts: number }, ack: (ids: number[]) => void) => void;
   /** Issue 8: whether this tab has focus (no Web Push while a tab of the user has); repeated every minute. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import type { Manager, Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RETRY_MS, RealtimeClient } from './realtime';
+import { GAP_FILL_PAGES, RETRY_MS, RealtimeClient } from './realtime';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
@@ -25,12 +25,27 @@ describe('the realtime client and its connection', () => {
   const hadLocation = 'location' in g;
   const location = g.location;
 
+  /** The account's stored events, as `GET /api/events` pages them (1,000 a page, as the server does). */
+  let stored: { name: string; seq: number; data: unknown }[] = [];
+  const asked: number[] = [];
+  const PAGE = 1000;
+
   beforeAll(async () => {
-    http = createServer();
+    http = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname !== '/api/events') return res.writeHead(404).end();
+      const after = Number(url.searchParams.get('after'));
+      asked.push(after);
+      const events = stored.filter((e) => e.seq > after).slice(0, PAGE);
+      const complete = events.length < PAGE;
+      const head = complete ? Math.max(after, stored.at(-1)?.seq ?? 0) : events.at(-1)!.seq;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events, head, complete }));
+    });
     io = new Server(http, { path: '/socket.io' });
     io.on('connection', (s) => {
       connected.push(s);
       s.on('tellOnline', () => toldOnline.push(s.id));
+      s.emit('catchUp', { events: [], head: 0, complete: true });
     });
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
     g.location = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
@@ -44,8 +59,8 @@ describe('the realtime client and its connection', () => {
     await io?.close();
   });
 
-  const client = () => {
-    const c = new RealtimeClient();
+  const client = (opts: { gapFillMs?: number } = {}) => {
+    const c = new RealtimeClient(opts);
     clients.push(c);
     return c;
   };
@@ -97,5 +112,52 @@ describe('the realtime client and its connection', () => {
     await until(() => c.connected, 'connected again');
     expect(connected.length).toBe(before + 1);
     expect(c.isOpen()).toBe(true);
+  }, 20_000);
+
+  /** A client that records the seq of every newMessage it applies and each resync. */
+  const recording = () => {
+    const c = client({ gapFillMs: 50 });
+    const applied: number[] = [];
+    const resyncs: number[] = [];
+    c.on('newMessage', (_d, seq) => applied.push(seq));
+    c.on('resync', (_d, head) => resyncs.push(head));
+    return { c, applied, resyncs };
+  };
+  const events = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: 'newMessage', seq: i + 1, data: { n: i + 1 } }));
+
+  it('RT-42 a live event ahead of the floor is filled from /api/events page after page, with no reload of the views', async () => {
+    stored = events(2501);
+    asked.length = 0;
+    const { c, applied, resyncs } = recording();
+    c.connect();
+    await until(() => c.connected, 'connected');
+    // Only the newest arrives live: 2,500 events were overtaken (another node, a busy relay).
+    connected.at(-1)!.emit('newMessage', { seq: 2501, data: { n: 2501 } });
+    await until(() => applied.length === 2501, 'every event applied', 10_000);
+    expect(asked).toEqual([0, 1000, 2000]);
+    expect(resyncs).toEqual([]);
+    expect(applied[0]).toBe(2501);
+    expect(applied.slice(1)).toEqual(stored.slice(0, 2500).map((e) => e.seq));
+    // The floor is confirmed up to the newest: a reconnect asks for nothing older.
+    expect((c as unknown as { seqs: { confirmed: number } }).seqs.confirmed).toBe(2501);
+  }, 20_000);
+
+  it('RT-42 a gap longer than 5 pages reloads the views once, then the fill goes on from there', async () => {
+    expect(GAP_FILL_PAGES).toBe(5);
+    stored = events(6201);
+    asked.length = 0;
+    const { c, applied, resyncs } = recording();
+    c.connect();
+    await until(() => c.connected, 'connected');
+    connected.at(-1)!.emit('newMessage', { seq: 6201, data: { n: 6201 } });
+    // Events more than 5,000 behind the newest are not replayed one by one (SeqTracker's window): the
+    // views reload instead, once; the fill then goes on from the last page it took.
+    await until(() => applied.length === 5000 && asked.length === 7, 'the fill to end', 10_000);
+    expect(resyncs).toEqual([5000]);
+    expect(asked).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000]);
+    expect(applied.length).toBe(5000);
+    expect(Math.min(...applied)).toBe(1202);
+    expect((c as unknown as { seqs: { confirmed: number } }).seqs.confirmed).toBe(6201);
   }, 20_000);
 });

@@ -6,6 +6,14 @@ type Handler = (data: unknown, seq: number) => void;
 
 /** How long live events may run ahead of the confirmed floor before the client asks what it missed. */
 const GAP_FILL_MS = 3_000;
+/**
+ * `GET /api/events` answers 1,000 events a page. A gap fill fetches the next page while there is one, up
+ * to 5 pages (5,000 events, as many as a reconnect's catch-up): further behind than that, reloading the
+ * views (`resync`) is cheaper than replaying every event.
+ */
+export const GAP_FILL_PAGES = 5;
+
+type CatchUp = { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean };
 /** RT-04: socket retry delay. */
 export const RETRY_MS = 5_000;
 
@@ -21,6 +29,8 @@ export class RealtimeClient {
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly stateListeners = new Set<(connected: boolean) => void>();
   connected = false;
+
+  constructor(private readonly opts: { gapFillMs?: number } = {}) {}
 
   connect(): void {
     if (this.socket) return;
@@ -100,7 +110,7 @@ export class RealtimeClient {
    * A catch-up (socket or HTTP) delivers everything up to its head. One that was cut short (the client was
    * away too long) cannot be replayed event by event: the views reload instead (`resync`).
    */
-  private applyCatchUp(e: { events: { name: string; seq: number; data: unknown }[]; head: number; complete: boolean }) {
+  private applyCatchUp(e: CatchUp) {
     for (const ev of e.events) this.apply(ev.name, ev.seq, ev.data);
     this.seqs.caughtUp(e.head);
     if (!e.complete) for (const h of this.handlers.get('resync') ?? []) h(null, e.head);
@@ -116,15 +126,29 @@ export class RealtimeClient {
     this.gapTimer = setTimeout(() => {
       this.gapTimer = null;
       void this.fillGap();
-    }, GAP_FILL_MS);
+    }, this.opts.gapFillMs ?? GAP_FILL_MS);
   }
 
+  /**
+   * Asks for the events after the floor, page after page: a full page (`complete: false`) is applied and
+   * the next one fetched at once, so a busy account's gap never reloads the views. Only past GAP_FILL_PAGES
+   * pages is the last one taken as cut short (`resync`).
+   */
   private async fillGap(): Promise<void> {
-    const after = this.seqs.resumeFrom();
+    let after = this.seqs.resumeFrom();
     if (after === undefined || !this.seqs.hasGap() || !this.connected) return;
     try {
-      const res = await fetch(`/api/events?after=${after}`, { credentials: 'include' });
-      if (res.ok) this.applyCatchUp(await res.json());
+      for (let page = 1; ; page++) {
+        const res = await fetch(`${globalThis.location?.origin ?? ''}/api/events?after=${after}`, {
+          credentials: 'include',
+        });
+        if (!res.ok) break;
+        const e = (await res.json()) as CatchUp;
+        const more = !e.complete && page < GAP_FILL_PAGES && e.head > after;
+        this.applyCatchUp(more ? { ...e, complete: true } : e);
+        if (!more) break;
+        after = e.head;
+      }
     } catch {
       // offline: the reconnect's catch-up does the same
     }

@@ -32,12 +32,12 @@ describe.each(dialects)('conversation calls (%s)', (dialect) => {
   const stored = async (ticketId: number) =>
     db().selectFrom('messages').select(['id', 'client_id']).where('ticket_id', '=', ticketId).execute();
 
-  it('RT-19 refreshLiveChatUnreadCount answers how many live chats the user has unread; reading one lowers it', async () => {
+  it('RT-19 RT-09 refreshLiveChatUnreadCount answers how many live chats the user has unread; reading one lowers it', async () => {
     const admin = await signUpVia(call);
     const agent = await addUserVia(call, admin.token, { username: `a-${uniq()}`, type: 'agent' });
     const now = Date.now();
     const chatA = await ticketOf(admin.accountId, 'LIVECHAT', now);
-    await ticketOf(admin.accountId, 'livechat', now);
+    const chatB = await ticketOf(admin.accountId, 'livechat', now);
     await ticketOf(admin.accountId, 'EMAIL', now); // a ticket, not a live chat
     await ticketOf(admin.accountId, 'LIVECHAT', 0); // no visitor message yet
     const other = await signUpVia(call);
@@ -46,6 +46,9 @@ describe.each(dialects)('conversation calls (%s)', (dialect) => {
     expect(await sock.emitWithAck('refreshLiveChatUnreadCount')).toEqual({ ok: true, unread: 2 });
     expect((await call('POST', '/api/ticket/read', { token: agent.token, body: { id: chatA } })).status).toBe(200);
     expect(await sock.emitWithAck('refreshLiveChatUnreadCount')).toEqual({ ok: true, unread: 1 });
+    // RT-09: a read receipt acks once it is stored, so a count asked after it counts it.
+    expect(await sock.emitWithAck('readMessage', { ticketId: chatB, messageId: 1 })).toEqual({ ok: true });
+    expect(await sock.emitWithAck('refreshLiveChatUnreadCount')).toEqual({ ok: true, unread: 0 });
     // Per user: the admin has read nothing.
     const adminSock = await connectSocket(s.url, admin.token, opened);
     expect(await adminSock.emitWithAck('refreshLiveChatUnreadCount')).toEqual({ ok: true, unread: 2 });

@@ -56,11 +56,12 @@ export function messageSocket(db: DB, log: pino.Logger) {
 
     // RT-09: `readMessage` for tickets and live chats, `readMessage2` for Workspace chats (what the web sends
     // by channel); each is passed on under its own name to the others in the room, and stored as read.
-    const read = (event: 'readMessage' | 'readMessage2') => async (raw: unknown) => {
+    const read = (event: 'readMessage' | 'readMessage2') => async (raw: unknown, ack?: unknown) => {
+      const done = (ok: boolean) => typeof ack === 'function' && ack({ ok });
       const r = ReadInput.safeParse(raw);
-      if (!r.success) return;
+      if (!r.success) return done(false);
       try {
-        if (!(await readable(r.data.ticketId))) return;
+        if (!(await readable(r.data.ticketId))) return done(false);
         const at = Date.now();
         const { accountId, userId, username } = auth();
         await db
@@ -74,8 +75,10 @@ export function messageSocket(db: DB, log: pino.Logger) {
           messageId: r.data.messageId,
           ts: Math.floor(at / 1000),
         });
+        done(true);
       } catch (err) {
         log.warn({ err }, `${event} failed`);
+        done(false);
       }
     };
     socket.on('readMessage', read('readMessage'));

@@ -1,10 +1,11 @@
-import { ActionIcon, Box, Button, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Button, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
 import type { Message } from '@parley/contracts';
-import { IconPaperclip, IconSend, IconX } from '@tabler/icons-react';
+import { IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { toast } from '../../ui/toast';
 import { upload } from './api';
 import { outbox } from './outbox';
+import { ReplyPreview } from './ReplyPreview';
 import { CONVERSATION_STRINGS as S } from './strings';
 import { useLocalTyping } from './useConversation';
 
@@ -65,21 +66,7 @@ export function Composer({ ticketId, replyTo, onClearReply, onSent }: Props) {
 
   return (
     <Stack gap={4}>
-      {replyTo && (
-        <Group gap="xs" wrap="nowrap" data-testid="composer-reply">
-          <Box pl={6} style={{ borderLeft: '3px solid var(--mantine-primary-color-filled)', flex: 1, minWidth: 0 }}>
-            <Text size="xs" fw={600}>
-              {S.replyingTo(replyTo.senderName || replyTo.sender)}
-            </Text>
-            <Text size="xs" c="dimmed" truncate>
-              {replyTo.message}
-            </Text>
-          </Box>
-          <ActionIcon variant="subtle" aria-label={S.cancelReply} onClick={onClearReply}>
-            <IconX size={14} />
-          </ActionIcon>
-        </Group>
-      )}
+      {replyTo && <ReplyPreview replyTo={replyTo} onClear={onClearReply} />}
       {percent !== null && (
         <Group gap="xs" data-testid="upload-progress">
           <Progress value={percent} style={{ flex: 1 }} aria-label={S.uploading(percent)} />

@@ -1,16 +1,17 @@
 import { Alert, Button, Center, Divider, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
-import type { Message } from '@parley/contracts';
+import { isEmailChannel, type Message } from '@parley/contracts';
 import { IconPinFilled } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useConnected } from '../../app/shell/useConnected';
 import { HttpError } from '../../lib/http';
 import { toast } from '../../ui/toast';
 import { conversationApi } from './api';
 import { Composer } from './Composer';
+import { EmailComposer } from './EmailComposer';
 import { onSendFailed } from './live';
 import { MessageItem } from './MessageItem';
-import { groupByDate, type ShownMessage, shownMessages } from './model';
+import { groupByDate, type ShownMessage, seenByMessage, shownMessages } from './model';
 import { outbox } from './outbox';
 import { CONVERSATION_STRINGS as S } from './strings';
 import {
@@ -83,6 +84,7 @@ function PinnedBar({ pinned, onUnpin }: { pinned: Message[]; onUnpin(m: Message)
 export function ConversationPane({ ticketId }: { ticketId: number }) {
   const me = useMe();
   const navigate = useNavigate();
+  const location = useLocation();
   const connected = useConnected();
   const valid = Number.isInteger(ticketId) && ticketId > 0;
   const { query, loadOlder, loadingOlder, jumpToLatest } = useConversationData(ticketId);
@@ -95,13 +97,15 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   const stick = useRef(true);
   const before = useRef<{ height: number; top: number } | null>(null);
 
-  // MSG-47: no access (or no such ticket in the account): a toast, and back to the list.
-  const denied = query.error instanceof HttpError && (query.error.status === 403 || query.error.status === 404);
+  // MSG-47: no access (a Workspace chat of others): a toast, and back to the list it was opened from. A
+  // ticket that does not exist (or is another account's) shows the crash text instead (001 §2, §8).
+  const denied = query.error instanceof HttpError && query.error.status === 403;
+  const list = `/${location.pathname.split('/')[1] || 'ticket'}`;
   useEffect(() => {
     if (!denied) return;
     toast({ message: S.cannotRead, color: 'red' });
-    navigate('/ticket', { replace: true });
-  }, [denied, navigate]);
+    navigate(list, { replace: true });
+  }, [denied, navigate, list]);
 
   const data = query.data;
   const shown: ShownMessage[] = useMemo(
@@ -148,15 +152,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   };
 
   // Who has read up to which message: shown under the newest message each has read.
-  const seenBy = useMemo(() => {
-    const out = new Map<number, string[]>();
-    const ids = (data?.messages ?? []).map((m) => m.id);
-    for (const [user, upTo] of Object.entries(reads)) {
-      const at = ids.filter((id) => id <= upTo).at(-1);
-      if (at !== undefined) out.set(at, [...(out.get(at) ?? []), user]);
-    }
-    return out;
-  }, [reads, data?.messages]);
+  const seenBy = useMemo(() => seenByMessage(reads, data?.messages ?? []), [reads, data?.messages]);
 
   if (!valid || (query.isError && !denied))
     return (
@@ -174,6 +170,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
     );
 
   const pinned = data.messages.filter((m) => m.pinned);
+  const email = isEmailChannel(data.channel ?? '');
   return (
     <Stack gap="xs" h="100%" mih={0} data-testid="conversation-pane" data-ticket={ticketId}>
       <PinnedBar pinned={pinned} onUnpin={(m) => void conversationApi.pin(m.id, false).catch(() => {})} />
@@ -186,7 +183,14 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         ref={scroller}
         onScroll={onScroll}
         data-testid="conversation-scroll"
-        style={{ flex: 1, minHeight: 240, maxHeight: 'calc(100dvh - 260px)', overflowY: 'auto', paddingRight: 6 }}
+        style={{
+          flex: 1,
+          minHeight: email ? 160 : 240,
+          // The e-mail composer (addresses, subject, a taller body) needs more of the screen than the chat one.
+          maxHeight: email ? 'calc(100dvh - 440px)' : 'calc(100dvh - 260px)',
+          overflowY: 'auto',
+          paddingRight: 6,
+        }}
       >
         <Stack gap={6} ref={inner}>
           {data.olderOut && (
@@ -231,14 +235,26 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
       <Text size="xs" c="dimmed" mih={18} data-testid="typing">
         {typing.names.length > 0 ? S.typing(typing.names) : ''}
       </Text>
-      <Composer
-        ticketId={ticketId}
-        replyTo={replyTo}
-        onClearReply={() => setReplyTo(null)}
-        onSent={() => {
-          stick.current = true;
-        }}
-      />
+      {email ? (
+        <EmailComposer
+          ticketId={ticketId}
+          me={me.username}
+          replyTo={replyTo}
+          onClearReply={() => setReplyTo(null)}
+          onSent={() => {
+            stick.current = true;
+          }}
+        />
+      ) : (
+        <Composer
+          ticketId={ticketId}
+          replyTo={replyTo}
+          onClearReply={() => setReplyTo(null)}
+          onSent={() => {
+            stick.current = true;
+          }}
+        />
+      )}
       <SendFailedModal />
     </Stack>
   );

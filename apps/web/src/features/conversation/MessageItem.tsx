@@ -191,7 +191,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
         </Paper>
         {m.sendStatus === 'sending' && (
           <Text size="xs" c="dimmed" ta={own ? 'right' : 'left'} data-testid="message-sending">
-            {S.sending}
+            {'held' in m && m.held ? S.heldBehindFailed : S.sending}
           </Text>
         )}
         {m.sendStatus === 'failed' && (

@@ -32,37 +32,58 @@ export const conversationApi = {
     api<{ data: { id: number; translated: string }[] }>('POST', '/api/translate', { ticketId, text, target }),
 };
 
+/** A multipart POST's answer as it came: the status, the raw text and the parsed JSON (when it is JSON). */
+export interface FormAnswer {
+  status: number;
+  text: string;
+  body: unknown;
+}
+
 /**
- * MSG-35, MSG-36: `POST /api/upload` with `attachment[]`, reporting progress as a percent (fetch cannot
- * report upload progress; XMLHttpRequest can).
+ * A multipart POST reporting upload progress as a percent (MSG-36; fetch cannot report upload progress,
+ * XMLHttpRequest can). Resolves with any HTTP answer; rejects only when no answer came (status 0).
  */
-export function upload(ticketId: number, files: File[], onPercent: (p: number) => void): Promise<UploadAnswer> {
+export function postForm(url: string, form: FormData, onPercent: (p: number) => void): Promise<FormAnswer> {
   return new Promise((resolve, reject) => {
-    const form = new FormData();
-    form.append('ticket_id', String(ticketId));
-    for (const f of files) form.append('attachment[]', f, f.name);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/upload');
+    xhr.open('POST', url);
     xhr.withCredentials = true;
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onPercent(Math.min(100, Math.round((e.loaded / e.total) * 100)));
     };
     xhr.onload = () => {
-      let body: unknown = xhr.responseText;
+      let body: unknown = null;
       try {
         body = JSON.parse(xhr.responseText);
       } catch {}
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onPercent(100);
-        resolve(body as UploadAnswer);
-      } else {
-        const d = (body as { description?: string })?.description;
-        reject(new HttpError(xhr.status, d || xhr.responseText || 'Failed', body));
-      }
+      if (xhr.status >= 200 && xhr.status < 300) onPercent(100);
+      resolve({ status: xhr.status, text: xhr.responseText, body });
     };
     xhr.onerror = () => reject(new HttpError(0, 'Failed', null));
     xhr.send(form);
   });
+}
+
+/** MSG-35, MSG-36: `POST /api/upload` with `attachment[]`, reporting progress as a percent. */
+export async function upload(ticketId: number, files: File[], onPercent: (p: number) => void): Promise<UploadAnswer> {
+  const form = new FormData();
+  form.append('ticket_id', String(ticketId));
+  for (const f of files) form.append('attachment[]', f, f.name);
+  const r = await postForm('/api/upload', form, onPercent);
+  if (r.status >= 200 && r.status < 300) return r.body as UploadAnswer;
+  const d = (r.body as { description?: string } | null)?.description;
+  throw new HttpError(r.status, d || r.text || 'Failed', r.body);
+}
+
+/**
+ * MSG-25: `POST /api/ticket/message/reply` as multipart (files as `attachment[]`), with progress. The
+ * answer is given as it came, so a failure can be shown with its raw response (MSG-31).
+ */
+export function sendReply(fields: Record<string, string>, files: File[], onPercent: (p: number) => void) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) form.append('attachment[]', f, f.name);
+  return postForm('/api/ticket/message/reply', form, onPercent);
 }
 
 /**

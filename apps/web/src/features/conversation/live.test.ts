@@ -208,6 +208,69 @@ describe('sending from the outbox', () => {
     }
   });
 
+  it('MSG-15 MSG-10 after a failure the later messages of that conversation wait; retried, they are stored in the order written', async () => {
+    const qc = new QueryClient();
+    qc.setQueryData(convKey(71), page(71));
+    qc.setQueryData(convKey(72), page(72));
+    const socket = new FakeSocket();
+    shared.socket = socket;
+    shared.connected = true;
+    const write = (ticket_id: number, message: string) =>
+      outbox.add({ ticket_id, message, type: 'text', reply_id: null, reply: null, files: [], fileInfo: [] });
+    const shown = (t: number) =>
+      shownMessages(qc.getQueryData<ConversationData>(convKey(t))!, outbox.all(), 'ann', 'Ann').map((m) => [
+        m.message,
+        m.sendStatus,
+        'held' in m ? !!m.held : false,
+      ]);
+    const stored: string[] = [];
+    const answer = (i: number, ok: boolean) => {
+      const { input, ack } = socket.sent[i]!;
+      if (!ok) return ack({ ok: false, error: 'Server busy' });
+      stored.push(input.message);
+      ack({
+        ok: true,
+        data: msg(600 + i, { ticketId: input.ticket_id, message: input.message, client_id: input.client_id ?? null }),
+      });
+    };
+    const offFail = onSendFailed(() => {});
+    try {
+      installLive(qc, 'ann', 9001, 9002);
+      shared.connected = false;
+      const a = write(71, 'a');
+      write(71, 'b');
+      write(72, 'elsewhere');
+      write(71, 'c');
+      shared.connected = true;
+      void flushOutbox();
+      await until(() => socket.sent.length === 1, 'a on the wire');
+      answer(0, false);
+      // a failed: b and c wait behind it; the other conversation goes on.
+      await until(() => socket.sent.length === 2, 'the next send');
+      expect(socket.sent[1]!.input.message).toBe('elsewhere');
+      answer(1, true);
+      await sleep(30);
+      expect(socket.sent).toHaveLength(2);
+      expect(shown(71)).toEqual([
+        ['a', 'failed', false],
+        ['b', 'sending', true],
+        ['c', 'sending', true],
+      ]);
+      // Retry: a goes first, with its queue- id, then b and c.
+      outbox.retry(a.client_id);
+      for (let i = 2; i < 5; i++) {
+        await until(() => socket.sent.length === i + 1, `send ${i + 1}`);
+        answer(i, true);
+      }
+      expect(socket.sent[2]!.input.client_id).toBe(a.client_id);
+      await until(() => outbox.all().length === 0, 'the outbox to empty');
+      expect(stored).toEqual(['elsewhere', 'a', 'b', 'c']);
+      expect(qc.getQueryData<ConversationData>(convKey(71))!.messages.map((m) => m.message)).toEqual(['a', 'b', 'c']);
+    } finally {
+      offFail();
+    }
+  });
+
   it('MSG-46 a failed sync check is logged to the console only, and the conversation stays as it was', async () => {
     const qc = new QueryClient();
     const before = page(71, [msg(1, { ticketId: 71 }), msg(2, { ticketId: 71 })]);

@@ -10,7 +10,9 @@ import {
   dropNote,
   groupByDate,
   mergeMessages,
+  readEventFor,
   removeMessages,
+  seenByMessage,
   trimWindow,
   upsertNote,
 } from './model';
@@ -102,5 +104,20 @@ describe('conversation model', () => {
     expect(d.messages[0]?.reactions_2).toEqual({ '👍': ['cy', 'bob'] });
     d = applyReaction(d, { ...r, username: 'cy' }, false);
     expect(d.messages[0]?.reactions_2).toEqual({ '👍': ['bob'] });
+  });
+
+  it('RT-09 a Workspace chat is read with readMessage2, any other conversation with readMessage', () => {
+    expect(readEventFor('chat')).toBe('readMessage2');
+    for (const c of ['EMAIL', 'LIVECHAT', 'WHATSAPP', '']) expect(readEventFor(c)).toBe('readMessage');
+  });
+
+  it('RT-09 "Seen by" sits under the newest message of the window each reader has read', () => {
+    const messages = [msg(10), msg(12), msg(15)];
+    const seen = seenByMessage({ bo: 12, cy: 14, dee: 99, old: 3 }, messages);
+    // Read up to 14 (deleted, or not in this window): shown under 12, the newest before it.
+    expect([...seen.entries()]).toEqual([
+      [12, ['bo', 'cy']],
+      [15, ['dee']],
+    ]);
   });
 });

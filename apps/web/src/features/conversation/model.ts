@@ -6,7 +6,7 @@ import {
   type Reaction,
   type SendStatus,
 } from '@parley/contracts';
-import { type OutboxItem, pendingFor } from './outbox';
+import { heldItems, type OutboxItem, pendingFor } from './outbox';
 
 /**
  * The pure core of a conversation (MSG-18, MSG-40, MSG-41): the window of messages one pane keeps, how
@@ -21,10 +21,12 @@ export interface PendingShown extends Omit<Message, 'id'> {
   key: string;
   sendStatus: SendStatus;
   error?: string;
+  /** Waits for a failed message of this conversation written before it (retried or discarded). */
+  held?: boolean;
 }
 
 /** A message still in the outbox as the pane shows it: mine, "sending" or "failed" (MSG-08). */
-export const asPending = (i: OutboxItem, me: string, name: string): PendingShown => ({
+export const asPending = (i: OutboxItem, me: string, name: string, held = false): PendingShown => ({
   id: i.client_id,
   key: i.client_id,
   ticketId: i.ticket_id,
@@ -50,6 +52,7 @@ export const asPending = (i: OutboxItem, me: string, name: string): PendingShown
   email: null,
   sendStatus: i.status,
   error: i.error,
+  held,
 });
 
 /**
@@ -60,12 +63,15 @@ export const asPending = (i: OutboxItem, me: string, name: string): PendingShown
 export function shownMessages(data: ConversationData, items: OutboxItem[], me: string, name: string): ShownMessage[] {
   const stored = data.messages.map((m) => ({ ...m, sendStatus: 'success' as const, key: String(m.id) }));
   const pending = data.newerOut ? [] : pendingFor(items, data.ticketId, data.messages);
-  return [...stored, ...pending.map((i) => asPending(i, me, name))];
+  const held = heldItems(items);
+  return [...stored, ...pending.map((i) => asPending(i, me, name, held.has(i.client_id)))];
 }
 
 /** The state of one conversation in the query cache. */
 export interface ConversationData {
   ticketId: number;
+  /** The conversation's channel (from the history call): picks the composer and the read event. */
+  channel?: string;
   /** Oldest first, contiguous, at most MESSAGE_WINDOW. */
   messages: Message[];
   /** Every message of the conversation (the count entry). */
@@ -212,3 +218,19 @@ export function groupByDate<M extends { created_at: number }>(messages: M[], cou
 
 /** The newest stored message id of the window, for the check call and read receipts. */
 export const lastId = (d: ConversationData) => d.messages.at(-1)?.id ?? 0;
+
+/** RT-09 (design): a Workspace chat (channel `chat`) is read with `readMessage2`, every other conversation with `readMessage`. */
+export const readEventFor = (channel: string) => (channel === 'chat' ? 'readMessage2' : 'readMessage');
+
+/**
+ * RT-09: "Seen by" under the newest message of the window each other reader has read up to (a reader of a
+ * message outside the window, or of one deleted, shows under the newest one before it).
+ */
+export function seenByMessage(reads: Record<string, number>, messages: Message[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const [user, upTo] of Object.entries(reads)) {
+    const at = messages.filter((m) => m.id <= upTo).at(-1)?.id;
+    if (at !== undefined) out.set(at, [...(out.get(at) ?? []), user]);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { QUEUE_ID } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
-import { nextToSend, Outbox, pendingFor, toInput } from './outbox';
+import { heldItems, nextToSend, Outbox, pendingFor, toInput } from './outbox';
 
 class MemoryStorage {
   data = new Map<string, string>();
@@ -19,7 +19,7 @@ const draft = (ticket_id: number, message: string) => ({
 });
 
 describe('outbox', () => {
-  it('MSG-09 MSG-10 queue- ids, sent oldest first, failed ones wait for Retry with the same id', () => {
+  it('MSG-09 MSG-10 MSG-15 queue- ids, sent oldest first; a failed one holds the later ones of its conversation until Retry or Discard', () => {
     const box = new Outbox(new MemoryStorage());
     box.open(1, 2);
     const a = box.add(draft(7, 'one'), 1000);
@@ -31,13 +31,21 @@ describe('outbox', () => {
     expect([a.at < b.at, b.at < c.at]).toEqual([true, true]);
     expect(nextToSend(box.all())?.client_id).toBe(a.client_id);
     box.fail(a.client_id, 'boom');
-    expect(nextToSend(box.all())?.client_id).toBe(b.client_id);
+    // b was written after the failed a in the same conversation: it waits; ticket 8's c goes on.
+    expect([...heldItems(box.all())]).toEqual([b.client_id]);
+    expect(nextToSend(box.all())?.client_id).toBe(c.client_id);
+    box.remove(c.client_id);
+    expect(nextToSend(box.all())).toBeUndefined();
+    // Retry sends a (the same queue- id) before b.
     box.retry(a.client_id);
+    expect(heldItems(box.all()).size).toBe(0);
     expect(nextToSend(box.all())?.client_id).toBe(a.client_id);
     expect(toInput(a)).toMatchObject({ client_id: a.client_id, ticket_id: 7, message: 'one' });
+    // Discarding a failed one lets the next go.
+    box.fail(a.client_id, 'boom again');
+    expect(nextToSend(box.all())).toBeUndefined();
     box.remove(a.client_id);
-    box.remove(b.client_id);
-    expect(nextToSend(box.all())?.client_id).toBe(c.client_id);
+    expect(nextToSend(box.all())?.client_id).toBe(b.client_id);
   });
 
   it('MSG-10 a pending item the server already stored is not shown twice', () => {

@@ -4,8 +4,9 @@ import { type Message, newQueueId, type SendMessageInput, type SendStatus } from
  * The outbox (MSG-09, MSG-10, MSG-15): every message the user writes goes here first with its `queue-` id,
  * is shown as "sending", and leaves only when the server has stored it (the ack carries the stored
  * message). It is kept in local storage per user, so a reload while offline keeps what was written.
- * Sending is one at a time, oldest first, so a conversation's messages are stored in the order written;
- * the same `queue-` id is sent again on retry, and the server stores it once.
+ * Sending is one at a time, oldest first, so a conversation's messages are stored in the order written
+ * (a failed one holds the later ones of its conversation: `nextToSend`); the same `queue-` id is sent again
+ * on retry, and the server stores it once.
  */
 export interface OutboxItem {
   client_id: string;
@@ -23,9 +24,26 @@ export interface OutboxItem {
   error?: string;
 }
 
-/** Pure: the item to send next (the oldest still sending), or undefined. Failed items wait for Retry. */
+/**
+ * Pure: the item to send next, or undefined: the oldest still sending whose conversation has no failed item
+ * written before it. A failed message holds the later ones of its conversation until it is retried or
+ * discarded, so a conversation's messages are stored in the order written even across a failure (other
+ * conversations go on).
+ */
 export function nextToSend(items: OutboxItem[]): OutboxItem | undefined {
-  return [...items].filter((i) => i.status === 'sending').sort((a, b) => a.at - b.at)[0];
+  const held = heldItems(items);
+  return [...items].filter((i) => i.status === 'sending' && !held.has(i.client_id)).sort((a, b) => a.at - b.at)[0];
+}
+
+/** Pure: the `queue-` ids of items waiting behind a failed item of their conversation written before them. */
+export function heldItems(items: OutboxItem[]): Set<string> {
+  const blocked = new Set<number>();
+  const held = new Set<string>();
+  for (const i of [...items].sort((a, b) => a.at - b.at)) {
+    if (i.status === 'failed') blocked.add(i.ticket_id);
+    else if (blocked.has(i.ticket_id)) held.add(i.client_id);
+  }
+  return held;
 }
 
 /** Pure: the pending items of one ticket, in the order written, minus those the server already has. */

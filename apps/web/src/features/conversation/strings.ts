@@ -8,6 +8,7 @@ export const CONVERSATION_STRINGS = {
   loadOlder: 'Load older messages',
   jumpLatest: 'Jump to the latest messages',
   sending: 'Sending…',
+  heldBehindFailed: 'Waits for the failed message above',
   failed: 'Failed to send',
   retry: 'Retry',
   discard: 'Discard',
@@ -43,6 +44,14 @@ export const CONVERSATION_STRINGS = {
   caseTitle: 'Case',
   emailTo: 'To',
   emailCc: 'Cc',
+  emailReply: 'E-mail reply',
+  emailToHint: 'customer@example.com, more addresses after a comma',
+  emailCcHint: 'Copies, separated by commas',
+  emailSubject: 'Subject',
+  emailBody: 'E-mail message',
+  emailBodyHint: 'Write your reply…',
+  sendEmail: 'Send e-mail',
+  removeFile: (name: string) => `Remove ${name}`,
   openImage: 'Open image',
 } as const;
 

@@ -1,12 +1,14 @@
-import { type ReadReceiptEvent, TYPING_LOCAL_MS, TYPING_REMOTE_MS, type TypingEvent } from '@parley/contracts';
+import type { ReadReceiptEvent, TypingEvent } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { realtime } from '../../lib/realtime';
 import { useSession } from '../auth/useSession';
 import { conversationApi, currentSocket, emit, joinRoom } from './api';
 import { convKey, installLive, startLoading, touchRecent, withChangesWhileLoading } from './live';
-import { addOlder, asMessage, type ConversationData, lastId } from './model';
+import { refreshLiveChatUnread } from './liveChatUnread';
+import { addOlder, asMessage, type ConversationData, lastId, readEventFor } from './model';
 import { outbox } from './outbox';
+import { LocalTyping, RemoteTyping } from './typing';
 
 /** The signed-in user as the conversation needs it. */
 export function useMe() {
@@ -47,6 +49,7 @@ export function useConversationData(ticketId: number) {
       const r = await conversationApi.history(ticketId);
       return withChangesWhileLoading(ticketId, {
         ticketId,
+        channel: r.channel,
         messages: r.data.map((m) => asMessage(m, me.username)),
         count: r.count,
         olderOut: r.more,
@@ -120,72 +123,66 @@ function usePlainEvent<T>(name: string, handler: (e: T) => void) {
   }, [name]);
 }
 
-/** RT-11, RT-39: who is typing here; a socket event clears after 5 s unless repeated. */
+/** RT-11, RT-39: who is typing here (RemoteTyping: a socket event clears after 5 s unless repeated). */
 export function useTyping(ticketId: number, me: string) {
-  const [typing, setTyping] = useState<Record<string, { name: string; until: number }>>({});
+  const [names, setNames] = useState<string[]>([]);
+  const [tracker] = useState(() => new RemoteTyping(setNames));
   usePlainEvent<TypingEvent>('sendTyping', (e) => {
-    if (e.ticketId !== ticketId || e.username === me) return;
-    setTyping((t) => ({ ...t, [e.username]: { name: e.name, until: Date.now() + TYPING_REMOTE_MS } }));
+    if (e.ticketId === ticketId && e.username !== me) tracker.typing(e.username, e.name);
   });
   usePlainEvent<TypingEvent>('removeTyping', (e) => {
-    if (e.ticketId !== ticketId) return;
-    setTyping(({ [e.username]: _, ...rest }) => rest);
+    if (e.ticketId === ticketId) tracker.stop(e.username);
   });
-  useEffect(() => {
-    const t = setInterval(() => {
-      setTyping((cur) => {
-        const now = Date.now();
-        const keep = Object.entries(cur).filter(([, v]) => v.until > now);
-        return keep.length === Object.keys(cur).length ? cur : Object.fromEntries(keep);
-      });
-    }, 500);
-    return () => clearInterval(t);
-  }, []);
-  // A ticket switch forgets who was typing in the last one.
+  // A ticket switch forgets who was typing in the last one; so does leaving.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on ticket change only
-  useEffect(() => setTyping({}), [ticketId]);
+  useEffect(() => () => tracker.clear(), [ticketId, tracker]);
   /** Someone's message arrived: they stopped typing. */
-  const clear = useCallback((username: string) => setTyping(({ [username]: _, ...rest }) => rest), []);
-  return { names: Object.values(typing).map((v) => v.name), clear };
+  const clear = useCallback((username: string) => tracker.stop(username), [tracker]);
+  return { names, clear };
 }
 
-/** RT-11, RT-39: my own typing: `sendTyping` at most every 2 s, `removeTyping` 2 s after the last key. */
+/** RT-11, RT-39: my own typing (LocalTyping): `sendTyping` at most every 2 s, `removeTyping` 2 s after. */
 export function useLocalTyping(ticketId: number) {
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const lastSent = useRef(0);
-  const stop = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-    if (lastSent.current) emit('removeTyping', ticketId);
-    lastSent.current = 0;
+  const [typing, setTyping] = useState(() => new LocalTyping((e) => emit(e, ticketId)));
+  useEffect(() => {
+    const t = new LocalTyping((e) => emit(e, ticketId));
+    setTyping(t);
+    return () => t.stop();
   }, [ticketId]);
-  const keystroke = useCallback(() => {
-    const now = Date.now();
-    if (now - lastSent.current > TYPING_LOCAL_MS) {
-      emit('sendTyping', ticketId);
-      lastSent.current = now;
-    }
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(stop, TYPING_LOCAL_MS);
-  }, [ticketId, stop]);
-  useEffect(() => stop, [stop]);
+  const keystroke = useCallback(() => typing.keystroke(), [typing]);
+  const stop = useCallback(() => typing.stop(), [typing]);
   return { keystroke, stop };
 }
 
-/** RT-09: read receipts, sent when the newest message changes while the page is visible; others' shown. */
+/**
+ * RT-09: read receipts, sent when the newest message changes while the page is visible: `readMessage2` in
+ * a Workspace chat (channel `chat`), `readMessage` otherwise; both are shown as "Seen by".
+ */
 export function useReadReceipts(ticketId: number, data: ConversationData | undefined, me: string) {
   const [reads, setReads] = useState<Record<string, number>>({});
-  usePlainEvent<ReadReceiptEvent>('readMessage', (e) => {
+  const onRead = (e: ReadReceiptEvent) => {
     if (e.ticketId !== ticketId || e.username === me) return;
-    setReads((r) => ({ ...r, [e.username]: e.messageId }));
-  });
+    setReads((r) => ({ ...r, [e.username]: Math.max(r[e.username] ?? 0, e.messageId) }));
+  };
+  usePlainEvent<ReadReceiptEvent>('readMessage', onRead);
+  usePlainEvent<ReadReceiptEvent>('readMessage2', onRead);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on ticket change only
   useEffect(() => setReads({}), [ticketId]);
+  const qc = useQueryClient();
   const newest = data && !data.newerOut ? lastId(data) : 0;
+  const channel = data?.channel ?? '';
+  const event = readEventFor(channel);
+  const liveChat = channel.toUpperCase() === 'LIVECHAT';
   useEffect(() => {
     if (!newest) return;
     const send = () => {
-      if (document.visibilityState === 'visible') emit('readMessage', { ticketId, messageId: newest });
+      if (document.visibilityState !== 'visible') return;
+      const s = currentSocket();
+      if (!s?.connected) return;
+      // RT-19: once a live chat's read is stored, the Live Chats badge asks its count again.
+      s.timeout(10_000).emit(event, { ticketId, messageId: newest }, (err: unknown, r?: { ok: boolean }) => {
+        if (!err && r?.ok && liveChat) void refreshLiveChatUnread(qc);
+      });
     };
     send();
     const offState = realtime.onState((up) => up && send());
@@ -194,6 +191,6 @@ export function useReadReceipts(ticketId: number, data: ConversationData | undef
       offState();
       document.removeEventListener('visibilitychange', send);
     };
-  }, [ticketId, newest]);
+  }, [ticketId, newest, event, liveChat, qc]);
   return reads;
 }

@@ -1,0 +1,229 @@
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiJson,
+  axe,
+  launchBrowser,
+  newContext,
+  type RunningServer,
+  screenshot,
+  seedWorkspace,
+  signInAs,
+  startServer,
+} from './support.js';
+
+/** The SMTP server the Parley process sends to: it keeps what it takes and refuses `@refuse.example`. */
+async function smtpSink() {
+  const mail: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onRcptTo(address, _session, done) {
+      if (!address.address.endsWith('@refuse.example')) return done();
+      done(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }));
+    },
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (d: Buffer) => {
+        raw += d.toString();
+      });
+      stream.on('end', () => {
+        mail.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, mail, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Issue 6, MSG-25..31 in Chromium: the e-mail reply composer of an e-mail ticket, sent through real SMTP. */
+describe('the e-mail reply composer in Chromium', () => {
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let server: RunningServer;
+  let bare: RunningServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const tickets: Record<string, number> = {};
+
+  /** An EMAIL ticket from Pat in the first-run workspace, straight into the server's database. */
+  function emailTicket(s: RunningServer, accountId: number, title: string): number {
+    const db = new Database(path.join(s.dataDir, 'parley.db'));
+    db.pragma('busy_timeout = 5000');
+    const now = Date.now();
+    const r = db
+      .prepare(
+        `insert into tickets (account_id, ticket_number, title, channel, closed, priority, label, department_id,
+           assignee, name, email, phone, created_at, updated_at)
+         values (?, ?, ?, 'EMAIL', 0, '', '[]', null, 'ann', 'Pat Lee', 'pat@example.net', '', ?, ?) returning id`,
+      )
+      .get(accountId, Math.floor(Math.random() * 1e6), title, now, now) as { id: number };
+    db.prepare(
+      `insert into messages (account_id, ticket_id, type, message, sender, sender_name, client_id, created_at)
+       values (?, ?, 'text', 'My printer is on fire.', 'visitor', 'Pat Lee', null, ?)`,
+    ).run(accountId, r.id, now);
+    db.close();
+    return r.id;
+  }
+  async function workspace(s: RunningServer) {
+    const token = await seedWorkspace(s.url);
+    return (await apiJson(`${s.url}/api/auth/check`, 'POST', {}, token)).accountId as number;
+  }
+
+  beforeAll(async () => {
+    sink = await smtpSink();
+    [server, bare, browser] = await Promise.all([
+      startServer({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'Acme <help@acme.test>' }),
+      startServer(),
+      launchBrowser(),
+    ]);
+    const [accountId, bareAccount] = await Promise.all([workspace(server), workspace(bare)]);
+    for (const name of ['check', 'send', 'fail', 'dark'])
+      tickets[name] = emailTicket(server, accountId, `Printer ${name}`);
+    tickets.bare = emailTicket(bare, bareAccount, 'Printer bare');
+  }, 180_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await Promise.all([server?.stop(), bare?.stop()]);
+    await sink?.close();
+  });
+
+  async function open(s: RunningServer, ticketId: number, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
+    const ctx = await newContext(browser, scheme);
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => console.error(e.message));
+    await signInAs(page, s.url, 'ann');
+    await page.goto(`${s.url}/ticket/${ticketId}`);
+    await page.getByTestId('email-composer').waitFor();
+    // The customer and the subject come from the ticket.
+    await expect.poll(() => page.getByTestId('email-to').inputValue()).toBe('pat@example.net');
+    return page;
+  }
+  /** The text of each message in order (a chat text or an e-mail's HTML). */
+  const bodies = (page: Page) =>
+    page
+      .getByTestId('message')
+      .evaluateAll((els) =>
+        els.map(
+          (e) => e.querySelector('[data-testid="message-text"], [data-testid="message-html"]')?.textContent ?? '',
+        ),
+      );
+
+  it('MSG-28 MSG-30 a bad cc, toEmail or main address shows the exact check message and sends nothing', async () => {
+    const page = await open(server, tickets.check!);
+    expect(await page.getByTestId('email-subject').inputValue()).toBe('Re: Printer check');
+    const before = sink.mail.length;
+    await page.getByTestId('email-cc').fill('boss@example.net, bad@a.');
+    await page.getByTestId('email-body').fill('We are on it.');
+    await page.getByTestId('email-send').click();
+    await expect
+      .poll(() => page.getByTestId('email-error').textContent())
+      .toBe('Please check the email address. bad@a.');
+    await page.getByTestId('email-cc').fill('');
+    await page.getByTestId('email-to').fill('pat@example.net, nobody');
+    await page.getByTestId('email-send').click();
+    await expect
+      .poll(() => page.getByTestId('email-error').textContent())
+      .toBe('Please check the email address. nobody');
+    await page.getByTestId('email-to').fill('');
+    await page.getByTestId('email-send').click();
+    await expect.poll(() => page.getByTestId('email-error').textContent()).toBe('Please check the email address. ');
+    expect(sink.mail).toHaveLength(before);
+    expect(await bodies(page)).toEqual(['My printer is on fire.']);
+    await screenshot(page, 'conversation-email-check-light');
+  });
+
+  it('MSG-25 MSG-26 MSG-36 a good reply with a file shows the upload percent, is mailed, stored and shown', async () => {
+    const page = await open(server, tickets.send!);
+    await page.getByTestId('email-to').fill('pat@example.net, ops@example.net');
+    await page.getByTestId('email-cc').fill('boss@example.net');
+    await page.getByTestId('email-subject').fill('Your printer');
+    await page.getByTestId('email-body').fill('Hello Pat,\n\nThe fire is out.');
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles([{ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.alloc(600 * 1024, 'r') }]);
+    await page.getByTestId('email-files').getByText('report.txt').waitFor();
+    // A slow uplink, so the percent can be seen while the file goes up.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 200 * 1024,
+    });
+    await page.getByTestId('email-send').click();
+    const progress = page.getByTestId('upload-progress');
+    await expect
+      .poll(
+        async () => Number(/Uploading (\d+)%/.exec((await progress.textContent().catch(() => '')) ?? '')?.[1] ?? -1),
+        {
+          timeout: 10_000,
+          interval: 50,
+        },
+      )
+      .toBeGreaterThan(0);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect.poll(() => bodies(page)).toEqual(['My printer is on fire.', 'Hello Pat,The fire is out.']);
+    await progress.waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('email-body').inputValue()).toBe('');
+    await page.getByTestId('message-file').filter({ hasText: 'report.txt' }).waitFor();
+    const got = sink.mail.at(-1)!;
+    expect(got.to.sort()).toEqual(['boss@example.net', 'ops@example.net', 'pat@example.net']);
+    expect(got.raw).toMatch(/^Subject: Your printer$/m);
+    expect(got.raw).toMatch(/filename=report\.txt/);
+    expect(await axe(page, '[data-testid="conversation-pane"]')).toEqual([]);
+    await screenshot(page, 'conversation-email-sent-light');
+  });
+
+  it('MSG-31 a refused reply shows an alert with the raw response and keeps the draft', async () => {
+    const page = await open(server, tickets.fail!);
+    await page.getByTestId('email-to').fill('ghost@refuse.example');
+    await page.getByTestId('email-body').fill('Anyone there?');
+    const dialog = page.waitForEvent('dialog');
+    await page.getByTestId('email-send').click();
+    const d = await dialog;
+    const raw = d.message();
+    await d.accept();
+    expect(d.type()).toBe('alert');
+    expect(JSON.parse(raw)).toEqual({
+      result: 'failed',
+      code: 'MAIL_FAILED',
+      description: 'The e-mail could not be sent: 550 5.1.1 <ghost@refuse.example>: Recipient address rejected',
+    });
+    expect(await page.getByTestId('email-body').inputValue()).toBe('Anyone there?');
+    expect(await bodies(page)).toEqual(['My printer is on fire.']);
+  });
+
+  it('MSG-25 without SMTP_URL the reply is stored and shown, and the notice says mail is not configured', async () => {
+    const page = await open(bare, tickets.bare!);
+    await page.getByTestId('email-body').fill('Stored, not sent.');
+    await page.getByTestId('email-send').click();
+    await page
+      .getByText('E-mail is not configured on this server (SMTP_URL), so the reply was stored but not sent.')
+      .waitFor();
+    await expect.poll(() => bodies(page)).toEqual(['My printer is on fire.', 'Stored, not sent.']);
+  });
+
+  it('MSG-26 the e-mail composer in dark', async () => {
+    const page = await open(server, tickets.dark!, 'dark');
+    await page.getByTestId('email-cc').fill('bad@');
+    await page.getByTestId('email-body').fill('Draft in the dark.');
+    await page.getByTestId('email-send').click();
+    await page.getByTestId('email-error').waitFor();
+    expect(await axe(page, '[data-testid="conversation-pane"]')).toEqual([]);
+    await screenshot(page, 'conversation-email-dark');
+  });
+});
