@@ -45,7 +45,7 @@ export const CONVERSATION_STRINGS = {
   emailTo: 'To',
   emailCc: 'Cc',
   emailReply: 'E-mail reply',
-  emailToHint: 'customer@example.com, more addresses after a comma',
+  emailToHint: 'Addresses, separated by commas',
   emailCcHint: 'Copies, separated by commas',
   emailSubject: 'Subject',
   emailBody: 'E-mail message',
