@@ -17,6 +17,7 @@ export * from './status.js';
 export * from './ticketAssignment.js';
 export * from './ticketDisplay.js';
 export * from './ticketFilters.js';
+export * from './ticketFiltersMatch.js';
 export * from './ticketLive.js';
 export * from './ticketStatuses.js';
 export * from './tickets.js';

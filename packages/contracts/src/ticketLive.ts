@@ -1,26 +1,49 @@
 import { z } from 'zod';
 import { ASSIGN_STRATEGIES } from './ticketAssignment.js';
-import { TICKET_PRIORITIES, TicketListItem, type TicketUpdated } from './tickets.js';
+import { ticketMatchesList } from './ticketFiltersMatch.js';
+import {
+  CALL_DIRECTIONS,
+  TICKET_PRIORITIES,
+  TicketListItem,
+  type TicketListType,
+  TicketLoadQuery,
+  type TicketUpdated,
+} from './tickets.js';
 
 const id = z.coerce.number().int().positive();
 const text = (max: number) => z.string().trim().max(max).optional().default('');
 
 /**
- * RT-21, TICKET-01 (design): `POST /api/ticket/create`, a ticket an agent opens by hand (channel MANUAL).
- * Department, labels and campaign must be the account's (400 otherwise, nothing created).
+ * RT-21, TICKET-01 (design): `POST /api/ticket/create`, a ticket an agent opens by hand: channel MANUAL, or
+ * CALL for a phone call logged by hand (TICKET-15 `call_direction` and `did`, which only a CALL ticket
+ * takes). Department, labels and campaign must be the account's (400 otherwise, nothing created).
  */
-export const TicketCreateInput = z.object({
-  title: z.string({ error: 'Title is required.' }).trim().min(1, 'Title is required.').max(200, 'Title is too long.'),
-  name: text(200),
-  email: text(200),
-  phone: text(50),
-  department_id: id.nullable().optional().default(null),
-  priority: z.enum(TICKET_PRIORITIES).optional().default(''),
-  label: z.array(id).max(100).optional().default([]),
-  campaign_id: id.nullable().optional().default(null),
-  case_type: text(100),
-  other: z.record(z.string().max(100), z.unknown()).optional().default({}),
-});
+export const TicketCreateInput = z
+  .object({
+    title: z.string({ error: 'Title is required.' }).trim().min(1, 'Title is required.').max(200, 'Title is too long.'),
+    name: text(200),
+    email: text(200),
+    phone: text(50),
+    department_id: id.nullable().optional().default(null),
+    priority: z.enum(TICKET_PRIORITIES).optional().default(''),
+    label: z.array(id).max(100).optional().default([]),
+    campaign_id: id.nullable().optional().default(null),
+    case_type: text(100),
+    other: z.record(z.string().max(100), z.unknown()).optional().default({}),
+    channel: z.enum(['MANUAL', 'CALL']).optional().default('MANUAL'),
+    call_direction: z.enum(CALL_DIRECTIONS).optional().default(''),
+    did: z
+      .string()
+      .trim()
+      .max(50)
+      .regex(/^\+?[0-9 ()-]*$/, 'did must be a phone number.')
+      .optional()
+      .default(''),
+  })
+  .superRefine((t, ctx) => {
+    if (t.channel !== 'CALL' && (t.call_direction !== '' || t.did !== ''))
+      ctx.addIssue({ code: 'custom', path: ['channel'], message: TICKET_CREATE_STRINGS.callFieldsWithoutCall });
+  });
 export type TicketCreateInput = z.input<typeof TicketCreateInput>;
 export const TicketCreateAnswer = z.object({
   result: z.literal('success'),
@@ -31,6 +54,7 @@ export const TICKET_CREATE_STRINGS = {
   unknownDepartment: 'No such department.',
   unknownLabel: (labelId: number) => `Unknown label: ${labelId}.`,
   unknownCampaign: 'No such campaign.',
+  callFieldsWithoutCall: 'call_direction and did are for CALL tickets only.',
 } as const;
 
 /** RT-21: `createTicket` (account room): a new ticket, as every list item minus the per-user flags. */
@@ -91,31 +115,52 @@ export const NEW_MESSAGE_STACK_MAX = 40;
 /** TICKET-57: the new-message highlight of a list item stays this long after the item is opened. */
 export const NEW_MESSAGE_CLEAR_MS = 5_000;
 
-/** What the web does when a ticket arrives live (TICKET-43, TICKET-45 .. TICKET-47). */
+/** What the web does when a ticket arrives live (TICKET-39, TICKET-43, TICKET-45 .. TICKET-47, CRYPT-10). */
 export interface ArrivalOutcome {
-  /** Insert it into the shown list (it matches the shown status). */
+  /** Insert it into the shown list: it matches the list's status and every other filter. */
   insert: boolean;
   /** Raise the "new ticket" notice (a non-open status is shown). */
   notice: boolean;
   /** Open the ticket popup automatically. */
   popup: boolean;
+  /** The list's filters cannot be decided from the ticket (`serverOnlyFilters`): load the list again. */
+  reload: boolean;
 }
 
 /**
- * TICKET-43, TICKET-45, TICKET-46, TICKET-47: the arrival rules. A new ticket is open (code 0) so it joins
- * the Open and All lists; under any filter but Open it raises the "new ticket" notice. A
- * non-admin gets the popup for a CALL ticket when the account's `popup_on_call` is 1, and for severity H;
- * an admin never gets it.
+ * TICKET-43, TICKET-45, TICKET-46, TICKET-47: the arrival rules. A new ticket joins the list on screen only
+ * when it matches every filter of that list (`ticketMatchesList`: status, type, channel, label, department,
+ * priority, campaign, agent, dates, appointment, search, conditions); when the list uses a filter only the
+ * server can decide, the list is loaded again instead. Under any status filter but Open it raises the
+ * "new ticket" notice. A non-admin gets the popup for a CALL ticket when the account's `popup_on_call` is 1,
+ * and for severity H; an admin never does, and nobody for an encrypted ticket (CRYPT-10: it cannot be
+ * opened through the popup).
  */
 export function arrivalOutcome(
-  t: Pick<TicketListItem, 'channel' | 'severity' | 'closed'>,
-  ctx: { isAdmin: boolean; popupOnCall: boolean; statusFilter: string; openCodes?: readonly number[] },
+  t: Parameters<typeof ticketMatchesList>[0] & Pick<TicketListItem, 'encryption'>,
+  ctx: {
+    isAdmin: boolean;
+    popupOnCall: boolean;
+    statusFilter: string;
+    openCodes?: readonly number[];
+    /** The list's type and query (`ticket` and no filters when left out). */
+    type?: TicketListType;
+    query?: TicketLoadQuery;
+  },
+  now: number = Date.now(),
 ): ArrivalOutcome {
-  const open = (ctx.openCodes ?? [0]).includes(t.closed);
-  const shown = ctx.statusFilter === '4' || (ctx.statusFilter === '0' ? open : ctx.statusFilter === String(t.closed));
-  const nonOpenFilter = ctx.statusFilter !== '0';
-  const popup = !ctx.isAdmin && ((t.channel === 'CALL' && ctx.popupOnCall) || t.severity === 'H');
-  return { insert: shown, notice: nonOpenFilter, popup };
+  const match = ticketMatchesList(
+    t,
+    {
+      status: Number(ctx.statusFilter),
+      type: ctx.type ?? 'ticket',
+      query: ctx.query ?? TicketLoadQuery.parse({}),
+      openCodes: ctx.openCodes ?? [0],
+    },
+    now,
+  );
+  const popup = !ctx.isAdmin && !t.encryption && ((t.channel === 'CALL' && ctx.popupOnCall) || t.severity === 'H');
+  return { insert: match === 'match', notice: ctx.statusFilter !== '0', popup, reload: match === 'unknown' };
 }
 
 /** TICKET-39: new rows first, then the rest without repeats, at most `max`. */

@@ -19,11 +19,11 @@ describe('ticket rules', () => {
     expect(ticketStatusName(7, [{ status_code: 7, name: 'Waiting on parts' }])).toBe('Waiting on parts');
   });
 
-  it('TICKET-26 TICKET-67 TICKET-24 filter words, default codes and custom codes (5 and up); nothing else', () => {
-    expect(['open', 'pending', 'closed', 'all', '0', '1', '2', '3', '4', '5', '12'].map(parseTicketFilter)).toEqual([
-      0, 1, 3, 4, 0, 1, 2, 3, 4, 5, 12,
-    ]);
-    for (const bad of ['-1', 'solved', 'OPEN', '01', '05', '', '1234567', 'constructor', 'toString'])
+  it('TICKET-26 TICKET-67 TICKET-24 TICKET-22 filter words (solved = Resolved, DECISIONS 3), default codes and custom codes (5 and up); nothing else', () => {
+    expect(
+      ['open', 'pending', 'solved', 'closed', 'all', '0', '1', '2', '3', '4', '5', '12'].map(parseTicketFilter),
+    ).toEqual([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5, 12]);
+    for (const bad of ['-1', 'resolved', 'SOLVED', 'OPEN', '01', '05', '', '1234567', 'constructor', 'toString'])
       expect(parseTicketFilter(bad)).toBeNull();
   });
 

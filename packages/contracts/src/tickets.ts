@@ -12,11 +12,12 @@ export function ticketStatusName(code: number, custom: { status_code: number; na
 
 /**
  * TICKET-26, TICKET-67 (design): the chat filter words and the code each stands for. "closed" is code 3
- * only; Resolved (2) has no word, it is reached by its code.
+ * only; "solved" is Resolved (2), the spec's own name for that code (TICKET-22, DECISIONS 3).
  */
 export const TICKET_FILTER_WORDS = {
   open: TICKET_STATUS.open,
   pending: TICKET_STATUS.pending,
+  solved: TICKET_STATUS.resolved,
   closed: TICKET_STATUS.closed,
   all: TICKET_STATUS.all,
 } as const;
@@ -33,7 +34,7 @@ export function parseTicketFilter(v: string): number | null {
 }
 
 export const TICKET_STRINGS = {
-  badFilter: 'Unknown filter: use a status code 0 to 4, a custom status code or open, pending, closed or all.',
+  badFilter: 'Unknown filter: use a status code 0 to 4, a custom status code or open, pending, solved, closed or all.',
   badType: 'Unknown list type: use ticket, chat, livechat, call2 or call.',
   badOffset: 'The offset must be a whole number of 0 or more.',
   badLabel: 'Unknown label in labelFilter.',
@@ -88,6 +89,11 @@ export const TICKET_LOAD2_STEP = 10;
 /** TICKET-10: campaigns per page of the campaign picker. */
 export const CAMPAIGN_PAGE_SIZE = 5;
 
+/** TICKET-15: a call ticket's direction; '' when the ticket is not a call. */
+export const CALL_DIRECTIONS = ['', 'inbound', 'outbound'] as const;
+/** CRYPT-01, TICKET-14: how an encrypted ticket is encrypted; '' when it is not. */
+export const ENCRYPTION_METHODS = ['', 'rsa', 'aes'] as const;
+
 /** TICKET-15: one row of a ticket list, as the caller sees it. */
 export const TicketListItem = z.object({
   id: z.number(),
@@ -123,15 +129,48 @@ export const TicketListItem = z.object({
   encryption: z.boolean(),
   /** Free-form JSON (TICKET-15), e.g. a "Preferred Appointment Date". */
   other: z.record(z.string(), z.unknown()),
+  /** TICKET-14, TICKET-15 (design): the conversation holds a file (set when its first file message is stored). */
+  attachment: z.boolean(),
+  /** TICKET-15 (design): the source's own reference for the conversation (e-mail Message-ID, post or call id). */
+  ref: z.string(),
+  /** TICKET-15 (design): which of the account's addresses an e-mail ticket came to; '' for other channels. */
+  receiver_email: z.string(),
+  /** TICKET-15 (design): the emotion last detected in the customer's messages (AI hints); '' when none. */
+  emotion: z.string(),
+  /** TICKET-14, TICKET-15: emotion name -> how many of the ticket's messages showed it. */
+  emotion_2: z.record(z.string(), z.number()),
+  /** TICKET-15: a call ticket's direction; '' for other channels. */
+  call_direction: z.enum(CALL_DIRECTIONS),
+  /** TICKET-15: the number (DID) a call came in on or went out from; '' for other channels. */
+  did: z.string(),
 });
 export type TicketListItem = z.infer<typeof TicketListItem>;
 
-/** TICKET-37 (design): `GET /ticket/info`: the list item plus who read it and when the last message came. */
+/**
+ * TICKET-14, TICKET-37 (design): `GET /ticket/info`, the Ticket: the list item plus who read it, who is
+ * typing in it now, and the fields only the conversation needs.
+ */
 export const TicketInfo = TicketListItem.extend({
   statusName: z.string(),
   reader: z.array(z.string()),
   /** The name of the ticket's campaign (`campaign_id`), '' when it has none. */
   campaignName: z.string(),
+  /**
+   * TICKET-66, RT-11, RT-39: usernames typing in the ticket now (a `sendTyping` in the last 5 s without a
+   * `removeTyping`), read from the live sockets, never stored.
+   */
+  typing: z.array(z.string()),
+  /** TICKET-14: the live chat session of a LIVECHAT ticket; null for other channels. */
+  session_id: z.number().nullable(),
+  /** TICKET-14, MSG-52: the language replies are translated into, and the customer's own; '' when unset. */
+  language: z.string(),
+  source_lang: z.string(),
+  /** TICKET-14, CRYPT-01: rsa or aes; '' when not encrypted. */
+  encryption_method: z.enum(ENCRYPTION_METHODS),
+  /** TICKET-14 (design): the customer's default conversation on its channel (new messages of theirs join it). */
+  default_chat: z.boolean(),
+  /** TICKET-14 (design): the user who opened the ticket (by hand or a Workspace chat); null when a customer did. */
+  userId: z.number().nullable(),
 });
 export type TicketInfo = z.infer<typeof TicketInfo>;
 export const TicketInfoAnswer = z.object({ result: z.literal('success'), data: TicketInfo });

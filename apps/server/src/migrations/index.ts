@@ -17,6 +17,7 @@ import { m0015_push_channels } from './0015_push_channels.js';
 import { m0016_ticket_counts } from './0016_ticket_counts.js';
 import { m0017_user_photo_sip } from './0017_user_photo_sip.js';
 import { m0018_call_server } from './0018_call_server.js';
+import { m0019_ticket_fields } from './0019_ticket_fields.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -38,6 +39,7 @@ const all: Record<string, ParleyMigration> = {
   '0016_ticket_counts': m0016_ticket_counts,
   '0017_user_photo_sip': m0017_user_photo_sip,
   '0018_call_server': m0018_call_server,
+  '0019_ticket_fields': m0019_ticket_fields,
 };
 
 class StaticProvider implements MigrationProvider {

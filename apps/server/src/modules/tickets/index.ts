@@ -24,12 +24,13 @@ export { markTicketRead, touchTicketOnMessage, unreadCounts } from './commands/r
 export { setTicketCampaign } from './commands/setTicketCampaign.js';
 /** Sets a ticket's priority and tells the account. */
 export { setTicketPriority } from './commands/setTicketPriority.js';
+/** Read side: list pages, one ticket, campaigns. */
+export { ticketInfo } from './ticketInfo.js';
 /** Custom ticket statuses (DECISIONS 3). */
 export { listTicketStatuses } from './ticketStatuses.js';
 /** Domain events other modules listen to. */
 export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
-/** Read side: list pages, one ticket, campaigns. */
-export { listCampaigns, loadTickets, ticketInfo, ticketItem, touchTicketItem } from './tickets.queries.js';
+export { listCampaigns, loadTickets, ticketItem, touchTicketItem } from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */
 export { ticketAudience, ticketRoomSocket } from './tickets.realtime.js';
 /** HTTP routes of the module. */

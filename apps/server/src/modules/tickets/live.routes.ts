@@ -27,8 +27,8 @@ export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
 
-  // RT-21: an agent opens a ticket by hand (MANUAL); creation, createTicket and any automatic assignment
-  // happen in one transaction.
+  // RT-21: an agent opens a ticket by hand (MANUAL, or CALL for a call logged by hand); creation,
+  // createTicket and any automatic assignment happen in one transaction.
   r.post(
     '/api/ticket/create',
     { config: { auth: 'user' }, schema: { body: TicketCreateInput, response: { 200: TicketCreateAnswer } } },
@@ -37,7 +37,7 @@ export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB }): void {
       const id = await runCommand(db, (trx) =>
         createTicket(trx, {
           accountId: req.auth!.accountId,
-          channel: 'MANUAL',
+          channel: b.channel,
           title: b.title,
           name: b.name,
           email: b.email,
@@ -48,6 +48,9 @@ export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB }): void {
           campaignId: b.campaign_id,
           caseType: b.case_type,
           other: b.other,
+          callDirection: b.call_direction,
+          did: b.did,
+          userId: req.auth!.userId,
         }),
       );
       return { result: 'success' as const, data: await ticketItem(db, viewer(req), id) };

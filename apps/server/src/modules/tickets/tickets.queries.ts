@@ -5,12 +5,10 @@ import {
   openCodes,
   TICKET_LIST_TYPES,
   TICKET_STRINGS,
-  type TicketInfo,
   type TicketListItem,
   type TicketListType,
   type TicketLoadAnswer,
   type TicketLoadQuery,
-  ticketStatusName,
 } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
@@ -66,9 +64,16 @@ const ITEM_COLUMNS = [
   'tickets.phone',
   'tickets.other',
   'tickets.encryption_method',
+  'tickets.attachment',
+  'tickets.ref',
+  'tickets.receiver_email',
+  'tickets.emotion',
+  'tickets.emotion_2',
+  'tickets.call_direction',
+  'tickets.did',
 ] as const;
 
-interface ItemRow {
+export interface ItemRow {
   id: number;
   ticket_number: number;
   title: string;
@@ -89,6 +94,13 @@ interface ItemRow {
   phone: string;
   other: string;
   encryption_method: string;
+  attachment: number;
+  ref: string;
+  receiver_email: string;
+  emotion: string;
+  emotion_2: string;
+  call_direction: string;
+  did: string;
   read_at: number | null;
 }
 
@@ -103,6 +115,9 @@ function parseJson<T>(raw: string, ok: (v: unknown) => v is T, fallback: T): T {
 const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const severity = (p: string): TicketListItem['severity'] => (p === 'H' || p === 'M' || p === 'L' ? p : '');
+const isCounts = (v: unknown): v is Record<string, number> =>
+  isObject(v) && Object.values(v).every((n) => typeof n === 'number');
+const direction = (d: string): TicketListItem['call_direction'] => (d === 'inbound' || d === 'outbound' ? d : '');
 
 export function toListItem(r: ItemRow): TicketListItem {
   const updated = Number(r.updated_at);
@@ -134,6 +149,13 @@ export function toListItem(r: ItemRow): TicketListItem {
     phone: r.phone,
     other: parseJson(r.other, isObject, {}),
     encryption: r.encryption_method !== '',
+    attachment: Number(r.attachment) === 1,
+    ref: r.ref,
+    receiver_email: r.receiver_email,
+    emotion: r.emotion,
+    emotion_2: parseJson(r.emotion_2, isCounts, {}),
+    call_direction: direction(r.call_direction),
+    did: r.did,
   };
 }
 
@@ -319,7 +341,7 @@ export async function loadTickets(db: Db, viewer: Viewer, page: TicketPage): Pro
   return { data: rows.map((r) => toListItem(r as ItemRow)), count: Number(counted.n) };
 }
 
-async function itemRow(db: Db, viewer: Viewer, id: number): Promise<ItemRow> {
+export async function itemRow(db: Db, viewer: Viewer, id: number): Promise<ItemRow> {
   const row = await selectItems(db, viewer)
     .where('tickets.account_id', '=', viewer.accountId)
     .where('tickets.id', '=', id)
@@ -356,36 +378,6 @@ export async function touchTicketItem(
   if (!row) return undefined;
   const { read: _r, newMessage: _n, ...item } = toListItem({ ...(row as Omit<ItemRow, 'read_at'>), read_at: null });
   return item;
-}
-
-/** TICKET-36, TICKET-37: one ticket in full; 404 for another account's id. */
-export async function ticketInfo(db: Db, viewer: Viewer, id: number): Promise<TicketInfo> {
-  const row = await itemRow(db, viewer, id);
-  const item = toListItem(row);
-  const readers = await db
-    .selectFrom('ticket_reads')
-    .innerJoin('users', 'users.id', 'ticket_reads.user_id')
-    .select('users.username')
-    .where('ticket_reads.account_id', '=', viewer.accountId)
-    .where('users.account_id', '=', viewer.accountId)
-    .where('ticket_reads.ticket_id', '=', id)
-    .orderBy('ticket_reads.read_at')
-    .execute();
-  const campaign =
-    item.campaign_id === null
-      ? undefined
-      : await db
-          .selectFrom('campaigns')
-          .select('name')
-          .where('account_id', '=', viewer.accountId)
-          .where('id', '=', item.campaign_id)
-          .executeTakeFirst();
-  return {
-    ...item,
-    statusName: ticketStatusName(item.closed, item.closed > 4 ? await listTicketStatuses(db, viewer.accountId) : []),
-    reader: readers.map((r) => r.username),
-    campaignName: campaign?.name ?? '',
-  };
 }
 
 /** TICKET-33: the department or label a load2 tab names must be the caller's account's. */

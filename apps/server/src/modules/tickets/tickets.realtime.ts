@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
 import { markTicketRead, unreadCounts } from './commands/readState.js';
+import { typingBoardOf } from './typing.js';
 
 const TicketId = z.number().int().positive();
 
@@ -11,7 +12,10 @@ const TicketId = z.number().int().positive();
  * message events. Only a ticket of the socket's own account can be joined.
  */
 export function ticketRoomSocket(db: DB) {
+  const typing = typingBoardOf(db);
   return (socket: AppSocket) => {
+    // TICKET-66: who is typing, for the ticket's `typing` list (typing.ts).
+    typing.follow(socket);
     socket.on('joinRoom', async (ticketId, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
       const id = TicketId.safeParse(ticketId);

@@ -35,7 +35,9 @@ import { setTicketCampaign } from './commands/setTicketCampaign.js';
 import { setTicketPriority } from './commands/setTicketPriority.js';
 import { ticketLiveRoutes } from './live.routes.js';
 import { ticketStatusRoutes } from './statuses.routes.js';
-import { assertOwned, listCampaigns, loadTickets, ticketInfo, ticketItem, type Viewer } from './tickets.queries.js';
+import { ticketInfo } from './ticketInfo.js';
+import { assertOwned, listCampaigns, loadTickets, ticketItem, type Viewer } from './tickets.queries.js';
+import { typingBoardOf } from './typing.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 const statusOf = (filter: string) => {
@@ -107,7 +109,11 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
         response: { 200: TicketInfoAnswer },
       },
     },
-    async (req) => ({ result: 'success' as const, data: await ticketInfo(db, viewer(req), req.params.id) }),
+    async (req) => {
+      const v = viewer(req);
+      const typing = await typingBoardOf(db).typing(v.accountId, req.params.id);
+      return { result: 'success' as const, data: await ticketInfo(db, v, req.params.id, typing) };
+    },
   );
 
   r.post(
@@ -144,7 +150,9 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
     { config: { auth: 'user' }, schema: { body: TicketCampaignInput, response: success } },
     async (req) => ({ result: 'success' as const, data: await setTicketCampaign(db, req.auth!, req.body) }),
   );
-  // Automatic assignment on demand (admin), so the rules can be driven; new tickets are not wired to it yet.
+  // Automatic assignment of one ticket on demand (admin), with the strategy given: to assign again a ticket
+  // whose agents left, or to drive the rules. New tickets of a department with a strategy are assigned
+  // automatically when they are created (createTicket, `department_assignment`).
   r.post(
     '/api/ticket/autoassign',
     {

@@ -37,6 +37,13 @@ interface Row {
   email: string;
   phone: string;
   other: Record<string, unknown>;
+  /** TICKET-15: the list item's source fields (migration 0019). */
+  ref: string;
+  receiver_email: string;
+  emotion: string;
+  emotion_2: Record<string, number>;
+  call_direction: '' | 'inbound' | 'outbound';
+  did: string;
   read_at: number | null;
   /** A Workspace chat (channel `chat`) the viewer is a member of (CHAT-06: the others are not listed). */
   member: boolean;
@@ -90,6 +97,13 @@ const expectedItem = (r: Row): TicketListItem => ({
   phone: r.phone,
   other: r.other,
   encryption: false,
+  attachment: false,
+  ref: r.ref,
+  receiver_email: r.receiver_email,
+  emotion: r.emotion,
+  emotion_2: r.emotion_2,
+  call_direction: r.call_direction,
+  did: r.did,
 });
 
 const TYPES = {
@@ -99,7 +113,7 @@ const TYPES = {
   call2: (c) => c === 'CALL',
   call: (c) => c === 'CALL',
 } satisfies Record<string, (c: string) => boolean>;
-const STATUS: Record<string, number> = { open: 0, pending: 1, closed: 3, all: 4 };
+const STATUS: Record<string, number> = { open: 0, pending: 1, solved: 2, closed: 3, all: 4 };
 
 type Sort = 'updated' | 'created' | 'priority';
 const sorter = (sort: Sort) => (a: Row, b: Row) =>
@@ -180,11 +194,30 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
         email: `c${i}@example.net`,
         phone: `+6012${String(i).padStart(5, '0')}`,
         other: rnd() < 0.3 ? { 'Preferred Appointment Date': APPOINTMENTS[i % APPOINTMENTS.length] } : {},
+        ...{ ref: '', receiver_email: '', emotion: '', emotion_2: {}, call_direction: '' as const, did: '' },
+      });
+      // TICKET-15: the source fields, from the row number (the generator's sequence stays as it was).
+      const last = rows.at(-1)!;
+      const call = last.channel === 'CALL';
+      Object.assign(last, {
+        ref: i % 3 === 0 ? `<m${i}@mail.example>` : '',
+        receiver_email: last.channel === 'EMAIL' ? 'help@acme.example' : '',
+        emotion: i % 4 === 0 ? 'joy' : '',
+        emotion_2: i % 4 === 0 ? { joy: 2, anger: 1 } : {},
+        call_direction: call ? (i % 2 ? 'inbound' : 'outbound') : '',
+        did: call ? `+6030${i}` : '',
       });
     }
     await db()
       .insertInto('tickets')
-      .values(rows.map((r) => ({ ...r, label: JSON.stringify(r.label), other: JSON.stringify(r.other) })))
+      .values(
+        rows.map((r) => ({
+          ...r,
+          label: JSON.stringify(r.label),
+          other: JSON.stringify(r.other),
+          emotion_2: JSON.stringify(r.emotion_2),
+        })),
+      )
       .execute();
     const got = await db()
       .selectFrom('tickets')
@@ -260,6 +293,11 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     { title: 'TICKET-67 code 0', path: () => '/ticket/load/t/0/ticket/0', where: (r) => r.closed === 0 },
     { title: 'TICKET-26 word pending', path: () => '/ticket/load/t/pending/ticket/0', where: (r) => r.closed === 1 },
     { title: 'TICKET-22 code 2 (resolved)', path: () => '/ticket/load/t/2/ticket/0', where: (r) => r.closed === 2 },
+    {
+      title: 'TICKET-22 TICKET-67 DECISIONS 3 word solved is Resolved (2)',
+      path: () => '/ticket/load/t/solved/ticket/0',
+      where: (r) => r.closed === 2,
+    },
     { title: 'TICKET-26 word closed', path: () => '/ticket/load/t/closed/ticket/0', where: (r) => r.closed === 3 },
     { title: 'TICKET-30 type chat', path: () => '/ticket/load/t/all/chat/0', where: (r) => TYPES.chat(r.channel) },
     {
@@ -460,7 +498,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
 
   it('TICKET-67 bad filter, type or offset: 400 with a clear message', async () => {
     const cases: [string, string][] = [
-      ['/ticket/load/t/solved/ticket/0', TICKET_STRINGS.badFilter],
+      ['/ticket/load/t/resolved/ticket/0', TICKET_STRINGS.badFilter],
       ['/ticket/load/t/5/ticket/0', TICKET_STRINGS.badFilter],
       ['/ticket/load/t/all/tickets/0', TICKET_STRINGS.badType],
       ['/ticket/load/t/all/ticket/-1', TICKET_STRINGS.badOffset],
@@ -514,6 +552,13 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
         reader: [a.username],
         last_message_at: row.last_message_at,
         campaignName,
+        typing: [],
+        session_id: null,
+        language: '',
+        source_lang: '',
+        encryption_method: '',
+        default_chat: false,
+        userId: null,
       });
     }
     const theirs = fixture.find((x) => x.account_id === b.accountId)!;

@@ -270,6 +270,19 @@ export interface TicketsTable {
   source_lang: Generated<string>;
   /** 0009 (TICKET-14): '' when not encrypted, else rsa or aes. */
   encryption_method: Generated<string>;
+  /** 0019 (TICKET-14, TICKET-15): 1 once a message with files is stored (a trigger on messages). */
+  attachment: Generated<number>;
+  ref: Generated<string>;
+  receiver_email: Generated<string>;
+  emotion: Generated<string>;
+  /** JSON object: emotion name -> count. */
+  emotion_2: Generated<string>;
+  /** '' | inbound | outbound. */
+  call_direction: Generated<string>;
+  did: Generated<string>;
+  default_chat: Generated<number>;
+  /** The user who opened the ticket; null when a customer did. */
+  user_id: Generated<number | null>;
 }
 
 /** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */

@@ -1,6 +1,7 @@
 import {
   ASSIGN_STRATEGIES,
   type AssignStrategy,
+  type CALL_DIRECTIONS,
   CHANNEL_CODES,
   ErrorCode,
   rooms,
@@ -8,6 +9,9 @@ import {
   type TicketCreated,
   type TicketPriority,
 } from '@parley/contracts';
+
+type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
 import { AppError } from '../../../platform/http/errors.js';
 import { appendEvent, type Trx } from '../../../platform/outbox/index.js';
 import { assignTicketAutomaticallyIn } from '../assignment.js';
@@ -35,6 +39,14 @@ export interface NewTicket {
   at?: number;
   /** The customer wrote first (a channel's ticket): the ticket starts with news (`newMessage`). */
   fromCustomer?: boolean;
+  /** TICKET-15: the source's reference, the account's address an e-mail came to ('' none). */
+  ref?: string;
+  receiverEmail?: string;
+  /** TICKET-15: a CALL ticket's direction and number. */
+  callDirection?: CallDirection;
+  did?: string;
+  /** TICKET-14 `userId`: the user who opened it by hand; none when a customer did. */
+  userId?: number | null;
 }
 
 async function owned(trx: Trx, table: 'departments' | 'campaigns' | 'labels', accountId: number, ids: number[]) {
@@ -111,6 +123,11 @@ export async function createTicket(trx: Trx, t: NewTicket): Promise<number> {
       campaign_id: campaignId,
       last_message_at: t.fromCustomer ? at : 0,
       other: JSON.stringify(t.other ?? {}),
+      ref: t.ref ?? '',
+      receiver_email: t.receiverEmail ?? '',
+      call_direction: t.callDirection ?? '',
+      did: t.did ?? '',
+      user_id: t.userId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
