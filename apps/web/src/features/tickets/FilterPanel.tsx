@@ -121,6 +121,7 @@ export function FilterPanel({
     (filters.created ? 1 : 0) +
     (filters.appointment ? 1 : 0) +
     (filters.apptLessTwoDays ? 1 : 0) +
+    (filters.appt ? 1 : 0) +
     (filters.automatic ? 1 : 0) +
     (filters.statusBy ? 1 : 0) +
     (filters.replyTAT.trim() ? 1 : 0) +
@@ -247,16 +248,43 @@ export function FilterPanel({
               onChange={(updated) => onChange({ ...filters, updated, created: updated ? '' : filters.created })}
             />
           </Group>
+          {/* TICKET-62 `appt`: "has none" cannot stand beside a day range (the server refuses it): each clears the other. */}
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="appt-filter-label">
+              {T.apptFilter}
+            </Text>
+            <SegmentedControl
+              aria-labelledby="appt-filter-label"
+              size="xs"
+              data={[
+                { value: '', label: T.any },
+                { value: '1', label: T.apptHas },
+                { value: '0', label: T.apptHasNone },
+              ]}
+              value={filters.appt}
+              onChange={(v) => {
+                const appt = v as TicketFilters['appt'];
+                onChange(
+                  appt === '0' ? { ...filters, appt, appointment: '', apptLessTwoDays: false } : { ...filters, appt },
+                );
+              }}
+            />
+          </Stack>
           <DateRangeSelect
             label="Appointment"
             ahead
             value={filters.appointment}
-            onChange={(appointment) => onChange({ ...filters, appointment })}
+            onChange={(appointment) =>
+              onChange({ ...filters, appointment, appt: appointment && filters.appt === '0' ? '' : filters.appt })
+            }
           />
           <Checkbox
             label="Appointment in under 2 days"
             checked={filters.apptLessTwoDays}
-            onChange={(e) => onChange({ ...filters, apptLessTwoDays: e.currentTarget.checked })}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              onChange({ ...filters, apptLessTwoDays: on, appt: on && filters.appt === '0' ? '' : filters.appt });
+            }}
           />
           <Select
             label="Sort by"

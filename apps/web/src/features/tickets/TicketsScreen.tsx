@@ -12,14 +12,14 @@ import {
   Stack,
   Tabs,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
-import { TICKET_LOAD2_STEP, TICKET_PAGE_SIZE, type TicketListItem } from '@parley/contracts';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { TICKET_PAGE_SIZE, type TicketListItem } from '@parley/contracts';
+import { IconPlus } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { shell, useShell } from '../../app/shell/shellStore';
 import { HttpError } from '../../lib/http';
 import { toast } from '../../ui/toast';
 import { useSession } from '../auth/useSession';
@@ -27,6 +27,7 @@ import { useDepartments } from '../departments/api';
 import { applyTicketUpdate, ticketKeys, ticketsApi } from './api';
 import { CampaignPicker, FilterPanel } from './FilterPanel';
 import { useTicketListView } from './filterStore';
+import { GroupList } from './GroupList';
 import { holdHighlight } from './highlight';
 import { NewTicketModal } from './NewTicketModal';
 import { PresetsMenu } from './PresetsMenu';
@@ -34,69 +35,20 @@ import { statusOptions, useTicketStatuses } from './statuses';
 import { T } from './strings';
 import { TicketPaneSlot } from './TicketPaneSlot';
 import { TicketPopup } from './TicketPopup';
+import { TicketSearch } from './TicketSearch';
 import classes from './TicketsScreen.module.css';
 import { type RowActions, TicketTable } from './TicketTable';
 import { useTicketLive } from './useTicketLive';
-
-/** TICKET-35: a department's or a label's tickets, 10 more at a time. */
-function GroupList({
-  tab,
-  status,
-  id,
-  name,
-  a,
-}: {
-  tab: 'department' | 'label';
-  status: string;
-  id: number;
-  name: string;
-  a: RowActions;
-}) {
-  const q = useInfiniteQuery({
-    queryKey: ticketKeys.tab(tab, status, id),
-    queryFn: ({ pageParam }) => ticketsApi.load2(tab, status, id, pageParam),
-    initialPageParam: 0,
-    getNextPageParam: (last, all) =>
-      last.data.length >= TICKET_LOAD2_STEP ? all.reduce((n, p) => n + p.data.length, 0) : undefined,
-  });
-  const rows = q.data?.pages.flatMap((p) => p.data) ?? [];
-  const count = q.data?.pages[0]?.count ?? 0;
-  return (
-    <Stack gap={4} data-testid={`${tab}-group`}>
-      <Group gap="xs">
-        <Text fw={600}>{name}</Text>
-        <Badge size="sm" variant="light" color="gray">
-          {count}
-        </Badge>
-      </Group>
-      {rows.length > 0 ? (
-        <TicketTable rows={rows} a={a} />
-      ) : (
-        <Text size="sm" c="dimmed">
-          {q.isPending ? 'Loading…' : 'No tickets.'}
-        </Text>
-      )}
-      {q.hasNextPage && (
-        <Button
-          variant="subtle"
-          size="xs"
-          w="fit-content"
-          onClick={() => q.fetchNextPage()}
-          loading={q.isFetchingNextPage}
-        >
-          Show More
-        </Button>
-      )}
-    </Stack>
-  );
-}
 
 /**
  * TICKET-02 .. TICKET-05, TICKET-11, TICKET-35, TICKET-38 .. TICKET-60: the ticket screen. `/ticket/<id>`
  * shows the list beside the conversation pane of that ticket.
  */
 export function TicketsScreen() {
-  const [mode, setMode] = useState<'open' | 'select' | 'action'>('open');
+  const [chosenMode, setMode] = useState<'open' | 'select' | 'action'>('open');
+  // SHELL-62, TICKET-60: holding Alt is the action mode while it is held (useShortcuts sets `altMode`).
+  const altHeld = useShell((s) => s.altMode);
+  const mode = altHeld ? 'action' : chosenMode;
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [creating, setCreating] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -116,7 +68,12 @@ export function TicketsScreen() {
   const labelsQ = useQuery({ queryKey: ticketKeys.labels, queryFn: ticketsApi.labels, staleTime: 60_000 });
   const departments = useDepartments();
   const custom = useTicketStatuses();
-  const live = useTicketLive({ filters, isAdmin, openId });
+  const live = useTicketLive({
+    filters,
+    isAdmin,
+    openId,
+    userId: state.phase === 'signedIn' ? state.session.userId : undefined,
+  });
   const labelMap = useMemo(() => new Map((labelsQ.data ?? []).map((l) => [l.id, l])), [labelsQ.data]);
   const list = useInfiniteQuery({
     queryKey: ticketKeys.list(filters),
@@ -166,6 +123,8 @@ export function TicketsScreen() {
     selected,
     activeId: openId,
     onClick: (t: TicketListItem) => {
+      // Alt may go down just before the click, ahead of the next render: read it now.
+      const mode = shell.get().altMode ? 'action' : chosenMode;
       if (mode === 'select') {
         // TICKET-58: select mode toggles; CALL tickets also count in the call selection.
         const next = new Set(selected);
@@ -173,7 +132,7 @@ export function TicketsScreen() {
         else next.add(t.id);
         setSelected(next);
       } else if (mode === 'action') {
-        // TICKET-60: the popup, never for an encrypted ticket.
+        // TICKET-60, CRYPT-10: the popup, never for an encrypted ticket (a toast says why).
         if (t.encryption) toast({ message: T.encrypted, color: 'orange' });
         else live.setPopup(t);
       } else {
@@ -185,7 +144,7 @@ export function TicketsScreen() {
   };
 
   const listArea = (
-    <Stack gap="md" w="100%">
+    <Stack gap="md" w="100%" data-testid="ticket-list-area" data-mode={mode}>
       <Group justify="space-between" wrap="wrap">
         <Group gap="sm">
           <Title order={1} size="h2">
@@ -213,13 +172,7 @@ export function TicketsScreen() {
           )}
         </Group>
         <Group gap="sm">
-          <TextInput
-            aria-label="Search tickets"
-            placeholder="Search title or #number"
-            leftSection={<IconSearch size={16} />}
-            value={filters.search}
-            onChange={(e) => setFilters({ ...filters, search: e.currentTarget.value })}
-          />
+          <TicketSearch filters={filters} onChange={setFilters} />
           <FilterPanel filters={filters} onChange={setFilters} labels={labelsQ.data ?? []} />
           <PresetsMenu
             filters={filters}
@@ -247,7 +200,7 @@ export function TicketsScreen() {
         />
         <Group gap="xs">
           <Chip
-            checked={mode === 'select'}
+            checked={chosenMode === 'select'}
             onChange={(on) => {
               setMode(on ? 'select' : 'open');
               setSelected(new Set());

@@ -1,13 +1,14 @@
-import type {
-  Campaign,
-  DepartmentAutoAssign,
-  Label,
-  TicketInfo,
-  TicketListItem,
-  TicketLoadAnswer,
-  TicketSettings,
-  TicketUpdated,
-  UnreadCount,
+import {
+  type Campaign,
+  type DepartmentAutoAssign,
+  type Label,
+  type TicketInfo,
+  type TicketListItem,
+  type TicketLoadAnswer,
+  TicketLoadQuery,
+  type TicketSettings,
+  type TicketUpdated,
+  type UnreadCount,
 } from '@parley/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/http';
@@ -22,6 +23,11 @@ export interface TicketFilters {
   priorities: string[];
   sort: string;
   search: string;
+  /**
+   * TICKET-30 `field`: what the search reads: '' title, or the exact ticket number when only digits are
+   * typed; else name, email or phone (contains).
+   */
+  searchField: SearchField;
   /** TICKET-10: one campaign id, '' for any. */
   campaign: string;
   /** TICKET-50: one username, '' for anyone. */
@@ -34,6 +40,8 @@ export interface TicketFilters {
   appointment: DateSel;
   /** TICKET-62: only tickets whose appointment is under 2 days away (shown red). */
   apptLessTwoDays: boolean;
+  /** TICKET-05, TICKET-62 `appt`: '' any, '1' has an appointment date, '0' has none. */
+  appt: '' | '0' | '1';
   /** TICKET-06 `automatic`: '' any, '1' assigned automatically, '0' by a person or not assigned. */
   automatic: '' | '0' | '1';
   /** TICKET-06, TICKET-07: who set the status: '' any, 'auto' (`automaticStatus`), 'person' (`noAutomaticStatus`). */
@@ -43,6 +51,10 @@ export interface TicketFilters {
   /** TICKET-06 `advFilter`: the condition rows as edited; the complete ones are sent. */
   adv: AdvRow[];
 }
+
+/** The search's field choices; '' is the title (or the ticket number when only digits are typed). */
+export const SEARCH_FIELDS = ['', 'name', 'email', 'phone'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 /** TICKET-08: the preset's date values; '' is no range. */
 export const DATE_SELS = ['current', 'yesterday', '1week'] as const;
@@ -83,6 +95,7 @@ export const DEFAULT_FILTERS: TicketFilters = {
   priorities: [],
   sort: 'updated',
   search: '',
+  searchField: '',
   campaign: '',
   agent: '',
   reply: '',
@@ -90,13 +103,14 @@ export const DEFAULT_FILTERS: TicketFilters = {
   created: '',
   appointment: '',
   apptLessTwoDays: false,
+  appt: '',
   automatic: '',
   statusBy: '',
   replyTAT: '',
   adv: [],
 };
 
-function query(f: TicketFilters): string {
+function query(f: TicketFilters): URLSearchParams {
   const q = new URLSearchParams();
   if (f.channels.length) q.set('channelFilter', f.channels.join(','));
   if (f.labels.length) q.set('labelFilter', f.labels.join(','));
@@ -118,6 +132,7 @@ function query(f: TicketFilters): string {
     q.set('apptEnd', String(appt.ed));
   }
   if (f.apptLessTwoDays) q.set('apptLessTwoDays', '1');
+  if (f.appt) q.set('appt', f.appt);
   if (f.automatic) q.set('automatic', f.automatic);
   if (f.statusBy === 'auto') q.set('automaticStatus', '1');
   if (f.statusBy === 'person') q.set('noAutomaticStatus', '1');
@@ -127,11 +142,22 @@ function query(f: TicketFilters): string {
   if (adv.length) q.set('advFilter', JSON.stringify(adv));
   if (f.search.trim()) {
     const s = f.search.trim();
-    q.set('field', /^\d+$/.test(s) ? 'ticket_number' : 'title');
+    q.set('field', f.searchField || (/^\d+$/.test(s) ? 'ticket_number' : 'title'));
     q.set('fieldValue', s);
   }
-  const text = q.toString();
+  return q;
+}
+
+/** The load call's query string of a filter set ('' or `?...`). */
+export function loadQueryString(f: TicketFilters): string {
+  const text = query(f).toString();
   return text ? `?${text}` : '';
+}
+
+/** The same query as the server reads it (TICKET-39: the arrival rules match new tickets against it). */
+export function loadQuery(f: TicketFilters): TicketLoadQuery | null {
+  const parsed = TicketLoadQuery.safeParse(Object.fromEntries(query(f)));
+  return parsed.success ? parsed.data : null;
 }
 
 type Ok<T> = { result: 'success'; data: T };
@@ -142,7 +168,7 @@ type Ok<T> = { result: 'success'; data: T };
  */
 export const ticketsApi = {
   load: (f: TicketFilters, offset: number) =>
-    api<TicketLoadAnswer>('GET', `/api/ticket/load/me/${f.status}/ticket/${offset}${query(f)}`),
+    api<TicketLoadAnswer>('GET', `/api/ticket/load/me/${f.status}/ticket/${offset}${loadQueryString(f)}`),
   load2: (tab: 'department' | 'label', status: string, id: number, offset: number) =>
     api<TicketLoadAnswer>('GET', `/ticket/load2/${tab}/${status}/ticket/${offset}/${id}`),
   labels: () => api<Ok<Label[]>>('GET', '/api/label/get').then((r) => r.data),

@@ -85,4 +85,18 @@ describe('ticket filter presets', () => {
     expect(list).toHaveLength(1);
     expect(list[0]?.count).toBe(5);
   });
+
+  it('TICKET-07 TICKET-62 TICKET-30 presets keep the search field and has / has no appointment; appt 0 never beside a day range', () => {
+    for (const g of [
+      { ...DEFAULT_FILTERS, search: 'nadia', searchField: 'name' as const, appt: '1' as const },
+      { ...DEFAULT_FILTERS, search: '0123', searchField: 'phone' as const, appt: '0' as const },
+    ])
+      expect(fromPreset(JSON.parse(JSON.stringify(toPreset('P', g, 1))))).toEqual(g);
+    const clash = { ...toPreset('P', { ...DEFAULT_FILTERS, apptLessTwoDays: true }, 1), appt: '0' };
+    expect(fromPreset(clash)).toMatchObject({ appt: '', apptLessTwoDays: true });
+    expect(fromPreset({ ...toPreset('P', DEFAULT_FILTERS, 1), searchField: 'ssn', appt: 'x' })).toMatchObject({
+      searchField: '',
+      appt: '',
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { type AdvRow, readAdvRows } from './advConditions';
-import { DATE_SELS, type DateSel, DEFAULT_FILTERS, dateRange, type TicketFilters } from './api';
+import { DATE_SELS, type DateSel, DEFAULT_FILTERS, dateRange, SEARCH_FIELDS, type TicketFilters } from './api';
 
 /**
  * TICKET-07 .. TICKET-09: a saved filter preset, kept in local storage per user under
@@ -28,6 +28,9 @@ export interface TicketPreset {
   search: string;
   automatic?: string;
   replyTAT?: string;
+  /** Ours: what the search reads (name, email, phone; '' title or number) and the has/has no appointment filter. */
+  searchField?: string;
+  appt?: string;
   /** Ours: the advanced condition rows (TICKET-06 `advFilter`). */
   conditions?: AdvRow[];
 }
@@ -59,6 +62,8 @@ export function toPreset(name: string, f: TicketFilters, count: number): TicketP
     search: f.search,
     automatic: f.automatic,
     replyTAT: f.replyTAT,
+    searchField: f.searchField,
+    appt: f.appt,
     conditions: f.adv.map((r) => ({ ...r })),
   };
 }
@@ -89,6 +94,14 @@ export function fromPreset(p: TicketPreset): TicketFilters {
     priorities: list(s.priorityFilter),
     sort: typeof p.sort === 'string' ? p.sort : DEFAULT_FILTERS.sort,
     search: typeof p.search === 'string' ? p.search : '',
+    searchField: (SEARCH_FIELDS as readonly unknown[]).includes(p.searchField)
+      ? (p.searchField as TicketFilters['searchField'])
+      : '',
+    // `appt` 0 cannot stand beside an appointment range (the server refuses it): the range wins.
+    appt:
+      p.appt === '1' || (p.appt === '0' && !readSel(p.dateSelection?.appointment) && s.apptLessTwoDays !== true)
+        ? p.appt
+        : '',
     updated: readSel(p.dateSelection?.updated),
     created: readSel(p.dateSelection?.created),
     appointment: readSel(p.dateSelection?.appointment),

@@ -105,4 +105,16 @@ export const T = {
     lt: 'less than',
   },
   next: 'Next',
+  searchIn: 'Search in',
+  searchFields: { '': 'Title or #', name: 'Name', email: 'Email', phone: 'Phone' },
+  searchPlaceholder: {
+    '': 'Search title or #number',
+    name: 'Search customer name',
+    email: 'Search e-mail',
+    phone: 'Search phone',
+  },
+  /** TICKET-05, TICKET-62 `appt`. */
+  apptFilter: 'Appointment date',
+  apptHas: 'Has one',
+  apptHasNone: 'Has none',
 } as const;

@@ -11,9 +11,9 @@ import {
   type UnreadCount2,
 } from '@parley/contracts';
 import { type InfiniteData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { realtime } from '../../lib/realtime';
-import { applyRead, applyTicketUpdate, type TicketFilters, ticketKeys, ticketsApi } from './api';
+import { applyRead, applyTicketUpdate, loadQuery, type TicketFilters, ticketKeys, ticketsApi } from './api';
 import { useTicketStatuses } from './statuses';
 
 type Pages = InfiniteData<TicketLoadAnswer, number>;
@@ -26,21 +26,57 @@ function knownLastMessage(qc: QueryClient, id: number): number | null {
 }
 
 /**
+ * TICKET-42: the new-message stack outlives the screen that shows it (per user, for the life of the page):
+ * opening a ticket, from the stack too, mounts another list (`/ticket/:id`), which must show the rest.
+ */
+const stacks = new Map<number | 'anon', number[]>();
+const stackListeners = new Set<() => void>();
+const NO_STACK: number[] = [];
+function useNewMessageStack(user: number | 'anon') {
+  const stack = useSyncExternalStore(
+    (l) => {
+      stackListeners.add(l);
+      return () => {
+        stackListeners.delete(l);
+      };
+    },
+    () => stacks.get(user) ?? NO_STACK,
+  );
+  const update = useCallback(
+    (fn: (s: number[]) => number[]) => {
+      stacks.set(user, fn(stacks.get(user) ?? NO_STACK));
+      for (const l of stackListeners) l();
+    },
+    [user],
+  );
+  return [stack, update] as const;
+}
+
+/** Whether a cached list shows news on a ticket for this user. */
+function shownAsNews(qc: QueryClient, id: number): boolean {
+  for (const [, data] of qc.getQueriesData<Pages>({ queryKey: ticketKeys.all }))
+    for (const p of data?.pages ?? []) for (const t of p.data) if (t.id === id && t.newMessage) return true;
+  return false;
+}
+
+/**
  * The ticket screen's live side (RT-21, RT-23, RT-31, RT-33, TICKET-39 .. TICKET-49):
- * - `createTicket`: the arrival rules decide whether it joins the shown list (trimmed to 40), raises the
- *   "new ticket" notice, or pops up (non-admins: CALL with popup_on_call, severity H);
+ * - `createTicket`: the arrival rules (`arrivalOutcome`) decide whether it joins the shown list (it matches
+ *   the status and every other filter; trimmed to 40), makes the list load again (a filter only the server
+ *   decides), raises the "new ticket" notice, or pops up (non-admins: CALL with popup_on_call, severity H;
+ *   never an encrypted ticket);
  * - `updateTicket`: merged into every list; a customer message in the open ticket of a focused page marks it
  *   read at once, otherwise the ticket goes on the new-message stack (max 40);
  * - `unreadCount2`, `channelDataUpdated(2)`: the unread counts.
  */
-export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; openId: number | null }) {
+export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; openId: number | null; userId?: number }) {
   const qc = useQueryClient();
   const custom = useTicketStatuses();
   const settings = useQuery({ queryKey: ticketKeys.settings, queryFn: ticketsApi.settings, staleTime: 60_000 });
   const unread = useQuery({ queryKey: ticketKeys.unread, queryFn: ticketsApi.unread, staleTime: 30_000 });
   const [notice, setNotice] = useState(0);
   const [popup, setPopup] = useState<TicketListItem | null>(null);
-  const [stack, setStack] = useState<number[]>([]);
+  const [stack, setStack] = useNewMessageStack(o.userId ?? 'anon');
   const ctx = useRef(o);
   ctx.current = o;
   const popupOnCall = settings.data?.popup_on_call === 1;
@@ -56,7 +92,7 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
         // The ticket may be gone; the list says so on its next load.
       }
     },
-    [qc],
+    [qc, setStack],
   );
 
   useEffect(() => {
@@ -65,13 +101,18 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
         const t = raw as TicketCreated;
         const item: TicketListItem = { ...t, read: false, newMessage: t.last_message_at > 0 };
         const { filters, isAdmin } = ctx.current;
+        const query = loadQuery(filters);
         const out = arrivalOutcome(item, {
           isAdmin,
           popupOnCall,
           statusFilter: filters.status,
           openCodes: openCodes(custom),
+          type: 'ticket',
+          // A filter set the server would refuse lists nothing new; reading it again shows its error.
+          query: query ?? undefined,
         });
-        if (out.insert)
+        if (out.reload || query === null) void qc.invalidateQueries({ queryKey: ticketKeys.list(filters) });
+        if (out.insert && query !== null)
           qc.setQueryData<Pages>(ticketKeys.list(filters), (data) => {
             if (!data?.pages?.length) return data;
             const rows = data.pages.flatMap((p) => p.data);
@@ -100,17 +141,30 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
     return () => {
       for (const off of offs) off();
     };
-  }, [qc, custom, popupOnCall, markRead]);
+  }, [qc, custom, popupOnCall, markRead, setStack]);
 
-  // TICKET-41: the open ticket is read while the page has focus (now, and whenever focus comes back).
+  // TICKET-41: the open ticket is read while the page has focus (now, and whenever focus comes back), also
+  // when its news comes with a list load rather than an event (a refetch on focus can bring it first).
   useEffect(() => {
     if (o.openId === null) return;
     const id = o.openId;
     if (document.hasFocus()) void markRead(id);
     const onFocus = () => void markRead(id);
     window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
-  }, [o.openId, markRead]);
+    const off = qc.getQueryCache().subscribe((e) => {
+      if (
+        e.type === 'updated' &&
+        e.query.queryKey[0] === ticketKeys.all[0] &&
+        document.hasFocus() &&
+        shownAsNews(qc, id)
+      )
+        void markRead(id);
+    });
+    return () => {
+      window.removeEventListener('focus', onFocus);
+      off();
+    };
+  }, [o.openId, markRead, qc]);
 
   return {
     unread: unread.data?.find((u) => u.type === 'ticket')?.count ?? 0,
