@@ -24,7 +24,52 @@ function modules(): string {
   return found;
 }
 
-function config(wsPort: number, udpPort: number): string {
+/**
+ * With `calls`, a proxy too (RECIPES.md): INVITEs to a registered line are looked up and relayed, record-routed,
+ * and in-dialog requests follow the route; WebSocket contacts get an alias so requests can reach them back.
+ */
+const CALL_ROUTE = `
+request_route {
+  if (!mf_process_maxfwd_header("10")) { sl_send_reply("483", "Too Many Hops"); exit; }
+  force_rport();
+  if (nat_uac_test("64")) {
+    if (is_method("REGISTER")) fix_nated_register(); else add_contact_alias();
+  }
+  if (has_totag()) {
+    if (loose_route()) { handle_ruri_alias(); t_relay(); exit; }
+    if (is_method("ACK")) { if (t_check_trans()) t_relay(); exit; }
+    sl_send_reply("404", "Not here");
+    exit;
+  }
+  if (is_method("CANCEL")) { if (t_check_trans()) t_relay(); exit; }
+  if (is_method("REGISTER")) { if (!save("location")) sl_reply_error(); exit; }
+  if (is_method("OPTIONS")) { sl_send_reply("200", "OK"); exit; }
+  if (is_method("INVITE")) record_route();
+  if (!lookup("location")) { sl_send_reply("404", "Not Found"); exit; }
+  t_on_reply("NATREPLY");
+  t_relay();
+}
+
+onreply_route[NATREPLY] {
+  if (nat_uac_test("64")) add_contact_alias();
+}
+`;
+
+const REGISTRAR_ROUTE = `
+request_route {
+  if (!mf_process_maxfwd_header("10")) { sl_send_reply("483", "Too Many Hops"); exit; }
+  force_rport();
+  if (is_method("REGISTER")) {
+    if (nat_uac_test("64")) fix_nated_register();
+    if (!save("location")) sl_reply_error();
+    exit;
+  }
+  if (is_method("OPTIONS")) { sl_send_reply("200", "OK"); exit; }
+  sl_send_reply("404", "Not here");
+}
+`;
+
+function config(wsPort: number, udpPort: number, calls: boolean): string {
   return `#!KAMAILIO
 debug=1
 log_stderror=yes
@@ -49,20 +94,8 @@ loadmodule "registrar.so"
 loadmodule "nathelper.so"
 loadmodule "xhttp.so"
 loadmodule "websocket.so"
-modparam("nathelper|registrar", "received_avp", "$avp(RECEIVED)")
-
-request_route {
-  if (!mf_process_maxfwd_header("10")) { sl_send_reply("483", "Too Many Hops"); exit; }
-  force_rport();
-  if (is_method("REGISTER")) {
-    if (nat_uac_test("64")) fix_nated_register();
-    if (!save("location")) sl_reply_error();
-    exit;
-  }
-  if (is_method("OPTIONS")) { sl_send_reply("200", "OK"); exit; }
-  sl_send_reply("404", "Not here");
-}
-
+${calls ? 'loadmodule "rr.so"\n' : ''}modparam("nathelper|registrar", "received_avp", "$avp(RECEIVED)")
+${calls ? CALL_ROUTE : REGISTRAR_ROUTE}
 event_route[xhttp:request] {
   if ($hdr(Upgrade) =~ "websocket" && $hdr(Connection) =~ "Upgrade" && $rm =~ "GET") {
     if (ws_handle_handshake()) exit;
@@ -91,8 +124,11 @@ async function listening(port: number): Promise<boolean> {
   });
 }
 
-/** Kamailio in the foreground (-DD) on free loopback ports; stop() and start() again keep the address. */
-export async function kamailio(): Promise<RunningKamailio> {
+/**
+ * Kamailio in the foreground (-DD) on free loopback ports; stop() and start() again keep the address. With
+ * `calls`, it also relays calls between registered lines.
+ */
+export async function kamailio(opts: { calls?: boolean } = {}): Promise<RunningKamailio> {
   if (!fs.existsSync(KAMAILIO)) {
     throw new Error(
       `Kamailio is missing at ${KAMAILIO}. Install it with: apt-get install -y kamailio kamailio-websocket-modules`,
@@ -101,7 +137,7 @@ export async function kamailio(): Promise<RunningKamailio> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-kam-'));
   const [wsPort, udpPort] = [await freePort(), await freePort()];
   const cfg = path.join(dir, 'kamailio.cfg');
-  fs.writeFileSync(cfg, config(wsPort, udpPort));
+  fs.writeFileSync(cfg, config(wsPort, udpPort, opts.calls ?? false));
   let out = '';
   let child: ChildProcess | null = null;
 

@@ -7,6 +7,7 @@ import {
   formatDate,
   identityValue,
   isNavItemVisible,
+  keypressLabel,
   NAV_ITEMS,
   type NavContext,
   type NavKey,
@@ -166,6 +167,20 @@ describe('generic input dialog rules', () => {
     expect(dialogDateValue(new Date('nope'))).toBe('');
     expect(dialogDateValue('')).toBe('');
     expect(dialogDateValue(null)).toBe('');
+  });
+});
+
+describe("the caller's keypress", () => {
+  it('CALL-23 CALL-24 CALL-25 CALL-26 CALL-27 CALL-28 a language, a language and a product, or Unknown Keypress and the code', () => {
+    expect(['1', '2', '3'].map(keypressLabel)).toEqual(['English', 'Malay', 'Chinese']);
+    expect(keypressLabel('11')).toBe('English · TV');
+    expect(keypressLabel('12')).toBe('English · Aircon');
+    expect(keypressLabel('23')).toBe('Malay · Refrigerator');
+    expect(keypressLabel('34')).toBe('Chinese · Washing Machine');
+    expect(keypressLabel('25')).toBe('Malay · Commercial Display');
+    expect(keypressLabel('36')).toBe('Chinese · Other Enquiries');
+    for (const bad of ['0', '4', '10', '17', '41', '123', 'x'])
+      expect(keypressLabel(bad)).toBe(`Unknown Keypress ${bad}`);
   });
 });
 

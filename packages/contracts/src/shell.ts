@@ -175,6 +175,35 @@ export const LOCAL_KEYS = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------
+// The Incoming Call entry (NAV-16, NAV-17, CALL-15, CALL-16, CALL-22 .. CALL-28)
+// ---------------------------------------------------------------------------------------------------------
+
+const KEYPRESS_LANGUAGES: Record<string, string> = { '1': 'English', '2': 'Malay', '3': 'Chinese' };
+const KEYPRESS_PRODUCTS = ['TV', 'Aircon', 'Refrigerator', 'Washing Machine', 'Commercial Display', 'Other Enquiries'];
+
+/**
+ * CALL-23 .. CALL-28: what the caller pressed in the phone menu: 1 to 3 a language, 11 to 36 a language (the
+ * tens) and a product (the units, 1 to 6), shown "English · Aircon"; anything else "Unknown Keypress" and the
+ * code. (Design: the call server passes it in the INVITE's `X-Keypress` header.)
+ */
+export function keypressLabel(code: string): string {
+  const c = code.trim();
+  const language = KEYPRESS_LANGUAGES[c];
+  if (language) return language;
+  const m = /^([1-3])([1-6])$/.exec(c);
+  if (m) return `${KEYPRESS_LANGUAGES[m[1]!]} · ${KEYPRESS_PRODUCTS[Number(m[2]) - 1]}`;
+  return `Unknown Keypress ${c}`;
+}
+
+export const INCOMING_CALL_STRINGS = {
+  accept: 'Accept',
+  decline: 'Decline',
+  unknownCaller: 'Unknown caller',
+  onCall: (who: string) => `On a call with ${who}`,
+  hangUp: 'Hang up',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------
 // Bottom tabs on narrow screens (SHELL-33 .. SHELL-35, DECISIONS 2, HOST-06)
 // ---------------------------------------------------------------------------------------------------------
 

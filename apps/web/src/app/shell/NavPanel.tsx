@@ -23,6 +23,8 @@ import { IconCheck, IconChevronsLeft, IconChevronsRight, IconPencil, IconPin } f
 import { type ReactNode, useState } from 'react';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { CallServerIndicator } from '../../features/calls/CallServerIndicator';
+import { ActiveCallBar, IncomingCallEntry } from '../../features/calls/IncomingCallEntry';
+import { useIncomingCall } from '../../features/calls/incomingCall';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { OnlineUsersPanel } from '../../features/status/OnlineUsersPanel';
 import { local } from '../../lib/cookies';
@@ -75,7 +77,9 @@ export function NavPanel({
   collapsed: boolean;
   onToggle(): void;
 }) {
-  const items = visibleNavItems(navContextOf(session));
+  // NAV-16, NAV-17: while a call rings, Incoming Call takes the place of Call.
+  const call = useIncomingCall();
+  const items = visibleNavItems(navContextOf(session, call?.state === 'ringing'));
   const [pinned, setPinnedState] = useState<NavKey[]>(() => local.get(LOCAL_KEYS.pinnedNav, [...DEFAULT_PINNED_NAV]));
   const [editing, setEditing] = useState(false);
   const [hintsSeen, setHintsSeen] = useState<HintKey[]>(() => local.get(LOCAL_KEYS.navHintsSeen, []));
@@ -92,7 +96,9 @@ export function NavPanel({
     setPinnedState(next);
     local.set(LOCAL_KEYS.pinnedNav, next);
   };
-  const shown = collapsed && !editing ? items.filter((i) => pinned.includes(i.key)) : items;
+  // A ringing call shows whatever is pinned.
+  const shown =
+    collapsed && !editing ? items.filter((i) => pinned.includes(i.key) || i.key === 'incoming_call') : items;
   const hintMinimized = collapsed && !hintsSeen.includes('minimized');
   const hintEdit = collapsed && hintsSeen.includes('minimized') && !hintsSeen.includes('edit');
   const active = (i: NavItem) =>
@@ -103,6 +109,12 @@ export function NavPanel({
       <ScrollArea style={{ flex: 1 }} type="hover" scrollbarSize={6}>
         <Stack gap={2} p="xs" component="ul" className={classes.list} aria-label="Main navigation">
           {shown.map((i) => {
+            if (i.key === 'incoming_call')
+              return (
+                <li key={i.key}>
+                  <IncomingCallEntry collapsed={collapsed} label={i.label} />
+                </li>
+              );
             const Icon = NAV_ICONS[i.key];
             const badge = (i.key === 'tickets' && badges.tickets) || (i.key === 'kanban' && badges.kanban);
             // The dot is drawn; screen readers hear it as a word after the label.
@@ -160,6 +172,7 @@ export function NavPanel({
         </Stack>
       </ScrollArea>
       <Stack gap={4} p="xs" className={classes.footer}>
+        <ActiveCallBar collapsed={collapsed} />
         <Group gap={4} justify={collapsed ? 'center' : 'space-between'} wrap={collapsed ? 'wrap' : 'nowrap'}>
           <Hint
             opened={hintEdit}

@@ -2,7 +2,12 @@ import { ActionIcon, Button, Group, Popover, Text, Tooltip } from '@mantine/core
 import { type AuthCheckAnswer, authenticateUrlOf, CALL_STRINGS } from '@parley/contracts';
 import { IconPhone } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
+import { startRinging, stopRinging } from '../../lib/sound';
 import { type CallServerState, jssipAgent, watchCallServer } from './callServer';
+import { offerIncoming, setRinging } from './incomingCall';
+
+// DECISIONS 21: the ringing sound loops while a call rings.
+setRinging({ start: () => void startRinging(), stop: stopRinging });
 
 const COLOR: Record<CallServerState, string> = { connecting: 'orange', connected: 'green', error: 'red' };
 
@@ -29,7 +34,12 @@ export function CallServerIndicator({ session }: { session: AuthCheckAnswer }) {
     setState('connecting');
     void jssipAgent({ url, number, password })
       .then((ua) => {
-        if (!cancelled) watch = watchCallServer(() => ua, setState);
+        if (cancelled) return;
+        // NAV-16, NAV-17: a call to this line rings in the navigation's Incoming Call entry.
+        ua.on('newRTCSession', (e) => {
+          if (e.originator === 'remote') offerIncoming(e.session, e.request);
+        });
+        watch = watchCallServer(() => ua, setState);
       })
       .catch(() => !cancelled && setState('error'));
     return () => {

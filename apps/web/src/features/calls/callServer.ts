@@ -1,3 +1,5 @@
+import type { CallRequestLike, CallSessionLike } from './incomingCall';
+
 /** CALL-09 .. CALL-11: the state the call-server indicator shows. */
 export type CallServerState = 'connecting' | 'connected' | 'error';
 
@@ -51,8 +53,16 @@ export function watchCallServer(
   };
 }
 
+/** NAV-17: a user agent that tells of calls set up by either side (an RTCSession, and an incoming one's INVITE). */
+export interface CallingAgent {
+  on(
+    event: 'newRTCSession',
+    f: (e: { originator: 'local' | 'remote'; session: CallSessionLike; request: CallRequestLike }) => void,
+  ): void;
+}
+
 /** A JsSIP user agent for the line, loaded on demand (only users with an active line download it). */
-export async function jssipAgent(line: CallServerLine): Promise<UserAgentLike> {
+export async function jssipAgent(line: CallServerLine): Promise<UserAgentLike & CallingAgent> {
   const JsSIP = await import('jssip');
   const host = new URL(line.url).hostname;
   return new JsSIP.UA({
@@ -61,5 +71,5 @@ export async function jssipAgent(line: CallServerLine): Promise<UserAgentLike> {
     password: line.password,
     register: true,
     session_timers: false,
-  }) as unknown as UserAgentLike;
+  }) as unknown as UserAgentLike & CallingAgent;
 }
