@@ -100,7 +100,8 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     await expect.poll(() => ann.title(), WAIT).toBe('(2) Parley - Ann Admin');
     await screenshot(ann, 'shell-title-unread-light');
 
-    // Ann reads Vera's chat: the total drops.
+    // Ann reads Vera's chat (an open chat is read while the page has the focus): the total drops.
+    await ann.bringToFront();
     await ann.goto(`${server.url}/livechat/${vera.ticketId}`);
     await ann.getByTestId('conversation-pane').waitFor();
     await expect.poll(() => ann.title(), WAIT).toBe('(1) Parley - Ann Admin');
