@@ -14,6 +14,9 @@
  *   raw   the same SQL statements the handler runs for that page (filter-id checks, ownership check,
  *         the count and the page), captured from the query functions and executed on the database handle
  * Prints p50/p99 of both and the ratio http/raw.
+ *
+ * With BENCH_KEEP_DB=name (Postgres), the seeded database is kept under that name and reused by the next
+ * run with the same --tickets and --messages (a 1M x 10 seed takes minutes; the measurement seconds).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,10 +26,10 @@ import { TICKET_LOAD2_STEP, TICKET_PAGE_SIZE, TicketLoadQuery } from '@parley/co
 import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { createParley, type Parley } from '../apps/server/src/app.js';
 import { assertOwned, loadTickets, type TicketPage } from '../apps/server/src/modules/tickets/tickets.queries.js';
-import { resolveSession } from '../apps/server/src/platform/auth/sessions.js';
+import { createSession, resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
-import type { DB, Dialect } from '../apps/server/src/platform/db/db.js';
-import { fmt, freshBenchDatabase, percentile } from './lib/common.js';
+import { type DB, type Dialect, openDatabase } from '../apps/server/src/platform/db/db.js';
+import { fmt, freshBenchDatabase, keptBenchDatabase, percentile } from './lib/common.js';
 
 interface Options {
   tickets: number;
@@ -253,11 +256,82 @@ async function measure(n: number, warmup: number, call: () => Promise<void>): Pr
   return { p50: percentile(times, 50), p99: percentile(times, 99), mean: sum / n, max: times[n - 1]! };
 }
 
+type SeedInfo = Seeded & { tickets: number; messages: number; accountId: number; userId: number };
+interface Workspace {
+  token: string;
+  auth: { accountId: number; userId: number };
+  s: Seeded;
+  seedSeconds: number;
+}
+
+/** A kept database's seed when it has the sizes asked for; otherwise the database is emptied for a new one. */
+async function keptSeed(kept: { url: string; reset(): Promise<void> }, o: Options): Promise<SeedInfo | null> {
+  const h = openDatabase({ databaseUrl: kept.url, dataDir: os.tmpdir(), poolSize: 1 });
+  let info: SeedInfo | null = null;
+  let used = false;
+  try {
+    const marks = await sql<{ info: string }>`select info from bench_seed`.execute(h.db).catch(() => null);
+    info = marks?.rows[0] ? (JSON.parse(marks.rows[0].info) as SeedInfo) : null;
+    used = !!marks || !!(await sql`select 1 from kysely_migration limit 1`.execute(h.db).catch(() => null));
+  } finally {
+    await h.close();
+  }
+  if (info && info.tickets === o.tickets && info.messages === o.messages) return info;
+  if (used) await kept.reset();
+  return null;
+}
+
+async function reuseWorkspace(db: DB, info: SeedInfo): Promise<Workspace> {
+  const { token } = await createSession(db, { accountId: info.accountId, userId: info.userId });
+  process.stdout.write(`reusing the kept seed: ${info.tickets} tickets, ${info.messages} messages per ticket\n`);
+  return { token, auth: info, s: info, seedSeconds: 0 };
+}
+
+async function newWorkspace(url: string, db: DB, dialect: Dialect, o: Options, keep: boolean): Promise<Workspace> {
+  const suffix = randomBytes(3).toString('hex');
+  const res = await fetch(`${url}/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      company: `Bench ${suffix}`,
+      name: 'Ann Admin',
+      username: `ann-${suffix}`,
+      email: `ann-${suffix}@example.com`,
+      password: 'correct horse battery',
+    }),
+  });
+  if (res.status !== 200) throw new Error(`setup failed: ${res.status} ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  const auth = await resolveSession(db, token);
+  if (!auth) throw new Error('the new session does not resolve');
+  process.stdout.write(
+    `seeding ${dialect}: ${o.tickets} tickets, ${o.messages} messages per ticket (batches of ${BATCH}) ...\n`,
+  );
+  const t0 = nowMs();
+  const s = await seed(db, dialect, auth.accountId, auth.userId, o);
+  const seedSeconds = (nowMs() - t0) / 1000;
+  if (keep) {
+    const info: SeedInfo = {
+      ...s,
+      tickets: o.tickets,
+      messages: o.messages,
+      accountId: auth.accountId,
+      userId: auth.userId,
+    };
+    await sql`create table bench_seed (info text not null)`.execute(db);
+    await sql`insert into bench_seed (info) values (${JSON.stringify(info)})`.execute(db);
+  }
+  return { token, auth, s, seedSeconds };
+}
+
 async function main(): Promise<void> {
   const pgBase = process.env.BENCH_DATABASE_URL;
   const o = parseOptions(process.argv.slice(2), !!pgBase);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-  const pg = pgBase ? await freshBenchDatabase(pgBase) : null;
+  const keep = pgBase ? process.env.BENCH_KEEP_DB : undefined;
+  const kept = pgBase && keep ? await keptBenchDatabase(pgBase, keep) : null;
+  const pg = kept ?? (pgBase ? await freshBenchDatabase(pgBase) : null);
+  const reused = kept ? await keptSeed(kept, o) : null;
   let parley: Parley | null = null;
   // A 1M-ticket run on a busy shared machine can need longer: BENCH_TIMEOUT_MIN raises the limit.
   const minutes = Number(process.env.BENCH_TIMEOUT_MIN) || 15;
@@ -283,31 +357,10 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}`;
     const db = parley.handle.db;
     const dialect = parley.handle.dialect;
-    const suffix = randomBytes(3).toString('hex');
-    const res = await fetch(`${url}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        company: `Bench ${suffix}`,
-        name: 'Ann Admin',
-        username: `ann-${suffix}`,
-        email: `ann-${suffix}@example.com`,
-        password: 'correct horse battery',
-      }),
-    });
-    if (res.status !== 200) throw new Error(`setup failed: ${res.status} ${await res.text()}`);
-    const { token } = (await res.json()) as { token: string };
-    const auth = await resolveSession(db, token);
-    if (!auth) throw new Error('the new session does not resolve');
+    const { token, auth, s, seedSeconds } = reused
+      ? await reuseWorkspace(db, reused)
+      : await newWorkspace(url, db, dialect, o, !!kept);
     const viewer = { accountId: auth.accountId, userId: auth.userId };
-
-    process.stdout.write(
-      `seeding ${dialect}: ${o.tickets} tickets, ${o.messages} messages per ticket (batches of ${BATCH}) ...\n`,
-    );
-    const t0 = nowMs();
-    const s = await seed(db, dialect, auth.accountId, auth.userId, o);
-    const seedSeconds = (nowMs() - t0) / 1000;
-
     // The filtered page: two labels, two channels, tickets received in a 30-day window two months ago.
     const startS = Math.floor((s.now - 90 * DAY) / 1000);
     const endS = Math.floor((s.now - 60 * DAY) / 1000);

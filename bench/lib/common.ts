@@ -29,6 +29,43 @@ export async function freshBenchDatabase(base: string): Promise<{ url: string; d
   };
 }
 
+/**
+ * A named database on BENCH_DATABASE_URL's server that outlives the run (`BENCH_KEEP_DB=name`), so a slow
+ * seed is paid once: created when missing, never dropped. `reset()` empties it for a new seed.
+ */
+export async function keptBenchDatabase(
+  base: string,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void>; reset(): Promise<void> }> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error('BENCH_KEEP_DB must be a plain lower-case name');
+  const admin = async (run: (db: ReturnType<typeof openDatabase>['db']) => Promise<void>) => {
+    const a = openDatabase({ databaseUrl: base, dataDir: os.tmpdir(), poolSize: 1 });
+    try {
+      await run(a.db);
+    } finally {
+      await a.close();
+    }
+  };
+  await admin(async (db) => {
+    const found = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(
+      db,
+    );
+    if (!found.rows[0]?.n) await sql`create database ${sql.raw(name)}`.execute(db);
+  });
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {},
+    async reset() {
+      await admin(async (db) => {
+        await sql`drop database if exists ${sql.raw(name)} with (force)`.execute(db);
+        await sql`create database ${sql.raw(name)}`.execute(db);
+      });
+    },
+  };
+}
+
 export const percentile = (sorted: Float64Array, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 

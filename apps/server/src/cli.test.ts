@@ -102,7 +102,8 @@ describe('FOUNDATION command line', () => {
     expect(Number(row.trial_ends_at)).toBeLessThanOrEqual(Date.now());
   });
 
-  it('refuses bad input with a clear message and writes nothing', async () => {
+  // Six CLI processes, each loading the server's modules: started together, and given time on a busy machine.
+  it('refuses bad input with a clear message and writes nothing', { timeout: 120_000 }, async () => {
     const usernames = async () => {
       const { db, close } = openDatabase({ dataDir: dir });
       const rows = await db.selectFrom('users').select('username').orderBy('id').execute();
@@ -128,11 +129,11 @@ describe('FOUNDATION command line', () => {
       [['account:create'], 'needs --name'],
       [['frobnicate'], 'Unknown command'],
     ] as const;
-    for (const [args, message] of cases) {
-      const r = await cli(...args);
-      expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr).toContain(message);
-    }
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    cases.forEach(([args, message], k) => {
+      expect(results[k]!.code, args.join(' ')).toBe(1);
+      expect(results[k]!.stderr).toContain(message);
+    });
     // Other tests of this file add their own users to the same data dir; these calls add none.
     expect(await usernames()).toEqual(before);
   });
