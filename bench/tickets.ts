@@ -351,8 +351,6 @@ async function main(): Promise<void> {
     // No relay and no scheduler: after a bulk seed the SLA check's first scan would sync a timer for every
     // ticket with a customer message (a million transactions), which is not what a list page costs.
     parley = await createParley(config, { background: false });
-    // `background: false` keeps the relay off but the scheduler's timers start anyway; stop them.
-    await parley.scheduler.stop();
     const port = await parley.listen();
     const url = `http://127.0.0.1:${port}`;
     const db = parley.handle.db;
@@ -401,7 +399,12 @@ async function main(): Promise<void> {
       let answer: Awaited<ReturnType<typeof loadTickets>> | null = null;
       const statements = await capture(db, async (rec) => {
         if (spec.owned !== undefined) await assertOwned(rec, auth.accountId, 'departments', spec.owned);
-        answer = await loadTickets(rec, viewer, spec.page);
+        answer = await loadTickets(
+          rec,
+          viewer,
+          spec.page,
+          spec.owned === undefined ? {} : { departments: [spec.owned] },
+        );
       });
       const a = answer as unknown as Awaited<ReturnType<typeof loadTickets>>;
       // The HTTP answer must be the same page as the direct call.

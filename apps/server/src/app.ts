@@ -202,7 +202,10 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     sla,
     async listen() {
       await presence.start();
-      if (background) relay.start();
+      if (background) {
+        relay.start();
+        scheduler.start();
+      }
       await app.listen({ port: config.PORT, host: config.HOST });
       const addr = app.server.address();
       return typeof addr === 'object' && addr ? addr.port : config.PORT;

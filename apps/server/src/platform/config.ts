@@ -76,6 +76,8 @@ export const ConfigSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']),
   NODE_ID: z.string().optional(),
   PRESENCE_GRACE_MS: int(30_000, 0),
+  /** How long a resolved session is reused by this node (0: read it on every call); see `SessionCache`. */
+  SESSION_CACHE_MS: int(2_000, 0, 60_000),
   PRESENCE_HEARTBEAT_MS: int(15_000, 100),
   APP_VERSION: z.string().max(40).optional(),
   APP_WHATS_NEW: z.string().max(500).default(''),

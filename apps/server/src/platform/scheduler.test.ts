@@ -77,8 +77,10 @@ describe.each(dialects)('SCHEDULER on %s', (dialect) => {
     const everyMs = 200;
     const started = Date.now();
     a.scheduler.schedule(taskOn(a.name, runs, everyMs));
+    a.scheduler.start();
     await sleep(70); // the nodes' timers out of phase
     b.scheduler.schedule(taskOn(b.name, runs, everyMs));
+    b.scheduler.start();
     await sleep(1_500);
     await Promise.all([a.scheduler.stop(), b.scheduler.stop()]);
     const elapsed = Date.now() - started;
@@ -89,13 +91,27 @@ describe.each(dialects)('SCHEDULER on %s', (dialect) => {
     expect(Math.min(...gaps(runs))).toBeGreaterThanOrEqual(everyMs - 50 - 15);
   });
 
+  it('SCHEDULER a task runs only once the scheduler is started (a server without background work runs none)', async () => {
+    const { a } = await twoNodes();
+    const runs: Run[] = [];
+    a.scheduler.schedule(taskOn(a.name, runs, 100));
+    await sleep(300);
+    expect(runs).toHaveLength(0);
+    a.scheduler.start();
+    await sleep(250);
+    await a.scheduler.stop();
+    expect(runs.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('SCHEDULER after the holder stops, its lease expires and the other node takes over', async () => {
     const { s, a, b } = await twoNodes();
     const runs: Run[] = [];
     const everyMs = 250;
     a.scheduler.schedule(taskOn(a.name, runs, everyMs));
+    a.scheduler.start();
     await sleep(100);
     b.scheduler.schedule(taskOn(b.name, runs, everyMs));
+    b.scheduler.start();
     await sleep(800);
 
     // Whoever ran it last holds the lease; it goes away (its timers stop, its connection closes).

@@ -17,6 +17,8 @@ export interface Task {
 export class Scheduler {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Set<Promise<unknown>>();
+  private readonly tasks: Task[] = [];
+  private started = false;
 
   constructor(
     private readonly db: DB,
@@ -24,7 +26,20 @@ export class Scheduler {
     private readonly log: pino.Logger,
   ) {}
 
+  /** Adds a task; it first runs when the scheduler starts (at once if it has already started). */
   schedule(task: Task): void {
+    this.tasks.push(task);
+    if (this.started) this.arm(task);
+  }
+
+  /** Starts every task: a first run at once, then one each period. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const task of this.tasks) this.arm(task);
+  }
+
+  private arm(task: Task): void {
     const tick = () => {
       const p = this.runOnce(task).finally(() => this.running.delete(p));
       this.running.add(p);

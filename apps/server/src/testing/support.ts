@@ -47,7 +47,16 @@ export async function freshDatabase(dialect: Dialect): Promise<{ env: Record<str
 }
 
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
-  return loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RELAY_POLL_MS: '20', ...env });
+  // Tests change sessions and users straight in the database and expect the next call to see it: no session
+  // cache unless a test asks for one (sessionCache.test.ts does).
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RELAY_POLL_MS: '20',
+    SESSION_CACHE_MS: '0',
+    ...env,
+  });
 }
 
 /** A running server on a random port over a fresh database; `stop()` closes it and drops the data. */

@@ -134,22 +134,24 @@ export async function labelPage(
   if (!labels?.length || q.sort === 'priority' || hasAdvancedFilters(q) || !noWorkspaceChat(viewer, p)) return null;
   for (const [key, value] of Object.entries(q)) if (!LABEL_PAGE_KEYS.has(key) && !empty(value)) return null;
   const where = (eb: ExpressionBuilder<Database, 'ticket_labels'>) => labelWhere(eb, viewer, p, codes, labels);
-  const counted = await db
-    .selectFrom('ticket_labels')
-    .where(where)
-    .select((eb) => eb.fn.count('ticket_labels.ticket_id').distinct().as('n'))
-    .executeTakeFirstOrThrow();
   // Every row of a ticket carries the ticket's times, so max() is the ticket's own.
   const time = q.sort === 'created' ? 'ticket_labels.created_at' : 'ticket_labels.updated_at';
-  const rows = await db
-    .selectFrom('ticket_labels')
-    .where(where)
-    .select('ticket_labels.ticket_id')
-    .groupBy('ticket_labels.ticket_id')
-    .orderBy((eb) => eb.fn.max(time), 'desc')
-    .orderBy('ticket_labels.ticket_id', 'desc')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
+  const [counted, rows] = await Promise.all([
+    db
+      .selectFrom('ticket_labels')
+      .where(where)
+      .select((eb) => eb.fn.count('ticket_labels.ticket_id').distinct().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('ticket_labels')
+      .where(where)
+      .select('ticket_labels.ticket_id')
+      .groupBy('ticket_labels.ticket_id')
+      .orderBy((eb) => eb.fn.max(time), 'desc')
+      .orderBy('ticket_labels.ticket_id', 'desc')
+      .limit(p.limit)
+      .offset(p.offset)
+      .execute(),
+  ]);
   return { count: Number(counted.n), ids: rows.map((r) => Number(r.ticket_id)) };
 }

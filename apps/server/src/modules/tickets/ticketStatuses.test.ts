@@ -173,4 +173,23 @@ describe.each(dialects)('custom ticket statuses (%s)', (dialect) => {
     const badFilter = await call('GET', '/ticket/load/me/9/ticket/0', { token: a.token });
     expect([badFilter.status, badFilter.body.description]).toEqual([400, TICKET_STRINGS.badFilter]);
   });
+
+  it('TICKET-24 TICKET-30 the Open list follows the account\'s open-type statuses as they come and go, load after load', async () => {
+    const a = await signUpVia(call);
+    const open = async () => {
+      const r = await call('GET', '/ticket/load/me/0/ticket/0', { token: a.token });
+      expect(r.status).toBe(200);
+      const answer = TicketLoadAnswer.parse(r.body);
+      return { ids: answer.data.map((x) => x.id).sort((x, y) => x - y), count: answer.count };
+    };
+    const t0 = await ticket(a.accountId, 0, 1);
+    // The list reads the page with the open codes it saw last time, and again when they changed since.
+    expect(await open()).toEqual({ ids: [t0], count: 1 });
+    const waiting = (await call('POST', '/api/ticketstatus', { token: a.token, body: { name: 'Waiting' } })).body.data;
+    const t1 = await ticket(a.accountId, waiting.status_code, 2);
+    expect(await open()).toEqual({ ids: [t0, t1], count: 2 });
+    expect(await open()).toEqual({ ids: [t0, t1], count: 2 });
+    await call('DELETE', `/api/ticketstatus/${waiting.id}`, { token: a.token });
+    expect(await open()).toEqual({ ids: [t0], count: 1 });
+  });
 });

@@ -91,12 +91,19 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
       async (req) => {
         const status = statusOf(req.params.status);
         const offset = offsetOf(req.params.offset);
-        await assertOwned(db, req.auth!.accountId, tab === 'department' ? 'departments' : 'labels', req.params.id);
         const query =
           tab === 'department'
             ? { ...req.query, depFilter: [req.params.id] }
             : { ...req.query, labelFilter: [req.params.id] };
-        return loadTickets(db, viewer(req), { status, type: 'ticket', offset, limit: TICKET_LOAD2_STEP, query });
+        // The tab's own id is looked up in the account while the page is read (every statement of the page is
+        // scoped to the account too): a foreign or unknown id answers 404 and the page is dropped.
+        const checked = tab === 'department' ? { departments: [req.params.id] } : { labels: [req.params.id] };
+        const page = { status, type: 'ticket' as const, offset, limit: TICKET_LOAD2_STEP, query };
+        const [, answer] = await Promise.all([
+          assertOwned(db, req.auth!.accountId, tab === 'department' ? 'departments' : 'labels', req.params.id),
+          loadTickets(db, viewer(req), page, checked),
+        ]);
+        return answer;
       },
     );
 

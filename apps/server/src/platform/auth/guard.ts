@@ -2,7 +2,7 @@ import { SESSION_COOKIE } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db/db.js';
 import { forbidden, unauthorized } from '../http/errors.js';
-import { type AuthContext, resolveSession } from './sessions.js';
+import { type AuthContext, resolveSession, SessionCache } from './sessions.js';
 
 /** Every route says who may call it; a route without this fails start-up (see `requireRouteAuth`). */
 export type RouteAuth = 'public' | 'optional' | 'user' | 'admin';
@@ -63,7 +63,9 @@ function tokenAndSource(req: FastifyRequest): { token: string; cookie: boolean }
 
 const EXEMPT = [/^\/\*$/, /^\/api\/docs/];
 
-export function installAuthGuard(app: FastifyInstance, db: DB): void {
+export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 0): void {
+  const sessions = new SessionCache(sessionCacheMs);
+  app.addHook('onClose', async () => sessions.close());
   app.decorateRequest('auth', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (r) => {
@@ -79,7 +81,7 @@ export function installAuthGuard(app: FastifyInstance, db: DB): void {
     if (!mode || mode === 'public') return;
     const found = tokenAndSource(req);
     if (found?.cookie && UNSAFE.has(req.method) && crossSite(req)) throw forbidden('Cross-site request refused.');
-    req.auth = await resolveSession(db, found?.token);
+    req.auth = await resolveSession(db, found?.token, sessions);
     if (mode === 'optional') return;
     if (!req.auth) throw unauthorized();
     if (mode === 'admin' && req.auth.type !== 'admin') throw forbidden();

@@ -20,6 +20,54 @@ const ROTATION_GRACE_MS = 30_000;
 // Writing last_seen on every request would turn reads into writes; once a minute is enough.
 const TOUCH_EVERY_MS = 60_000;
 
+/**
+ * Sessions resolved in the last moments, by token hash. An agent's screen sends calls in bursts (a page load,
+ * a list and its conversation), and each would otherwise read its session again. An entry lives `ms` (2 s by
+ * default, `SESSION_CACHE_MS`) and never past the token's expiry. Every revocation and user change made by
+ * this process empties every cache at once; another node's change is seen here within `ms`.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, { auth: AuthContext; until: number }>();
+
+  constructor(
+    readonly ms: number,
+    private readonly max = 10_000,
+  ) {
+    if (ms > 0) caches.add(this);
+  }
+
+  get(hash: string, at: number): AuthContext | undefined {
+    const e = this.entries.get(hash);
+    if (!e) return undefined;
+    if (e.until > at) return e.auth;
+    this.entries.delete(hash);
+    return undefined;
+  }
+
+  set(hash: string, auth: AuthContext, until: number): void {
+    if (this.ms <= 0) return;
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(hash, { auth, until });
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Stops taking part (the server closed). */
+  close(): void {
+    this.entries.clear();
+    caches.delete(this);
+  }
+}
+
+const caches = new Set<SessionCache>();
+
+/** Empties every session cache of this process: a session was ended or a user changed. */
+export function forgetResolvedSessions(): void {
+  for (const c of caches) c.clear();
+}
+
 export async function createSession(
   db: Pick<DB, 'insertInto'>,
   s: { accountId: number; userId: number; userAgent?: string; ip?: string },
@@ -48,14 +96,31 @@ export async function createSession(
 }
 
 /** The live session behind a token, or null if it is unknown, revoked, expired or its user inactive. */
-export async function resolveSession(db: DB, token: string | undefined): Promise<AuthContext | null> {
+export async function resolveSession(
+  db: DB,
+  token: string | undefined,
+  cache?: SessionCache,
+): Promise<AuthContext | null> {
   if (!token || token.length > 200) return null;
   const at = Date.now();
+  const hash = hashToken(token);
+  const cached = cache?.get(hash, at);
+  if (cached) return cached;
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-    .select(['s.id', 's.account_id', 's.user_id', 's.last_seen_at', 'u.username', 'u.name', 'u.type'])
-    .where('s.token_hash', '=', hashToken(token))
+    .select([
+      's.id',
+      's.account_id',
+      's.user_id',
+      's.last_seen_at',
+      's.expires_at',
+      's.token_expires_at',
+      'u.username',
+      'u.name',
+      'u.type',
+    ])
+    .where('s.token_hash', '=', hash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', at)
     .where('s.token_expires_at', '>', at)
@@ -65,7 +130,7 @@ export async function resolveSession(db: DB, token: string | undefined): Promise
   if (at - Number(row.last_seen_at) > TOUCH_EVERY_MS) {
     await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', row.id).execute();
   }
-  return {
+  const auth: AuthContext = {
     sessionId: Number(row.id),
     accountId: Number(row.account_id),
     userId: Number(row.user_id),
@@ -73,6 +138,8 @@ export async function resolveSession(db: DB, token: string | undefined): Promise
     name: row.name,
     type: row.type as UserType,
   };
+  if (cache) cache.set(hash, auth, Math.min(at + cache.ms, Number(row.expires_at), Number(row.token_expires_at)));
+  return auth;
 }
 
 export async function revokeSession(db: DB, ctx: Pick<AuthContext, 'accountId' | 'sessionId'>): Promise<void> {
@@ -82,6 +149,7 @@ export async function revokeSession(db: DB, ctx: Pick<AuthContext, 'accountId' |
     .where('account_id', '=', ctx.accountId)
     .where('id', '=', ctx.sessionId)
     .execute();
+  forgetResolvedSessions();
 }
 
 /** Ends every session of a user but one (sign-out everywhere else, password change). */
@@ -94,6 +162,7 @@ export async function revokeOtherSessions(db: DB, ctx: AuthContext): Promise<voi
     .where('id', '<>', ctx.sessionId)
     .where('revoked_at', 'is', null)
     .execute();
+  forgetResolvedSessions();
 }
 
 export type RefreshResult =
@@ -129,6 +198,7 @@ export async function refreshSession(db: DB, refreshToken: string | undefined): 
   if (row.refresh_hash !== h) {
     if (at - Number(row.rotated_at) > ROTATION_GRACE_MS) {
       await db.updateTable('sessions').set({ revoked_at: at }).where('id', '=', row.id).execute();
+      forgetResolvedSessions();
       return { ok: false, reason: 'reused' };
     }
     // A second tab raced the first one's rotation. Rotating again would kill the pair the first tab just
@@ -154,6 +224,8 @@ export async function refreshSession(db: DB, refreshToken: string | undefined): 
     .executeTakeFirst();
   // Another request rotated it in between: treat like a presented previous token within the grace period.
   if (Number(r.numUpdatedRows) !== 1) return refreshSession(db, refreshToken);
+  // The old access token stops working now.
+  forgetResolvedSessions();
   const auth = await resolveSession(db, token);
   if (!auth) return { ok: false, reason: 'unknown' };
   return { ok: true, token, refreshToken: next, auth };
@@ -221,6 +293,7 @@ export async function revokeUserSession(
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  forgetResolvedSessions();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -233,4 +306,5 @@ export async function revokeAllSessions(db: Pick<DB, 'updateTable'>, accountId: 
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .execute();
+  forgetResolvedSessions();
 }

@@ -94,7 +94,7 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
     if (containsNul(req.body) || containsNul(req.query) || containsNul(req.params))
       throw new AppError(400, ErrorCode.validation, 'Text must not contain NUL characters.');
   });
-  installAuthGuard(app, db);
+  installAuthGuard(app, db, config.SESSION_CACHE_MS);
 
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

@@ -1,7 +1,7 @@
 import type { UpdateUserInput } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
-import { revokeAllSessions } from '../../../platform/auth/sessions.js';
+import { forgetResolvedSessions, revokeAllSessions } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
@@ -57,6 +57,8 @@ export async function updateUser(db: DB, actor: AuthContext & { ip: string }, id
       .where('id', '=', id)
       .execute();
     if (active === false) await revokeAllSessions(trx, actor.accountId, id);
+    // Name, username, type and active are part of every resolved session.
+    forgetResolvedSessions();
     await recordAudit(trx, {
       accountId: actor.accountId,
       userId: actor.userId,
