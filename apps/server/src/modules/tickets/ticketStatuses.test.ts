@@ -174,7 +174,7 @@ describe.each(dialects)('custom ticket statuses (%s)', (dialect) => {
     expect([badFilter.status, badFilter.body.description]).toEqual([400, TICKET_STRINGS.badFilter]);
   });
 
-  it('TICKET-24 TICKET-30 the Open list follows the account\'s open-type statuses as they come and go, load after load', async () => {
+  it("TICKET-24 TICKET-30 the Open list follows the account's open-type statuses as they come and go, load after load", async () => {
     const a = await signUpVia(call);
     const open = async () => {
       const r = await call('GET', '/ticket/load/me/0/ticket/0', { token: a.token });
