@@ -99,6 +99,11 @@ describe('the Kanban board in Chromium', () => {
     await expect.poll(() => columnOf(page, id)).toBe(0);
     await screenshot(page, 'kanban-light');
     expect(await axe(page)).toEqual([]);
+    // Leaving the board through the navigation shows the next screen (the board's cache watch once re-rendered
+    // forever and the router never moved on).
+    await page.getByRole('link', { name: 'Tickets' }).first().click();
+    await page.waitForURL(/\/ticket/);
+    await page.getByTestId('ticket-list-area').waitFor({ timeout: 10_000 });
     await ctx.close();
   });
 

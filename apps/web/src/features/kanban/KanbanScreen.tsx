@@ -38,6 +38,9 @@ function useBoardCache() {
   useEffect(
     () =>
       qc.getQueryCache().subscribe((e) => {
+        // Only a change of the cached data: observers come and go on every render (a tick on those would
+        // render again, forever, and keep the router from ever showing the next screen).
+        if (e.type !== 'added' && e.type !== 'removed' && e.type !== 'updated') return;
         const key = e.query.queryKey;
         if (key[0] === KANBAN_KEY[0] && key[1] === KANBAN_KEY[1]) setTick((n) => n + 1);
       }),
