@@ -148,6 +148,59 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     }
   });
 
+  it('SPINE commands that run at once: one that throws is rolled back alone, the rest commit with contiguous numbers', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db, 'Group commit');
+    const signalled = vi.fn();
+    outboxSignal.on('appended', signalled);
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) =>
+          runCommand(s.db, async (trx) => {
+            await trx
+              .insertInto('departments')
+              .values({ account_id: accountId, name: `Dept ${i}`, created_at: Date.now() })
+              .execute();
+            const { seq } = await appendEvent(trx, { accountId, type: 'department.created', payload: { i } });
+            if (i === 7) throw new Error('seven fails late');
+            if (i === 11) {
+              // The database refuses this one's second row after its first row and event were written.
+              await sql`insert into departments (account_id, name, created_at) values (${accountId}, null, 0)`.execute(
+                trx,
+              );
+            }
+            return seq;
+          }),
+        ),
+      );
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
+      expect(failed).toEqual([7, 11]);
+      expect((results[7] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
+      expect(String((results[7] as PromiseRejectedResult).reason)).toContain('seven fails late');
+
+      // Exactly the 28 that succeeded are stored, their events numbered 1..28 without a gap.
+      const names = await s.db
+        .selectFrom('departments')
+        .select('name')
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      expect(names.map((r) => r.name).sort()).toEqual(
+        Array.from({ length: 30 }, (_, i) => i)
+          .filter((i) => i !== 7 && i !== 11)
+          .map((i) => `Dept ${i}`)
+          .sort(),
+      );
+      const seqs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])).sort((a, b) => a - b);
+      expect(seqs).toEqual(Array.from({ length: 28 }, (_, i) => i + 1));
+      expect(await countEvents(s.db, accountId)).toBe(28);
+      expect(await headSeq(s.db, accountId)).toBe(28);
+      expect(signalled).toHaveBeenCalled();
+    } finally {
+      outboxSignal.off('appended', signalled);
+    }
+  });
+
   it('SPINE per-account sequence numbers are contiguous and independent between two accounts', async () => {
     const s = await fresh();
     const a = await createAccount(s.db, 'A');
