@@ -430,6 +430,13 @@ async function main(): Promise<void> {
       });
       results.push({ c, http, raw });
     }
+    // The HTTP floor: the same client and server stack on a call that reads nothing (GET /healthz). What the
+    // page calls add above it is the handler's own work; below it nothing a handler does can go.
+    const floor = await measure(o.requests, o.warmup, async () => {
+      const r = await fetch(`${url}/healthz`);
+      if (r.status !== 200) throw new Error(`healthz: ${r.status}`);
+      await r.arrayBuffer();
+    });
 
     if (process.env.BENCH_EXPLAIN) {
       for (const c of cases)
@@ -473,7 +480,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       '\nms per call, one call at a time. raw: the statements the handler runs for the page (filter-id and ' +
         'ownership checks, count, page) on the database handle. http: keep-alive fetch of the same page ' +
-        '(adds the session lookup, validation, row mapping and JSON).\n',
+        '(adds the session lookup, validation, row mapping and JSON).\n' +
+        `http floor (GET /healthz, same client, reads nothing): p50 ${fmt(floor.p50)}, p99 ${fmt(floor.p99)}\n`,
     );
   } finally {
     await parley?.close();

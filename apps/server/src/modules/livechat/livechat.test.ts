@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { acceptLiveChat } from './commands/agent.js';
 import { liveChatInfo, registerVisitor } from './commands/visitor.js';
 import { sweepOffers } from './offering.js';
 import { connectVisitor, form, liveChatAccount, queueVisitor } from './testing.js';
@@ -467,6 +468,57 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     const info = await call('GET', `/api/session/info?session_id=${oldest.session_id}`, { token: admin.token });
     expect(info.status, info.text).toBe(200);
     expect(info.body.data).toEqual(oldest);
+  });
+
+  it('LIVECHAT-05 LIVECHAT-06 Take one by many agents at once walks past chats others won: every agent gets its own chat, none twice', async () => {
+    const AGENTS = 16;
+    const { admin, agents } = await account(AGENTS, 4);
+    const queued: number[] = [];
+    for (let i = 0; i < AGENTS; i++) {
+      const visitor = await db()
+        .insertInto('livechat_visitors')
+        .values({ account_id: admin.accountId, csrf_hash: `h-${uniq()}`, created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const row = await db()
+        .insertInto('livechats')
+        .values({
+          account_id: admin.accountId,
+          visitor_id: Number(visitor.id),
+          session_id: Number(visitor.id),
+          state: 'queued',
+          name: `Walk${i}`,
+          phone: '',
+          email: '',
+          ic: '',
+          message: 'hello',
+          department_id: null,
+          queued_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      queued.push(Number(row.id));
+    }
+    // A window of 2: an agent whose two candidates go to others meanwhile must read on, not answer "taken".
+    const who = (a: (typeof agents)[number]) => ({
+      accountId: admin.accountId,
+      userId: a.id,
+      username: a.username,
+      name: a.username,
+      type: 'agent' as const,
+    });
+    const answers = await Promise.all(agents.map((a) => acceptLiveChat(db(), who(a), null, 2)));
+    expect(answers.filter((r) => !r.ok)).toEqual([]);
+    const won = answers.map((r) => (r.ok ? r.livechat_id : 0)).sort((x, y) => x - y);
+    expect(won).toEqual(queued);
+    const rows = await chats(admin.accountId);
+    expect(new Set(rows.map((r) => r.agent)).size).toBe(AGENTS);
+    expect(rows.every((r) => r.state === 'chatting' && r.ticket_id !== null)).toBe(true);
+    // Nothing left: the next Take one says so.
+    expect(await acceptLiveChat(db(), who(agents[0]!), null, 2)).toEqual({
+      ok: false,
+      error: LIVECHAT_STRINGS.queueEmpty,
+    });
   });
 
   it('LIVECHAT-23 an accepted live chat loads with /ticket/load/... type livechat, and not with type ticket', async () => {

@@ -10,8 +10,10 @@ import {
   rooms,
   type TicketUpdated,
 } from '@parley/contracts';
+import type { Selectable } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
+import type { LiveChatsTable } from '../../../platform/db/schema.js';
 import { conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { postMessage } from '../../messages/index.js';
@@ -29,7 +31,13 @@ type Who = Pick<AuthContext, 'accountId' | 'userId' | 'username' | 'name' | 'typ
  * row locked, so one agent accepting two chats at once cannot pass it either. The LIVECHAT ticket is
  * created, assigned to the agent, with the visitor's first message; the visitor gets `queueAccepted`.
  */
-export async function acceptLiveChat(db: DB, who: Who, id: number | null): Promise<AcceptAnswer> {
+export async function acceptLiveChat(
+  db: DB,
+  who: Who,
+  id: number | null,
+  /** How many waiting chats Take one reads at a time (tests make it small to force the walk). */
+  window = 20,
+): Promise<AcceptAnswer> {
   try {
     return await runCommand(db, async (trx) => {
       await trx
@@ -61,40 +69,41 @@ export async function acceptLiveChat(db: DB, who: Who, id: number | null): Promi
         id === null
           ? q.where((eb) => eb.or([eb('offered_user_id', 'is', null), eb('offered_user_id', '=', who.userId)]))
           : q.where('id', '=', id);
-      // Take one looks past chats another agent won a moment ago (Postgres: their row was locked, then no
-      // longer queued); a given id is that chat or nothing.
-      const candidates = await q
-        .orderBy('id')
-        .limit(id === null ? 20 : 1)
-        .execute();
-      if (candidates.length === 0) {
-        if (id === null) throw conflict(LIVECHAT_STRINGS.queueEmpty);
-        const exists = await trx
-          .selectFrom('livechats')
-          .select('id')
-          .where('account_id', '=', who.accountId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        throw exists ? conflict(LIVECHAT_STRINGS.taken) : notFound(LIVECHAT_STRINGS.notFound);
-      }
+      // Take one walks the queue past chats other agents win meanwhile (Postgres: their row was locked, then no
+      // longer queued), a window at a time, until it wins one or nothing waits; a given id is that chat or nothing.
       const now = Date.now();
-      let chat: (typeof candidates)[number] | undefined;
-      for (const c of candidates) {
-        const won = await trx
-          .updateTable('livechats')
-          .set({ state: 'chatting', agent: who.username, accepted_at: now, offered_user_id: null, offered_at: null })
-          .where('id', '=', c.id)
-          .where('state', '=', 'queued')
-          .executeTakeFirst();
-        if (Number(won.numUpdatedRows) === 1) {
-          chat = c;
-          break;
+      let chat: Selectable<LiveChatsTable> | undefined;
+      let after = 0;
+      while (!chat) {
+        const candidates = await (id === null ? q.where('id', '>', after) : q)
+          .orderBy('id')
+          .limit(id === null ? window : 1)
+          .execute();
+        if (candidates.length === 0) {
+          if (id === null) throw conflict(LIVECHAT_STRINGS.queueEmpty);
+          const exists = await trx
+            .selectFrom('livechats')
+            .select('id')
+            .where('account_id', '=', who.accountId)
+            .where('id', '=', id)
+            .executeTakeFirst();
+          throw exists ? conflict(LIVECHAT_STRINGS.taken) : notFound(LIVECHAT_STRINGS.notFound);
         }
-      }
-      if (!chat) {
-        // Every candidate went to others meanwhile: Take one tells whether anything still waits.
-        const left = id === null ? await q.select('id').limit(1).executeTakeFirst() : undefined;
-        throw conflict(id === null && !left ? LIVECHAT_STRINGS.queueEmpty : LIVECHAT_STRINGS.taken);
+        for (const c of candidates) {
+          const won = await trx
+            .updateTable('livechats')
+            .set({ state: 'chatting', agent: who.username, accepted_at: now, offered_user_id: null, offered_at: null })
+            .where('id', '=', c.id)
+            .where('state', '=', 'queued')
+            .executeTakeFirst();
+          if (Number(won.numUpdatedRows) === 1) {
+            chat = c;
+            break;
+          }
+        }
+        // A given chat went to another agent meanwhile.
+        if (!chat && id !== null) throw conflict(LIVECHAT_STRINGS.taken);
+        after = Number(candidates.at(-1)!.id);
       }
 
       const ticketId = await insertTicket(trx, {
