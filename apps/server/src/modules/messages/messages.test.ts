@@ -80,6 +80,49 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     expect(h.body.data[0]).toMatchObject({ id: m.id, isSender: false });
   });
 
+  it('MSG-10 MSG-23 RT-22 sends that arrive together are written in batches: each stored once, in order, every event once', async () => {
+    const { admin, agent, ticket } = await newTeam();
+    const events = (type: string) =>
+      db()
+        .selectFrom('events')
+        .select(['seq', 'payload'])
+        .where('account_id', '=', admin.accountId)
+        .where('type', '=', type)
+        .orderBy('seq')
+        .execute();
+    const updatesBefore = (await events('ticket.updated')).length;
+    const ids = Array.from({ length: 40 }, () => newQueueId());
+    // 40 sends at once, two of them repeating the first one's queue- id (a retry overtaking its original).
+    const bodies = [...ids, ids[0]!, ids[0]!].map((client_id, i) => ({
+      ticket_id: ticket,
+      type: 'text',
+      message: `batch ${i % 40}`,
+      client_id,
+    }));
+    const answers = await Promise.all(bodies.map((b, i) => send(i % 2 ? agent.token : admin.token, b)));
+    for (const a of answers) expect(a.status, a.text).toBe(200);
+    const idOf = new Map<string, number>();
+    for (const [i, a] of answers.entries()) {
+      const known = idOf.get(bodies[i]!.client_id);
+      if (known === undefined) idOf.set(bodies[i]!.client_id, a.body.data.id);
+      else expect(a.body.data.id).toBe(known);
+    }
+    expect(idOf.size).toBe(40);
+    expect(await count(ticket)).toBe(40);
+
+    // One newMessage event a message, in the order of the message ids, none twice.
+    const created = (await events('message.created')).map((e) => JSON.parse(String(e.payload)) as Message);
+    expect(created.map((m) => m.id)).toEqual([...idOf.values()].sort((a, b) => a - b));
+    // One ticket update a batch, the last with the ticket's final state. On Postgres the 40 overlap, so they
+    // batch; a SQLite write is done before the next request is read, so there a batch may hold one.
+    const updates = (await events('ticket.updated')).slice(updatesBefore);
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.length).toBeLessThanOrEqual(40);
+    if (dialect === 'postgres') expect(updates.length).toBeLessThan(40);
+    const last = JSON.parse(String(updates.at(-1)!.payload));
+    expect(last).toMatchObject({ id: ticket, hasResponded: true });
+  });
+
   it('MSG-38 MSG-39 MSG-18 history comes 30 at a time, oldest first, scrolling up by messageId', async () => {
     const { admin, ticket } = await newTeam();
     for (let i = 1; i <= 70; i++) {

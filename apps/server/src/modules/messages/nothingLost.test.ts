@@ -31,7 +31,12 @@ interface Shown {
 
 class Client {
   socket: Socket;
-  seqs = new SeqTracker();
+  /**
+   * No window: the web app's tracker refuses events over 5,000 behind the newest because a cut-short catch-up
+   * reloads its views (resync); this client keeps no history to reload, so a client that fell that far behind
+   * (a loaded machine) would drop the older events of its catch-up and report them missing.
+   */
+  seqs = new SeqTracker(Number.MAX_SAFE_INTEGER);
   /** ticket -> message id -> message, as this client would show it. */
   view = new Map<number, Map<number, Shown>>();
   sent = 0;

@@ -8,10 +8,11 @@ import {
   type SendMessageInput,
   type TicketUpdated,
 } from '@parley/contracts';
+import { PostgresAdapter } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
-import { appendEvents, runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { ticketAudience, touchTicketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
 import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
@@ -43,72 +44,109 @@ export interface PostMessage {
  * conversation's audience and `updateTicket` to the account. The caller has checked the ticket's account.
  */
 export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageEvent> {
+  return (await postMessages(trx, m.accountId, [m]))[0]!;
+}
+
+/**
+ * Several messages of one account in one go (`postMessage` is the case of one): the rows in one insert, in
+ * the order given; each ticket touched once, after every read; one `newMessage` a message and one
+ * `updateTicket` a ticket (its state after all of them), appended last with one sequence bump. On Postgres
+ * the ticket rows and the account's sequence are locked from the touch to commit only, once for the lot.
+ */
+export async function postMessages(trx: Trx, accountId: number, list: PostMessage[]): Promise<NewMessageEvent[]> {
   const at = Date.now();
-  const ticket =
-    m.channel !== undefined
-      ? { channel: m.channel }
-      : await trx
-          .selectFrom('tickets')
-          .select(['id', 'channel'])
-          .where('account_id', '=', m.accountId)
-          .where('id', '=', m.ticketId)
-          .executeTakeFirst();
-  if (!ticket) throw notFound(MESSAGE_STRINGS.ticketNotFound);
-  const row = (await trx
-    .insertInto('messages')
-    .values({
-      account_id: m.accountId,
-      ticket_id: m.ticketId,
-      type: m.type,
-      message: m.message,
-      sender: m.sender,
-      sender_name: m.senderName,
-      client_id: m.clientId ?? null,
-      reply_id: m.replyId ?? null,
-      files: JSON.stringify(m.files ?? []),
-      email_meta: m.email ? JSON.stringify(m.email) : null,
-      created_at: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()) as MessageRow;
+  const ticketIds = [...new Set(list.map((m) => m.ticketId))].sort((a, b) => a - b);
+  const channels = new Map<number, string>();
+  for (const m of list) if (m.channel !== undefined) channels.set(m.ticketId, m.channel);
+  const unread = ticketIds.filter((id) => !channels.has(id));
+  if (unread.length > 0) {
+    const found = await trx
+      .selectFrom('tickets')
+      .select(['id', 'channel'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', unread)
+      .execute();
+    for (const t of found) channels.set(Number(t.id), t.channel);
+    if (found.length !== unread.length) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+  }
+  const rows = (
+    (await trx
+      .insertInto('messages')
+      .values(
+        list.map((m) => ({
+          account_id: accountId,
+          ticket_id: m.ticketId,
+          type: m.type,
+          message: m.message,
+          sender: m.sender,
+          sender_name: m.senderName,
+          client_id: m.clientId ?? null,
+          reply_id: m.replyId ?? null,
+          files: JSON.stringify(m.files ?? []),
+          email_meta: m.email ? JSON.stringify(m.email) : null,
+          created_at: at,
+        })),
+      )
+      .returningAll()
+      .execute()) as MessageRow[]
+  ).sort((a, b) => Number(a.id) - Number(b.id));
+  // Ids come from one sequence in the order the rows were given: sorted, the rows line up with the list.
+  if (rows.length !== list.length) throw new Error(`inserted ${rows.length} messages of ${list.length}`);
 
-  const agentAnswer = !m.fromCustomer && m.type !== 'system' && m.sender !== 'server' && m.sender !== 'translatebot';
-
-  // A row inserted just now has no notes or reactions yet (messages are never deleted outright, so its id is
-  // new): only a reply needs a read, for the quoted message's preview.
-  const [stored] = row.reply_id === null ? [toEvent(row)] : await hydrate(trx, m.accountId, [row]);
+  // Rows inserted just now have no notes or reactions yet (messages are never deleted outright, so their ids
+  // are new): only a reply needs a read, for the quoted message's preview.
+  const stored = rows.some((r) => r.reply_id !== null)
+    ? await hydrate(trx, accountId, rows)
+    : rows.map((r) => toEvent(r));
   // Listeners (Web Push) learn who wrote it from the event instead of reading the account's users again.
-  const event = { ...stored!, fromCustomer: m.fromCustomer };
-  const audienceTicket = { id: m.ticketId, accountId: m.accountId, channel: ticket.channel };
-  const messageRooms = await messageAudience(trx, audienceTicket);
-  const staffRooms = await staffAudience(trx, audienceTicket);
-  // The ticket's activity, and its list item from the updated row, after every read: on Postgres the ticket
-  // row stays locked from here to commit only, so concurrent messages of one ticket wait on each other less.
-  const item = await touchTicketItem(trx, m.accountId, m.ticketId, {
-    updated_at: at,
-    ...(m.fromCustomer ? { last_message_at: at } : {}),
-    ...(agentAnswer ? { has_responded: 1 } : {}),
-  });
-  if (!item) throw notFound(MESSAGE_STRINGS.ticketNotFound);
-  // Appended last: the account's sequence stays locked from here to commit only.
-  await appendEvents(trx, m.accountId, [
-    {
-      accountId: m.accountId,
-      type: 'message.created',
-      payload: event,
-      realtime: { name: 'newMessage', rooms: messageRooms },
-    },
-    {
-      accountId: m.accountId,
+  const events = stored.map((e, i) => ({ ...e, fromCustomer: list[i]!.fromCustomer }));
+
+  const tickets = new Map<number, { messageRooms: string[]; staffRooms: string[]; set: TouchSet }>();
+  for (const id of ticketIds) {
+    const audienceTicket = { id, accountId, channel: channels.get(id)! };
+    tickets.set(id, {
+      messageRooms: await messageAudience(trx, audienceTicket),
+      staffRooms: await staffAudience(trx, audienceTicket),
+      set: { updated_at: at },
+    });
+  }
+  for (const m of list) {
+    const set = tickets.get(m.ticketId)!.set;
+    const agentAnswer = !m.fromCustomer && m.type !== 'system' && m.sender !== 'server' && m.sender !== 'translatebot';
+    if (m.fromCustomer) set.last_message_at = at;
+    if (agentAnswer) set.has_responded = 1;
+  }
+  // The tickets' activity and their list items from the updated rows, after every read, in id order (two
+  // writers lock them in the same order).
+  const updated: NewEvent[] = [];
+  for (const [id, t] of tickets) {
+    const item = await touchTicketItem(trx, accountId, id, t.set);
+    if (!item) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+    updated.push({
+      accountId,
       type: 'ticket.updated',
       payload: item satisfies TicketUpdated,
       // The conversation's staff audience: the account room (as ticketAudience) unless the channel narrows
       // it, so a Workspace chat's activity reaches its members only.
-      realtime: { name: ticketAudience(m.accountId, item).name, rooms: staffRooms },
-    },
+      realtime: { name: ticketAudience(accountId, item).name, rooms: t.staffRooms },
+    });
+  }
+  // Appended last: the account's sequence stays locked from here to commit only.
+  await appendEvents(trx, accountId, [
+    ...events.map(
+      (event): NewEvent => ({
+        accountId,
+        type: 'message.created',
+        payload: event,
+        realtime: { name: 'newMessage', rooms: tickets.get(event.ticketId)!.messageRooms },
+      }),
+    ),
+    ...updated,
   ]);
-  return event;
+  return events;
 }
+
+type TouchSet = { updated_at: number; last_message_at?: number; has_responded?: number };
 
 /** A unique-index violation on either database. */
 const isUniqueViolation = (err: unknown) => {
@@ -169,9 +207,13 @@ export const fileOf = (r: {
 /**
  * MSG-10, MSG-23: an agent sends a message. Idempotent by `client_id` (the `queue-` id): a repeat answers
  * the message the first call stored, whichever node or retry it came through, and appends no event.
- * The ticket is read once, in the command's transaction: 404 "Ticket not found." when it is not the
- * account's, 403 "You cannot read this conversation." when the user may not read it (callers need not
- * check first); its channel goes on to `postMessage`.
+ * 404 "Ticket not found." when the ticket is not the account's, 403 "You cannot read this conversation."
+ * when the user may not read it (callers need not check first); its channel goes on to `postMessage`.
+ *
+ * On Postgres the checks read outside the write; the message then joins the account's next batch
+ * (`SendBatcher`): the messages that arrive while one batch is being written are written together, in one
+ * transaction. Should a batch fail, each of its messages is sent alone, checks and all, in its own
+ * transaction. On SQLite every message is sent alone.
  */
 export async function sendMessage(
   db: DB,
@@ -180,29 +222,30 @@ export async function sendMessage(
   extra: Partial<Pick<PostMessage, 'email' | 'files'>> = {},
 ): Promise<Message> {
   const reader = { accountId: auth.accountId, username: auth.username };
-  const attempt = async () =>
-    runCommand(db, async (trx) => {
-      const ticket = await trx
-        .selectFrom('tickets')
-        .select(['id', 'channel'])
-        .where('account_id', '=', auth.accountId)
-        .where('id', '=', input.ticket_id)
-        .executeTakeFirst();
-      if (!ticket) throw notFound(MESSAGE_STRINGS.ticketNotFound);
-      const audience = { id: input.ticket_id, accountId: auth.accountId, channel: ticket.channel };
-      if (!(await canRead(trx, audience, auth.userId)))
-        throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
-      if (input.client_id) {
-        const seen = await byClientId(trx as unknown as DB, auth.accountId, input.client_id);
-        if (seen) return seen;
-      }
-      const files = [...(extra.files ?? []), ...(await filesOf(trx, auth.accountId, input.files ?? []))];
-      checkBody(input.type, input.message, files.length > 0);
-      if (input.reply_id) {
-        const replied = await findMessage(trx as unknown as DB, auth.accountId, input.reply_id);
-        if (!replied || Number(replied.ticket_id) !== input.ticket_id) throw bad(MESSAGE_STRINGS.replyNotFound);
-      }
-      return postMessage(trx, {
+  /** The message to post, or the one a repeat of its queue- id already stored. */
+  const prepare = async (q: DB): Promise<{ seen: NewMessageEvent } | { post: PostMessage }> => {
+    const ticket = await q
+      .selectFrom('tickets')
+      .select(['id', 'channel'])
+      .where('account_id', '=', auth.accountId)
+      .where('id', '=', input.ticket_id)
+      .executeTakeFirst();
+    if (!ticket) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+    const audience = { id: input.ticket_id, accountId: auth.accountId, channel: ticket.channel };
+    if (!(await canRead(q, audience, auth.userId)))
+      throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
+    if (input.client_id) {
+      const seen = await byClientId(q, auth.accountId, input.client_id);
+      if (seen) return { seen };
+    }
+    const files = [...(extra.files ?? []), ...(await filesOf(q, auth.accountId, input.files ?? []))];
+    checkBody(input.type, input.message, files.length > 0);
+    if (input.reply_id) {
+      const replied = await findMessage(q, auth.accountId, input.reply_id);
+      if (!replied || Number(replied.ticket_id) !== input.ticket_id) throw bad(MESSAGE_STRINGS.replyNotFound);
+    }
+    return {
+      post: {
         accountId: auth.accountId,
         ticketId: input.ticket_id,
         sender: auth.username,
@@ -215,10 +258,20 @@ export async function sendMessage(
         email: extra.email ?? null,
         fromCustomer: false,
         channel: ticket.channel,
-      });
+      },
+    };
+  };
+  /** Checks and write in one transaction of its own. */
+  const alone = () =>
+    runCommand(db, async (trx) => {
+      const p = await prepare(trx as unknown as DB);
+      return 'seen' in p ? p.seen : postMessage(trx, p.post);
     });
   try {
-    return forReader(await attempt(), reader);
+    // SQLite has one writer and commits in well under a millisecond: a message there is written alone.
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return forReader(await alone(), reader);
+    const p = await prepare(db);
+    return forReader('seen' in p ? p.seen : await batcherOf(db).post(p.post, alone), reader);
   } catch (err) {
     // Two sends of one queue- id raced (two nodes, a retry overtaking the first): the loser answers the winner.
     if (input.client_id && isUniqueViolation(err)) {
@@ -227,6 +280,79 @@ export async function sendMessage(
     }
     throw err;
   }
+}
+
+/** Messages of one batch at most (one insert, one sequence bump). */
+const BATCH_MAX = 100;
+
+interface SendJob {
+  post: PostMessage;
+  alone: () => Promise<NewMessageEvent>;
+  resolve(e: NewMessageEvent): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Agents' messages of an account, written a batch at a time: a message that finds no batch of its account
+ * running is written at once (alone in its batch); those that arrive meanwhile wait for it and go together
+ * in the next. Under load that turns many transactions, each locking the ticket and the account's sequence
+ * (on Postgres) or taking the one writer (SQLite), into a few.
+ */
+class SendBatcher {
+  private readonly waiting = new Map<number, SendJob[]>();
+  private readonly busy = new Set<number>();
+
+  constructor(private readonly db: DB) {}
+
+  post(post: PostMessage, alone: () => Promise<NewMessageEvent>): Promise<NewMessageEvent> {
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(post.accountId);
+      const job = { post, alone, resolve, reject };
+      if (queue) queue.push(job);
+      else this.waiting.set(post.accountId, [job]);
+      if (!this.busy.has(post.accountId)) void this.drain(post.accountId);
+    });
+  }
+
+  private async drain(accountId: number): Promise<void> {
+    this.busy.add(accountId);
+    try {
+      for (;;) {
+        const queue = this.waiting.get(accountId);
+        if (!queue || queue.length === 0) break;
+        const jobs = queue.splice(0, BATCH_MAX);
+        let events: NewMessageEvent[] | undefined;
+        try {
+          events = await runCommand(this.db, (trx) =>
+            postMessages(
+              trx,
+              accountId,
+              jobs.map((j) => j.post),
+            ),
+          );
+        } catch {
+          // A repeated queue- id inside the batch or from another node, a ticket gone since its check, a
+          // deadlock: each message goes alone, where its own checks give its own answer.
+        }
+        if (events) for (const [i, j] of jobs.entries()) j.resolve(events[i]!);
+        // One after another, so their rows and events keep the order they came in.
+        else for (const j of jobs) await j.alone().then(j.resolve, j.reject);
+      }
+    } finally {
+      this.waiting.delete(accountId);
+      this.busy.delete(accountId);
+    }
+  }
+}
+
+const batchers = new WeakMap<DB, SendBatcher>();
+function batcherOf(db: DB): SendBatcher {
+  let b = batchers.get(db);
+  if (!b) {
+    b = new SendBatcher(db);
+    batchers.set(db, b);
+  }
+  return b;
 }
 
 export { toEvent };
