@@ -18,6 +18,7 @@ import { m0016_ticket_counts } from './0016_ticket_counts.js';
 import { m0017_user_photo_sip } from './0017_user_photo_sip.js';
 import { m0018_call_server } from './0018_call_server.js';
 import { m0019_ticket_fields } from './0019_ticket_fields.js';
+import { m0020_events_pending_order } from './0020_events_pending_order.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -40,6 +41,7 @@ const all: Record<string, ParleyMigration> = {
   '0017_user_photo_sip': m0017_user_photo_sip,
   '0018_call_server': m0018_call_server,
   '0019_ticket_fields': m0019_ticket_fields,
+  '0020_events_pending_order': m0020_events_pending_order,
 };
 
 class StaticProvider implements MigrationProvider {

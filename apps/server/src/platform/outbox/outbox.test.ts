@@ -201,6 +201,29 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     }
   });
 
+  it.runIf(dialect === 'postgres')(
+    'SPINE the oldest pending events are found through the pending index after a burst, whatever the statistics say',
+    async () => {
+      const s = await fresh();
+      const accountId = await createAccount(s.db, 'Burst');
+      const at = Date.now();
+      // A burst: 20,000 events pending when the table is analyzed, then all but 50 delivered.
+      await sql`insert into events (account_id, seq, type, payload, socket_event, rooms, created_at, available_at, attempts)
+        select ${accountId}, g, 'test.burst', '{}', null, '[]', ${at}, ${at}, 0 from generate_series(1, 20050) g`.execute(
+        s.db,
+      );
+      await sql`analyze events`.execute(s.db);
+      await sql`update events set delivered_at = ${at} where account_id = ${accountId} and seq <= 20000`.execute(s.db);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select e.id from events e
+        where e.delivered_at is null and e.available_at <= ${at} and (e.lease_until is null or e.lease_until < ${at})
+        order by e.id limit 50`.execute(s.db);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      // Walking the primary key would read all 20,000 delivered rows first.
+      expect(plan).toContain('events_pending_id_idx');
+      expect(plan).not.toContain('events_pkey');
+    },
+  );
+
   it('SPINE per-account sequence numbers are contiguous and independent between two accounts', async () => {
     const s = await fresh();
     const a = await createAccount(s.db, 'A');
