@@ -439,7 +439,18 @@ describe('SHELL the workspace shell in Chromium', () => {
     await page.getByTestId('user-menu').focus();
     await page.keyboard.press('Enter');
     await page.getByRole('menu').waitFor();
-    await page.keyboard.press('ArrowDown');
+    // The arrow keys walk the items; the menu takes the focus once its opening transition ends, so on a loaded
+    // machine the first press may come before that: press until My Status has the focus (a few at most).
+    const onMyStatus = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.getAttribute('role') === 'menuitem' && (el.textContent ?? '').includes('My Status');
+      });
+    for (let i = 0; i < 5 && !(await onMyStatus()); i++) {
+      await page.keyboard.press('ArrowDown');
+      await page.waitForTimeout(150);
+    }
+    expect(await onMyStatus()).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'My Status' }).waitFor();
     await page.keyboard.press('Escape');
