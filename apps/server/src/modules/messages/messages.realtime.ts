@@ -30,8 +30,11 @@ export async function messageAudience(trx: Trx, ticket: AudienceTicket): Promise
 
 /** Rooms for notes, reactions and pins: the same minus any visitor room (a note is never a visitor's). */
 export async function staffAudience(trx: Trx, ticket: AudienceTicket): Promise<string[]> {
-  return (await messageAudience(trx, ticket)).filter((r) => !r.startsWith('visitor:'));
+  return staffOf(await messageAudience(trx, ticket));
 }
+
+/** The staff part of a message audience (for callers that have the message audience already). */
+export const staffOf = (messageRooms: string[]): string[] => messageRooms.filter((r) => !r.startsWith('visitor:'));
 
 /** Whether a user may read and write a conversation, by channel; by default any user of the account. */
 export type AccessRule = (db: Kysely<Database>, ticket: AudienceTicket, userId: number) => Promise<boolean>;

@@ -1,6 +1,6 @@
 import type { AdvCondition, TicketLoadQuery } from '@parley/contracts';
-import { type Expression, type ExpressionBuilder, PostgresAdapter, type SqlBool, sql } from 'kysely';
-import type { DB } from '../../platform/db/db.js';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type DB, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Trx } from '../../platform/outbox/index.js';
 
@@ -62,7 +62,7 @@ export function ticketFilterConditions(
   now: number = Date.now(),
 ): (eb: Eb) => Expression<SqlBool>[] {
   if (!hasAdvancedFilters(q)) return () => [];
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = onPostgres(db);
   return (eb) => {
     const out: Expression<SqlBool>[] = [];
 

@@ -10,8 +10,8 @@ import {
   type TicketLoadAnswer,
   type TicketLoadQuery,
 } from '@parley/contracts';
-import { type Expression, type ExpressionBuilder, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { DB } from '../../platform/db/db.js';
+import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type DB, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
@@ -168,7 +168,7 @@ const like = (e: Expression<unknown>, pattern: string) => sql<SqlBool>`${e} like
  * JSON key with `->>`; Postgres needs the text column cast first.
  */
 function appointmentText(db: Db): RawBuilder<string | null> {
-  return db.getExecutor().adapter instanceof PostgresAdapter
+  return onPostgres(db)
     ? sql`(tickets.other::jsonb ->> ${APPOINTMENT_KEY})`
     : sql`(tickets.other ->> ${APPOINTMENT_KEY})`;
 }

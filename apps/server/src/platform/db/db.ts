@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { cachedStatements } from './statementCache.js';
@@ -58,3 +58,6 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 export const now = () => Date.now();
+
+/** Whether a handle (or a transaction of one) talks to Postgres; SQLite otherwise. */
+export const onPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { PostgresAdapter, sql, type Transaction } from 'kysely';
-import type { DB } from '../db/db.js';
+import { sql, type Transaction } from 'kysely';
+import { type DB, onPostgres } from '../db/db.js';
 import type { Database } from '../db/schema.js';
 
 export type Trx = Transaction<Database>;
@@ -61,7 +61,7 @@ export async function appendEvents(
     rooms: JSON.stringify(e.realtime?.rooms ?? []),
   });
   let rows: { id: number | string; seq: number | string }[];
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+  if (onPostgres(trx)) {
     // One statement: the bump and the insert in one round trip, so the account's sequence row is locked
     // for that statement and the commit only (every writer of the account waits on it).
     const values = sql.join(

@@ -8,14 +8,13 @@ import {
   type SendMessageInput,
   type TicketUpdated,
 } from '@parley/contracts';
-import { PostgresAdapter } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
-import type { DB } from '../../../platform/db/db.js';
+import { type DB, onPostgres } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { ticketAudience, touchTicketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
-import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
+import { canRead, messageAudience, staffOf } from '../messages.realtime.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
@@ -103,12 +102,8 @@ export async function postMessages(trx: Trx, accountId: number, list: PostMessag
 
   const tickets = new Map<number, { messageRooms: string[]; staffRooms: string[]; set: TouchSet }>();
   for (const id of ticketIds) {
-    const audienceTicket = { id, accountId, channel: channels.get(id)! };
-    tickets.set(id, {
-      messageRooms: await messageAudience(trx, audienceTicket),
-      staffRooms: await staffAudience(trx, audienceTicket),
-      set: { updated_at: at },
-    });
+    const messageRooms = await messageAudience(trx, { id, accountId, channel: channels.get(id)! });
+    tickets.set(id, { messageRooms, staffRooms: staffOf(messageRooms), set: { updated_at: at } });
   }
   for (const m of list) {
     const set = tickets.get(m.ticketId)!.set;
@@ -146,7 +141,7 @@ export async function postMessages(trx: Trx, accountId: number, list: PostMessag
   return events;
 }
 
-type TouchSet = { updated_at: number; last_message_at?: number; has_responded?: number };
+type TouchSet = Parameters<typeof touchTicketItem>[3];
 
 /** A unique-index violation on either database. */
 const isUniqueViolation = (err: unknown) => {
@@ -269,7 +264,7 @@ export async function sendMessage(
     });
   try {
     // SQLite has one writer and commits in well under a millisecond: a message there is written alone.
-    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return forReader(await alone(), reader);
+    if (!onPostgres(db)) return forReader(await alone(), reader);
     const p = await prepare(db);
     return forReader('seen' in p ? p.seen : await batcherOf(db).post(p.post, alone), reader);
   } catch (err) {
