@@ -96,7 +96,7 @@ describe('SHELL banners and modals in Chromium (a server with a newer version)',
     }
   });
 
-  it('PLAN-14 PLAN-15 an expired trial offers Upgrade (the plans), an expired subscription Switch Plan (the plans) and Pay Now (payment)', async () => {
+  it('PLAN-12 PLAN-13 PLAN-14 PLAN-15 an expired trial offers Upgrade (the plans), an expired subscription Switch Plan (the plans) and Pay Now (payment)', async () => {
     const trial = await signUp('trial');
     await cli(server, 'account:update', '--account', String(trial.accountId), '--trial-days', '0');
     const page = await open();
@@ -208,7 +208,7 @@ describe('SHELL banners and modals in Chromium (a server with a newer version)',
     await banner.waitFor({ state: 'detached', ...WAIT });
   });
 
-  it('SHELL-53 SHELL-55 the Upgrade modal from the user menu; a plan opens settings section 17, subscriptions and billing', async () => {
+  it('SHELL-53 SHELL-55 PLAN-25 the Upgrade modal from the user menu; a plan opens settings section 17, subscriptions and billing', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const page = await open(scheme);
       await signInAs(page, server.url, 'ann');

@@ -32,10 +32,12 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, 'parley.db');
   const sqlite = new SQLite(file);
+  // The busy timeout first: on a new file the switch to WAL takes a lock, and a second process opening the
+  // file meanwhile (a `db:migrate` beside a starting server) must wait for it, not fail at once.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
   // Compiled statements are reused by SQL text: Kysely would otherwise compile every query again.
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
   return { db, dialect: 'sqlite', where: file, close: () => db.destroy() };
