@@ -492,7 +492,11 @@ async function main(): Promise<void> {
     // The relay may still be delivering the warm-up's and baseline's rows: let the full path start clean.
     await new Promise((r) => setTimeout(r, 500));
     const relayBefore = { ...parley.relay.seconds };
-    const countsBefore = { delivered: parley.relay.delivered, batches: parley.relay.batches };
+    const countsBefore = {
+      delivered: parley.relay.delivered,
+      batches: parley.relay.batches,
+      atCommit: parley.relay.deliveredAtCommit,
+    };
     const full = await run('full (newChatMessage)', 'full', o.seconds);
     printTable(o, parley.handle.dialect, [baseline, full]);
     // Where the relay spent its time during the full phase (effects run at once are summed, so may exceed it).
@@ -503,7 +507,7 @@ async function main(): Promise<void> {
     const batches = parley.relay.batches - countsBefore.batches;
     const delivered = parley.relay.delivered - countsBefore.delivered;
     process.stdout.write(
-      `relay batches in the full phase: ${batches}, ${delivered} events, ${(delivered / Math.max(1, batches)).toFixed(1)} a batch\n`,
+      `relay batches in the full phase: ${batches}, ${delivered} events, ${(delivered / Math.max(1, batches)).toFixed(1)} a batch; ${parley.relay.deliveredAtCommit - countsBefore.atCommit} events fanned out at their commit\n`,
     );
     await ask(worker, { type: 'close' }, 'closed', 10_000).catch(() => {});
   } finally {

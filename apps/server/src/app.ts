@@ -160,6 +160,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     pollMs: config.RELAY_POLL_MS,
     batch: config.RELAY_BATCH,
     log: logger,
+    commits: db,
   });
   relay.register(realtime.listener);
   relay.register(liveChat.listener);

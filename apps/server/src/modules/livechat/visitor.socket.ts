@@ -156,6 +156,7 @@ export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger, limi
   const listener: Listener = {
     name: 'livechat.visitors',
     kind: 'effect',
+    immediate: true,
     events: '*',
     async handle(e: StoredEvent) {
       if (!e.socketEvent || !FORWARDED.has(e.socketEvent)) return;

@@ -816,4 +816,147 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     expect(receipts).toHaveLength(6);
     expect(await pendingEvents(s.db)).toBe(0);
   });
+
+  const delivered = (db: DB) =>
+    waitFor(
+      async () => (await pendingEvents(db)) === 0,
+      10_000,
+      () => 'every event delivered',
+    );
+
+  /** A relay that hears commits, a socket-like immediate effect, and an ordered effect that can be held. */
+  async function atCommitRelay(s: SpineDb, nodeId: string) {
+    const r = relay(s, nodeId, { commits: s.db, lingerMs: 0 });
+    relays.push(r);
+    const sockets: number[] = [];
+    const calls = { sockets: 0, blocker: 0 };
+    let open: () => void = () => {};
+    let gate = Promise.resolve();
+    let failOnce = new Set<number>();
+    r.register({
+      name: 'sockets',
+      kind: 'effect',
+      immediate: true,
+      events: '*',
+      async handle(e) {
+        calls.sockets++;
+        if (failOnce.delete(e.seq)) throw new Error('socket write failed');
+        sockets.push(e.seq);
+      },
+    });
+    r.register({
+      name: 'blocker',
+      kind: 'effect',
+      events: ['test.block'],
+      async handle() {
+        calls.blocker++;
+        await gate;
+      },
+    });
+    const accountId = await createAccount(s.db);
+    r.start();
+    // The first event reaches the sockets through the claim: nothing before it had been fanned out here.
+    await emit(s.db, accountId, 'test.first');
+    await delivered(s.db);
+    expect(sockets).toEqual([1]);
+    return {
+      r,
+      accountId,
+      sockets,
+      calls,
+      /** The relay gets stuck on an ordered effect of the next event, `test.block`. */
+      async stuck() {
+        gate = new Promise((resolve) => {
+          open = resolve;
+        });
+        await emit(s.db, accountId, 'test.block');
+        await waitFor(
+          () => calls.blocker === 1,
+          5_000,
+          () => 'the relay at the blocker',
+        );
+      },
+      open: () => open(),
+      failAtCommit: (seq: number) => {
+        failOnce = new Set([seq]);
+      },
+    };
+  }
+
+  it('SPINE RT-22 an immediate effect runs when the command commits, while the relay is still busy; the claim does not run it again', async () => {
+    const s = await fresh();
+    const t = await atCommitRelay(s, 'node-at-commit');
+    const { accountId } = t;
+    await t.stuck();
+    const batches = t.r.batches;
+    await emit(s.db, accountId, 'test.third');
+    await emit(s.db, accountId, 'test.fourth');
+    // Events 3 and 4 reached the sockets with the relay still inside event 2's batch.
+    await waitFor(
+      () => t.sockets.length === 4,
+      5_000,
+      () => `sockets ${t.sockets}`,
+    );
+    expect(t.sockets).toEqual([1, 2, 3, 4]);
+    expect(t.r.batches).toBe(batches);
+    expect(await pendingEvents(s.db)).toBe(3);
+
+    t.open();
+    await delivered(s.db);
+    // Every event delivered, each to the sockets once; the ordered effect ran on its event once.
+    expect(t.sockets).toEqual([1, 2, 3, 4]);
+    expect(t.calls).toEqual({ sockets: 4, blocker: 1 });
+    expect(t.r.deliveredAtCommit).toBe(3);
+  });
+
+  it('SPINE RT-22 committed events wait for a predecessor that was not fanned out at commit, and leave in sequence order', async () => {
+    const s = await fresh();
+    const t = await atCommitRelay(s, 'node-in-order');
+    const { accountId } = t;
+    await t.stuck();
+    // Event 3 commits outside a command (as a listener's transaction does): no commit hook hears it.
+    await s.db.transaction().execute((trx) => appendEvent(trx, { accountId, type: 'test.quiet', payload: {} }));
+    await emit(s.db, accountId, 'test.fourth');
+    await emit(s.db, accountId, 'test.fifth');
+    await sleep(50);
+    // 4 and 5 wait for 3, which only the claim will deliver.
+    expect(t.sockets).toEqual([1, 2]);
+
+    t.open();
+    await delivered(s.db);
+    expect(t.sockets).toEqual([1, 2, 3, 4, 5]);
+    expect(t.calls.sockets).toBe(5);
+  });
+
+  it('SPINE RT-22 an immediate effect that fails at commit is run again by the claim', async () => {
+    const s = await fresh();
+    const t = await atCommitRelay(s, 'node-fail-at-commit');
+    const { accountId } = t;
+    t.failAtCommit(2);
+    await emit(s.db, accountId, 'test.second');
+    await emit(s.db, accountId, 'test.third');
+    await delivered(s.db);
+    expect(t.sockets.filter((x) => x === 2)).toHaveLength(1);
+    expect([...t.sockets].sort((a, b) => a - b)).toEqual([1, 2, 3]);
+    expect(t.calls.sockets).toBe(4);
+    const receipts = await s.db
+      .selectFrom('event_receipts')
+      .select('event_id')
+      .where('listener', '=', 'sockets')
+      .execute();
+    expect(receipts).toHaveLength(0);
+  });
+
+  it('SPINE a relay hears only the commits of its own database handle', async () => {
+    const s = await fresh();
+    const other = await fresh();
+    const otherAccount = await createAccount(other.db);
+    const t = await atCommitRelay(s, 'node-own-db');
+    const { accountId } = t;
+    await emit(other.db, otherAccount, 'test.elsewhere');
+    await emit(s.db, accountId, 'test.second');
+    await delivered(s.db);
+    expect(t.sockets).toEqual([1, 2]);
+    expect(t.calls.sockets).toBe(2);
+  });
 });

@@ -29,7 +29,25 @@ export interface StoredEvent<T = unknown> {
 /** Fires after a transaction that appended events commits, so this node's relay wakes at once. */
 export const outboxSignal = new EventEmitter();
 
-const appended = new WeakSet<Trx>();
+/** The events a transaction appended so far, as listeners will see them. */
+const appended = new WeakMap<Trx, StoredEvent[]>();
+
+/** Who hears the events a command committed through a database handle (this node's relay). */
+const committedHooks = new WeakMap<DB, Set<(events: StoredEvent[]) => void>>();
+
+/**
+ * Calls `fn` with the events of every command that commits through `db` (in this process), right after its
+ * commit and before the command's caller goes on. Returns the way to stop.
+ */
+export function onCommitted(db: DB, fn: (events: StoredEvent[]) => void): () => void {
+  let hooks = committedHooks.get(db);
+  if (!hooks) {
+    hooks = new Set();
+    committedHooks.set(db, hooks);
+  }
+  hooks.add(fn);
+  return () => hooks.delete(fn);
+}
 
 /**
  * Appends an event inside the caller's transaction and gives it the account's next sequence number.
@@ -104,26 +122,52 @@ export async function appendEvents(
       .returning(['id', 'seq'])
       .execute();
   }
-  appended.add(trx);
   // Both databases return the rows of a multi-row insert in the order given; the sort makes it explicit.
-  return rows.map((r) => ({ id: Number(r.id), seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
+  const ids = rows.map((r) => ({ id: Number(r.id), seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
+  let stored = appended.get(trx);
+  if (!stored) {
+    stored = [];
+    appended.set(trx, stored);
+  }
+  for (const [i, e] of list.entries()) {
+    stored.push({
+      id: ids[i]!.id,
+      accountId,
+      seq: ids[i]!.seq,
+      type: e.type,
+      payload: e.payload,
+      socketEvent: e.realtime?.name ?? null,
+      rooms: e.realtime?.rooms ?? [],
+      createdAt: at,
+      attempts: 0,
+    });
+  }
+  return ids;
 }
 
 /** True when events were appended in this transaction (so the relay should look again once it commits). */
 export const appendedIn = (trx: Trx): boolean => appended.has(trx);
 
 /**
- * Runs a command: its rows and its events commit together or not at all. After commit the local relay
- * is woken; other nodes find the events on their next poll.
+ * Runs a command: its rows and its events commit together or not at all. After commit the events go to
+ * whoever listens on `db` (`onCommitted`: this node's relay, which runs its immediate effects on them at once)
+ * and the local relay is woken; other nodes find the events on their next poll.
  */
 export async function runCommand<R>(db: DB, fn: (trx: Trx) => Promise<R>): Promise<R> {
-  let touched = false;
+  let events: StoredEvent[] | undefined;
   const result = await db.transaction().execute(async (trx) => {
     const r = await fn(trx);
-    touched = appended.has(trx);
+    events = appended.get(trx);
     return r;
   });
-  if (touched) outboxSignal.emit('appended');
+  if (events) {
+    // The command has committed: nothing a hook does may turn that into a failure for its caller.
+    for (const hook of committedHooks.get(db) ?? [])
+      try {
+        hook(events);
+      } catch {}
+    outboxSignal.emit('appended');
+  }
   return result;
 }
 

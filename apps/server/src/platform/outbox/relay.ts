@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import type pino from 'pino';
 import type { DB, Dialect } from '../db/db.js';
-import { appendedIn, outboxSignal, type RawEventRow, type StoredEvent, type Trx, toStoredEvent } from './outbox.js';
+import {
+  appendedIn,
+  onCommitted,
+  outboxSignal,
+  type RawEventRow,
+  type StoredEvent,
+  type Trx,
+  toStoredEvent,
+} from './outbox.js';
 
 /**
  * A listener runs once per event it subscribes to. A `transactional` listener's database work commits
@@ -9,6 +17,9 @@ import { appendedIn, outboxSignal, type RawEventRow, type StoredEvent, type Trx,
  * An `effect` listener (socket fan-out, e-mail) is at-least-once and must tolerate repeats. An effect marked
  * `unordered` does not depend on the order of events (a Web Push, a webhook): the relay runs it on several
  * events of a batch at once, so one that waits on the network or the database does not hold the batch up.
+ * An effect marked `immediate` (a socket emit) also runs the moment a command commits on this node, in
+ * account sequence order, and the claim later skips it: it must depend on the event alone and do its work
+ * before its first await.
  */
 export type Listener =
   | {
@@ -27,6 +38,7 @@ export type Listener =
       kind: 'effect';
       events: string[] | '*';
       unordered?: boolean;
+      immediate?: boolean;
       handle(e: StoredEvent): Promise<void>;
     };
 
@@ -45,6 +57,19 @@ export interface RelayOptions {
    * for one event as for fifty. A command after a quieter spell than that is claimed at once.
    */
   lingerMs?: number;
+  /**
+   * The handle commands commit through on this node. Given, the events they commit reach the immediate
+   * effects right after the commit instead of after the next claim (a socket sees a message one claim and
+   * its wait sooner); the relay still claims them, runs everything else, and marks them delivered.
+   */
+  commits?: DB;
+}
+
+/** What the immediate effects did with an event at its commit. */
+interface RanAtCommit {
+  done: Set<string>;
+  settled: Promise<unknown>;
+  at: number;
 }
 
 type TransactionalListener = Extract<Listener, { kind: 'transactional' }>;
@@ -55,6 +80,12 @@ const RELAY_CLAIM_LOCK = 72_700_001;
 const UNORDERED_AT_ONCE = 8;
 /** Receipts inserted by one statement: 4 parameters a row stays far below both databases' limits. */
 const RECEIPTS_PER_INSERT = 250;
+/** Committed events older than this still waiting for a predecessor are left to the claim. */
+const HELD_MAX_MS = 2_000;
+/** The longest a commit waits for others to go out with it in one busy turn of the event loop. */
+const FAN_OUT_WAIT_MS = 2;
+/** What immediate effects did at commit is forgotten after this if no claim here asked (another node's). */
+const RAN_AT_COMMIT_MAX_MS = 120_000;
 
 const subscribes = (l: Listener, e: StoredEvent) => l.events === '*' || l.events.includes(e.type);
 
@@ -73,8 +104,23 @@ export class Relay {
   delivered = 0;
   /** Non-empty batches claimed since start (delivered / batches is the mean batch size). */
   batches = 0;
+  /** Events whose immediate effects ran at their commit, since start. */
+  deliveredAtCommit = 0;
   /** Seconds spent since start, by part: `claim`, each effect listener's name, `transaction`. */
   readonly seconds: Record<string, number> = {};
+  /** Per account, the highest sequence number the immediate effects ran on here (at commit or from a claim). */
+  private readonly ranUpTo = new Map<number, number>();
+  /** Committed events waiting for a predecessor's immediate effects, by account, in sequence order. */
+  private readonly held = new Map<number, StoredEvent[]>();
+  /** By event id: the immediate effects run at commit, for the claim to skip. */
+  private readonly ranAtCommit = new Map<number, RanAtCommit>();
+  private stopCommits: (() => void) | null = null;
+  /** Events committed during this turn of the event loop, fanned out together at its end. */
+  private committedNow: StoredEvent[] = [];
+  private committedSince = 0;
+  /** The events of the batch being delivered: a commit heard late leaves them to the claim. */
+  private claiming = new Set<number>();
+  private pruned = 0;
 
   constructor(private readonly o: RelayOptions) {}
 
@@ -87,12 +133,16 @@ export class Relay {
     if (this.running) return;
     this.running = true;
     outboxSignal.on('appended', this.onAppended);
+    if (this.o.commits) this.stopCommits = onCommitted(this.o.commits, (events) => this.committed(events));
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     outboxSignal.off('appended', this.onAppended);
+    this.stopCommits?.();
+    this.stopCommits = null;
+    this.held.clear();
     this.nudge();
     await this.loop;
   }
@@ -150,15 +200,18 @@ export class Relay {
     if (rows.length === 0) return 0;
     this.batches++;
     const events = rows.map(toStoredEvent).sort((a, b) => a.accountId - b.accountId || a.seq - b.seq);
+    const atCommit = await this.takeAtCommit(events);
     const skip = await this.receiptsOfRetries(events);
     const errors = new Map<number, string>();
     const effectsDone = new Map<number, string[]>();
 
     for (const e of events) {
-      const done: string[] = [];
+      const early = atCommit.get(e.id);
+      const done: string[] = early ? [...early] : [];
       effectsDone.set(e.id, done);
       for (const l of this.listeners) {
-        if (l.kind !== 'effect' || l.unordered || !subscribes(l, e) || skip.get(e.id)?.has(l.name)) continue;
+        if (l.kind !== 'effect' || l.unordered || !subscribes(l, e)) continue;
+        if (skip.get(e.id)?.has(l.name) || early?.has(l.name)) continue;
         try {
           await this.timed(l.name, () => l.handle(e));
           done.push(l.name);
@@ -167,7 +220,11 @@ export class Relay {
           break;
         }
       }
+      // The claim has taken this event's immediate effects as far as the commit path would: its committed
+      // successors waiting for it may go now.
+      this.ranThrough(e.accountId, e.seq);
     }
+    this.claiming = new Set();
     const unordered = events.flatMap((e) =>
       this.listeners
         .filter((l): l is EffectListener => l.kind === 'effect' && l.unordered === true)
@@ -221,6 +278,125 @@ export class Relay {
     }
     this.delivered += events.length - errors.size;
     return rows.length;
+  }
+
+  /**
+   * Commits close together go out together: at the end of this turn of the event loop, or once the first of
+   * them has waited FAN_OUT_WAIT_MS in a busy turn. A socket is then written once for several commits (one
+   * system call) rather than once a commit.
+   */
+  private committed(events: StoredEvent[]): void {
+    if (this.committedNow.length === 0) {
+      this.committedSince = performance.now();
+      setImmediate(this.fanOutCommitted);
+    }
+    for (const e of events) this.committedNow.push(e);
+    if (performance.now() - this.committedSince >= FAN_OUT_WAIT_MS) this.fanOutCommitted();
+  }
+
+  private readonly fanOutCommitted = () => {
+    const now = this.committedNow;
+    if (now.length === 0) return;
+    this.committedNow = [];
+    if (this.running) this.atCommit(now);
+  };
+
+  /**
+   * After a commit on this node: the immediate effects run on its events in account sequence order. An event
+   * whose predecessor has not had them here yet (committed on another node, appended by a listener, or not
+   * yet committed) waits for it, or for its own claim.
+   */
+  private atCommit(events: StoredEvent[]): void {
+    const accounts = new Set<number>();
+    for (const e of events) {
+      const upTo = this.ranUpTo.get(e.accountId);
+      if (upTo !== undefined && e.seq <= upTo) continue;
+      if (this.claiming.has(e.id)) continue;
+      let held = this.held.get(e.accountId);
+      if (!held) {
+        held = [];
+        this.held.set(e.accountId, held);
+      }
+      let i = held.length;
+      while (i > 0 && held[i - 1]!.seq > e.seq) i--;
+      held.splice(i, 0, e);
+      accounts.add(e.accountId);
+    }
+    for (const a of accounts) this.releaseHeld(a);
+  }
+
+  /** The immediate effects have run through `seq` of an account: the committed events next in line go. */
+  private ranThrough(accountId: number, seq: number): void {
+    this.ranUpTo.set(accountId, Math.max(this.ranUpTo.get(accountId) ?? 0, seq));
+    this.releaseHeld(accountId);
+  }
+
+  private releaseHeld(accountId: number): void {
+    const held = this.held.get(accountId);
+    let upTo = this.ranUpTo.get(accountId);
+    if (!held || upTo === undefined) return;
+    while (held.length > 0 && held[0]!.seq <= upTo + 1) {
+      const e = held.shift()!;
+      if (e.seq === upTo + 1) this.runImmediate(e);
+      upTo = Math.max(upTo, e.seq);
+    }
+    this.ranUpTo.set(accountId, upTo);
+    if (held.length === 0) this.held.delete(accountId);
+  }
+
+  private runImmediate(e: StoredEvent): void {
+    const done = new Set<string>();
+    const runs: Promise<void>[] = [];
+    for (const l of this.listeners) {
+      if (l.kind !== 'effect' || !l.immediate || !subscribes(l, e)) continue;
+      let run: Promise<void>;
+      try {
+        run = l.handle(e);
+      } catch (err) {
+        run = Promise.reject(err);
+      }
+      // A failure here is only logged: the claim runs the effect again.
+      runs.push(
+        run.then(
+          () => void done.add(l.name),
+          (err) => void this.failed(l, e, err),
+        ),
+      );
+    }
+    this.ranAtCommit.set(e.id, { done, settled: Promise.all(runs), at: Date.now() });
+    this.deliveredAtCommit++;
+  }
+
+  /**
+   * For claimed events: the immediate effects that ran at their commit (the claim skips them). Claimed events
+   * no longer wait for a predecessor here: the claim delivers them in order.
+   */
+  private async takeAtCommit(events: StoredEvent[]): Promise<Map<number, Set<string>>> {
+    const out = new Map<number, Set<string>>();
+    // Commits heard before this claim returned go out first (in order, as far as they may), so the claim
+    // knows which of its events the sockets already have.
+    this.fanOutCommitted();
+    const claimed = new Set(events.map((e) => e.id));
+    this.claiming = claimed;
+    if (this.ranAtCommit.size === 0 && this.held.size === 0) return out;
+    for (const e of events) {
+      const ran = this.ranAtCommit.get(e.id);
+      if (!ran) continue;
+      this.ranAtCommit.delete(e.id);
+      await ran.settled;
+      out.set(e.id, ran.done);
+    }
+    const now = Date.now();
+    for (const [accountId, held] of this.held) {
+      const keep = held.filter((e) => !claimed.has(e.id) && now - e.createdAt < HELD_MAX_MS);
+      if (keep.length === 0) this.held.delete(accountId);
+      else if (keep.length < held.length) this.held.set(accountId, keep);
+    }
+    if (now - this.pruned > 10_000) {
+      this.pruned = now;
+      for (const [id, ran] of this.ranAtCommit) if (now - ran.at > RAN_AT_COMMIT_MAX_MS) this.ranAtCommit.delete(id);
+    }
+    return out;
   }
 
   private async timed<T>(part: string, fn: () => Promise<T>): Promise<T> {

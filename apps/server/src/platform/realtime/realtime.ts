@@ -168,6 +168,7 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
   const listener: Listener = {
     name: 'realtime.fanout',
     kind: 'effect',
+    immediate: true,
     events: '*',
     async handle(e: StoredEvent) {
       if (!e.socketEvent || e.rooms.length === 0) return;
