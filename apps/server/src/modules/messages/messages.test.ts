@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { sendMessage } from './commands/postMessage.js';
 import { insertTicket } from './testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -121,6 +122,48 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     if (dialect === 'postgres') expect(updates.length).toBeLessThan(40);
     const last = JSON.parse(String(updates.at(-1)!.payload));
     expect(last).toMatchObject({ id: ticket, hasResponded: true });
+  });
+
+  it('MSG-10 RT-22 RT-23 sends started in one turn of the event loop are written in one transaction (SQLite), in few (Postgres)', async () => {
+    const { admin, ticket } = await newTeam();
+    const auth = {
+      sessionId: 0,
+      accountId: admin.accountId,
+      userId: admin.userId,
+      username: admin.username,
+      name: admin.name,
+      type: 'admin' as const,
+    };
+    const headBefore = await db()
+      .selectFrom('account_seq')
+      .select('last_seq')
+      .where('account_id', '=', admin.accountId)
+      .executeTakeFirstOrThrow();
+    // 20 sends started together, and one refused among them (unknown ticket): it fails alone.
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      sendMessage(db(), auth, { ticket_id: ticket, type: 'text', message: `turn ${i}`, client_id: newQueueId() }),
+    );
+    const refused = sendMessage(db(), auth, { ticket_id: ticket + 100_000, type: 'text', message: 'nowhere' });
+    await expect(refused).rejects.toThrow(MESSAGE_STRINGS.ticketNotFound);
+    const stored = await Promise.all(sends);
+    expect(stored.map((m) => m.message)).toEqual(Array.from({ length: 20 }, (_, i) => `turn ${i}`));
+    // SQLite checks them one after another, so they join the batch in the order they were sent; on Postgres
+    // the checks run on several connections at once and the first goes ahead alone.
+    if (dialect === 'sqlite')
+      expect(stored.map((m) => m.id)).toEqual([...stored.map((m) => m.id)].sort((a, b) => a - b));
+    const events = await db()
+      .selectFrom('events')
+      .select(['type', 'seq'])
+      .where('account_id', '=', admin.accountId)
+      .where('seq', '>', Number(headBefore.last_seq))
+      .orderBy('seq')
+      .execute();
+    // 20 message.created and a ticket.updated a batch, with the ticket's state after all of its messages.
+    expect(events.filter((e) => e.type === 'message.created')).toHaveLength(20);
+    const updates = events.filter((e) => e.type === 'ticket.updated').length;
+    if (dialect === 'sqlite') expect(updates).toBe(1);
+    else expect(updates).toBeLessThan(20);
+    expect(await count(ticket)).toBe(20);
   });
 
   it('MSG-38 MSG-39 MSG-18 history comes 30 at a time, oldest first, scrolling up by messageId', async () => {
