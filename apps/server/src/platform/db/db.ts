@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { checkpointInBackground, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import type { Database } from './schema.js';
 import { cachedStatements } from './statementCache.js';
 
@@ -30,7 +31,7 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
     return { db, dialect: 'postgres', where: new URL(opts.databaseUrl).pathname.slice(1), close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = path.join(opts.dataDir, 'parley.db');
+  const file = path.resolve(opts.dataDir, 'parley.db');
   const sqlite = new SQLite(file);
   // The busy timeout first: on a new file the switch to WAL takes a lock, and a second process opening the
   // file meanwhile (a `db:migrate` beside a starting server) must wait for it, not fail at once.
@@ -38,9 +39,16 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Checkpoints run on a worker thread (see checkpointer.ts); this connection only runs one if it falls behind.
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const stopCheckpoints = checkpointInBackground(file);
   // Compiled statements are reused by SQL text: Kysely would otherwise compile every query again.
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', where: file, close: () => db.destroy() };
+  const close = async () => {
+    await stopCheckpoints();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', where: file, close };
 }
 
 /** True when the database answers a trivial query. */

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sleep } from '../../testing/spine.js';
+import { tempDir } from '../../testing/support.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
+import { openDatabase } from './db.js';
+
+describe('SPINE SQLite checkpoints off the event loop', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('SPINE commits are copied into the database file by the worker, not by the committing connection', async () => {
+    const dir = tempDir('checkpointer-');
+    dirs.push(dir);
+    const h = openDatabase({ dataDir: dir });
+    const file = path.join(dir, 'parley.db');
+    await sql`create table filler (id integer primary key, body text not null)`.execute(h.db);
+    const before = fs.statSync(file).size;
+    // About 1,500 pages in 300 small commits: above SQLite's default autocheckpoint (1,000 pages, which would
+    // have had a commit copy them), below this connection's fallback.
+    for (let i = 0; i < 300; i++) await sql`insert into filler (body) values (${'x'.repeat(20_000)})`.execute(h.db);
+    const walPages = Math.ceil(fs.statSync(`${file}-wal`).size / 4096);
+    expect(walPages).toBeGreaterThan(1_000);
+    expect(walPages).toBeLessThan(FALLBACK_AUTOCHECKPOINT_PAGES);
+
+    // Within a few of the worker's rounds the pages are in the database file.
+    const deadline = Date.now() + 5_000;
+    while (fs.statSync(file).size < before + 5_000_000 && Date.now() < deadline) await sleep(50);
+    expect(fs.statSync(file).size).toBeGreaterThan(before + 5_000_000);
+
+    // Another connection finds nothing left to copy.
+    const other = new SQLite(file);
+    const [result] = other.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    other.close();
+    expect(result!.checkpointed).toBe(result!.log);
+    await h.close();
+    // Closed by its last connection, the log is gone: the worker let go of the file first.
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+  });
+});
