@@ -82,8 +82,6 @@ const UNORDERED_AT_ONCE = 8;
 const RECEIPTS_PER_INSERT = 250;
 /** Committed events older than this still waiting for a predecessor are left to the claim. */
 const HELD_MAX_MS = 2_000;
-/** The longest a commit waits for others to go out with it in one busy turn of the event loop. */
-const FAN_OUT_WAIT_MS = 2;
 /** What immediate effects did at commit is forgotten after this if no claim here asked (another node's). */
 const RAN_AT_COMMIT_MAX_MS = 120_000;
 
@@ -115,9 +113,6 @@ export class Relay {
   /** By event id: the immediate effects run at commit, for the claim to skip. */
   private readonly ranAtCommit = new Map<number, RanAtCommit>();
   private stopCommits: (() => void) | null = null;
-  /** Events committed during this turn of the event loop, fanned out together at its end. */
-  private committedNow: StoredEvent[] = [];
-  private committedSince = 0;
   /** The events of the batch being delivered: a commit heard late leaves them to the claim. */
   private claiming = new Set<number>();
   private pruned = 0;
@@ -133,7 +128,7 @@ export class Relay {
     if (this.running) return;
     this.running = true;
     outboxSignal.on('appended', this.onAppended);
-    if (this.o.commits) this.stopCommits = onCommitted(this.o.commits, (events) => this.committed(events));
+    if (this.o.commits) this.stopCommits = onCommitted(this.o.commits, (events) => this.atCommit(events));
     this.loop = this.run();
   }
 
@@ -281,27 +276,6 @@ export class Relay {
   }
 
   /**
-   * Commits close together go out together: at the end of this turn of the event loop, or once the first of
-   * them has waited FAN_OUT_WAIT_MS in a busy turn. A socket is then written once for several commits (one
-   * system call) rather than once a commit.
-   */
-  private committed(events: StoredEvent[]): void {
-    if (this.committedNow.length === 0) {
-      this.committedSince = performance.now();
-      setImmediate(this.fanOutCommitted);
-    }
-    for (const e of events) this.committedNow.push(e);
-    if (performance.now() - this.committedSince >= FAN_OUT_WAIT_MS) this.fanOutCommitted();
-  }
-
-  private readonly fanOutCommitted = () => {
-    const now = this.committedNow;
-    if (now.length === 0) return;
-    this.committedNow = [];
-    if (this.running) this.atCommit(now);
-  };
-
-  /**
    * After a commit on this node: the immediate effects run on its events in account sequence order. An event
    * whose predecessor has not had them here yet (committed on another node, appended by a listener, or not
    * yet committed) waits for it, or for its own claim.
@@ -373,9 +347,6 @@ export class Relay {
    */
   private async takeAtCommit(events: StoredEvent[]): Promise<Map<number, Set<string>>> {
     const out = new Map<number, Set<string>>();
-    // Commits heard before this claim returned go out first (in order, as far as they may), so the claim
-    // knows which of its events the sockets already have.
-    this.fanOutCommitted();
     const claimed = new Set(events.map((e) => e.id));
     this.claiming = claimed;
     if (this.ranAtCommit.size === 0 && this.held.size === 0) return out;
