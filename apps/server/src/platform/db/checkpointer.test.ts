@@ -42,4 +42,24 @@ describe('SPINE SQLite checkpoints off the event loop', () => {
     // Closed by its last connection, the log is gone: the worker let go of the file first.
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
+
+  it('SPINE many files open and close at once through the one worker, each log removed, no warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const handles = Array.from({ length: 15 }, () => {
+        const dir = tempDir('checkpointer-many-');
+        dirs.push(dir);
+        return { dir, h: openDatabase({ dataDir: dir }) };
+      });
+      await Promise.all(handles.map(({ h }) => sql`create table t (x integer)`.execute(h.db)));
+      await Promise.all(handles.map(({ h }) => h.close()));
+      await sleep(20);
+      for (const { dir } of handles) expect(fs.existsSync(path.join(dir, 'parley.db-wal'))).toBe(false);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

@@ -53,6 +53,8 @@ setInterval(() => {
 let worker: Worker | null = null;
 let files = 0;
 let nextId = 0;
+/** Removals the worker has yet to confirm, by id. */
+const removing = new Map<number, () => void>();
 
 /** Starts checkpointing `file` in the background; the returned function stops it (before the file closes). */
 export function checkpointInBackground(file: string): () => Promise<void> {
@@ -62,6 +64,11 @@ export function checkpointInBackground(file: string): () => Promise<void> {
     // The process may end with files open: the log is durable and the next open checkpoints it.
     worker.unref();
     worker.on('error', () => {});
+    worker.on('message', (m: { id?: number }) => {
+      if (m.id === undefined) return;
+      removing.get(m.id)?.();
+      removing.delete(m.id);
+    });
   }
   const w = worker;
   files++;
@@ -71,18 +78,16 @@ export function checkpointInBackground(file: string): () => Promise<void> {
     if (stopped) return;
     stopped = true;
     const id = nextId++;
+    // The worker closes its connection first, so that the server's close (the last one) can remove the log.
     await new Promise<void>((resolve) => {
-      const done = (m: { id?: number }) => {
-        if (m.id !== id) return;
-        w.off('message', done);
-        clearTimeout(t);
-        resolve();
-      };
       const t = setTimeout(() => {
-        w.off('message', done);
+        removing.delete(id);
         resolve();
       }, 2_000);
-      w.on('message', done);
+      removing.set(id, () => {
+        clearTimeout(t);
+        resolve();
+      });
       w.postMessage({ remove: file, id });
     });
     if (--files === 0 && worker === w) {
