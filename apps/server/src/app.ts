@@ -175,6 +175,16 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
   );
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
+  metrics.gauge(
+    'parley_relay_events_fanned_out_at_commit',
+    'Events whose socket fan-out ran at their commit on this node since start.',
+    () => relay.deliveredAtCommit,
+  );
+  metrics.gauge(
+    'parley_relay_waiting_for_predecessor',
+    'Committed events waiting on this node for an earlier event of their account to be fanned out.',
+    () => relay.waitingForPredecessor,
+  );
   metrics.labelledGauge(
     'parley_relay_seconds',
     'Time this node spent delivering events since start: claiming, in each effect listener, and in the batch transaction.',

@@ -398,6 +398,8 @@ describe.each(dialects)('HTTP pipeline (%s)', (dialect) => {
     expect(text).toMatch(/^# TYPE parley_realtime_sockets gauge$/m);
     expect(text).toMatch(/^parley_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]\d*$/m);
     expect(text).toMatch(/^parley_relay_events_delivered \d+$/m);
+    expect(text).toMatch(/^parley_relay_events_fanned_out_at_commit \d+$/m);
+    expect(text).toMatch(/^parley_relay_waiting_for_predecessor \d+$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     // Every line is a comment or `name{labels} value`.
     const sample =

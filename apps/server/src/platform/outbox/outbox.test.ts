@@ -947,6 +947,35 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     expect(receipts).toHaveLength(0);
   });
 
+  it('SPINE RT-22 committed events waiting for a predecessor another node delivers are let go, then delivered by the claim', async () => {
+    const s = await fresh();
+    const t = await atCommitRelay(s, 'node-lets-go');
+    const { accountId } = t;
+    // Event 2 is committed and leased by another node; this node never sees it fanned out.
+    const two = await s.db
+      .transaction()
+      .execute((trx) => appendEvent(trx, { accountId, type: 'test.elsewhere', payload: {} }));
+    await s.db
+      .updateTable('events')
+      .set({ lease_owner: 'other-node', lease_until: Date.now() + 60_000 })
+      .where('id', '=', two.id)
+      .execute();
+    await emit(s.db, accountId, 'test.third');
+    await emit(s.db, accountId, 'test.fourth');
+    expect(t.r.waitingForPredecessor).toBe(2);
+    // This node's claims find nothing (the other node holds the account), yet it lets go of them.
+    await waitFor(
+      () => t.r.waitingForPredecessor === 0,
+      5_000,
+      () => `${t.r.waitingForPredecessor} still waiting`,
+    );
+    expect(t.sockets).toEqual([1]);
+    // The other node's lease lapses: the claim delivers 2, 3 and 4 here, in order, once each.
+    await s.db.updateTable('events').set({ lease_until: 0 }).where('id', '=', two.id).execute();
+    await delivered(s.db);
+    expect(t.sockets).toEqual([1, 2, 3, 4]);
+  });
+
   it('SPINE a relay hears only the commits of its own database handle', async () => {
     const s = await fresh();
     const other = await fresh();

@@ -191,6 +191,7 @@ export class Relay {
    * through the receipt, whatever a socket or a push service did.
    */
   async tick(): Promise<number> {
+    this.forget(Date.now());
     const rows = await this.timed('claim', () => this.claim());
     if (rows.length === 0) return 0;
     this.batches++;
@@ -350,6 +351,13 @@ export class Relay {
     const claimed = new Set(events.map((e) => e.id));
     this.claiming = claimed;
     if (this.ranAtCommit.size === 0 && this.held.size === 0) return out;
+    for (const accountId of new Set(events.map((e) => e.accountId))) {
+      const held = this.held.get(accountId);
+      if (!held) continue;
+      const keep = held.filter((e) => !claimed.has(e.id));
+      if (keep.length === 0) this.held.delete(accountId);
+      else if (keep.length < held.length) this.held.set(accountId, keep);
+    }
     for (const e of events) {
       const ran = this.ranAtCommit.get(e.id);
       if (!ran) continue;
@@ -357,17 +365,31 @@ export class Relay {
       await ran.settled;
       out.set(e.id, ran.done);
     }
-    const now = Date.now();
+    return out;
+  }
+
+  /**
+   * Lets go of what another node's claim will deliver: committed events that waited HELD_MAX_MS for a
+   * predecessor that never reached this node, and records of immediate effects whose event this node never
+   * claimed. Runs before every claim, empty ones included (a node whose claims find nothing still hears
+   * commits), at most every HELD_MAX_MS / 4.
+   */
+  private forget(now: number): void {
+    if (now - this.pruned < HELD_MAX_MS / 4) return;
+    this.pruned = now;
     for (const [accountId, held] of this.held) {
-      const keep = held.filter((e) => !claimed.has(e.id) && now - e.createdAt < HELD_MAX_MS);
+      const keep = held.filter((e) => now - e.createdAt < HELD_MAX_MS);
       if (keep.length === 0) this.held.delete(accountId);
       else if (keep.length < held.length) this.held.set(accountId, keep);
     }
-    if (now - this.pruned > 10_000) {
-      this.pruned = now;
-      for (const [id, ran] of this.ranAtCommit) if (now - ran.at > RAN_AT_COMMIT_MAX_MS) this.ranAtCommit.delete(id);
-    }
-    return out;
+    for (const [id, ran] of this.ranAtCommit) if (now - ran.at > RAN_AT_COMMIT_MAX_MS) this.ranAtCommit.delete(id);
+  }
+
+  /** Committed events waiting here for a predecessor's fan-out, for tests and metrics. */
+  get waitingForPredecessor(): number {
+    let n = 0;
+    for (const held of this.held.values()) n += held.length;
+    return n;
   }
 
   private async timed<T>(part: string, fn: () => Promise<T>): Promise<T> {
