@@ -20,7 +20,15 @@ describe.each(dialects)('labels and settings (%s)', (dialect) => {
   const update = (token: string, body: unknown) => call('POST', '/api/label/update', { token, body });
   const state = async (accountId: number) => ({
     rows: await db().selectFrom('labels').selectAll().where('account_id', '=', accountId).orderBy('id').execute(),
-    events: (await db().selectFrom('events').select('id').where('account_id', '=', accountId).execute()).length,
+    // Presence (a socket connecting makes its user Online) appends events of its own, late on a loaded machine.
+    events: (
+      await db()
+        .selectFrom('events')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('type', '<>', 'status.updated')
+        .execute()
+    ).length,
     settings: (await db().selectFrom('accounts').select('settings').where('id', '=', accountId).executeTakeFirst())
       ?.settings,
   });
