@@ -23,9 +23,19 @@ export type DialogInput =
     }
   | { kind: 'id'; name: string; label: string; required?: boolean };
 
-/** The values a dialog opens with: the `initial` option of each select and option input. */
+/** The values a dialog opens with: the `initial` option of each select and option input, and each id input's three. */
 const initialValues = (inputs: DialogInput[]): Record<string, string> =>
-  Object.fromEntries(inputs.flatMap((i) => ('initial' in i && i.initial ? [[i.name, i.initial]] : [])));
+  Object.fromEntries(
+    inputs.flatMap((i): [string, string][] => {
+      if (i.kind === 'id')
+        return [
+          [i.name, identityValue('None', false, '')],
+          [`${i.name}_type`, 'None'],
+          [`${i.name}_refused`, 'no'],
+        ];
+      return 'initial' in i && i.initial ? [[i.name, i.initial]] : [];
+    }),
+  );
 
 export interface InputDialogProps {
   opened: boolean;
@@ -48,27 +58,50 @@ export interface InputDialogProps {
  * The id kind reports three values: `name` (the identity number, or "Refuses to provide", SHELL-46),
  * `name_type` (the ID type) and `name_refused` ("yes" or "no").
  */
-function IdInput({ name, label, set }: { name: string; label: string; set(name: string, v: string): void }) {
-  const [idType, setIdType] = useState<string>('None');
-  const [refused, setRefused] = useState(false);
+function IdInput({
+  name,
+  label,
+  values,
+  set,
+}: {
+  name: string;
+  label: string;
+  values: Record<string, string>;
+  set(name: string, v: string): void;
+}) {
+  const idType = values[`${name}_type`] ?? 'None';
+  const refused = values[`${name}_refused`] === 'yes';
   const [number, setNumber] = useState('');
-  useEffect(() => {
-    set(name, identityValue(idType, refused, number));
-    set(`${name}_type`, idType);
-    set(`${name}_refused`, refused ? 'yes' : 'no');
-  }, [name, idType, refused, number, set]);
+  // All three values change in the event handler itself, so a submit right after a click (Enter in
+  // another field) reads them; an effect after the render could still be pending then.
+  const change = (t: string, r: boolean, n: string) => {
+    set(name, identityValue(t, r, n));
+    set(`${name}_type`, t);
+    set(`${name}_refused`, r ? 'yes' : 'no');
+  };
   return (
     <Stack gap="xs">
       <Select
         label={`${label}: ID type`}
         data={[...ID_TYPES]}
         value={idType}
-        onChange={(v) => setIdType(v ?? 'None')}
+        onChange={(v) => change(v ?? 'None', refused, number)}
         allowDeselect={false}
       />
-      <Checkbox label={REFUSES_TO_PROVIDE} checked={refused} onChange={(e) => setRefused(e.currentTarget.checked)} />
+      <Checkbox
+        label={REFUSES_TO_PROVIDE}
+        checked={refused}
+        onChange={(e) => change(idType, e.currentTarget.checked, number)}
+      />
       {showsIdentityNumber(idType, refused) && (
-        <TextInput label="Identity number" value={number} onChange={(e) => setNumber(e.currentTarget.value)} />
+        <TextInput
+          label="Identity number"
+          value={number}
+          onChange={(e) => {
+            setNumber(e.currentTarget.value);
+            change(idType, refused, e.currentTarget.value);
+          }}
+        />
       )}
     </Stack>
   );
@@ -196,7 +229,7 @@ export function InputDialog(p: InputDialogProps) {
                   </Stack>
                 );
               case 'id':
-                return <IdInput key={i.name} name={i.name} label={i.label} set={setValue} />;
+                return <IdInput key={i.name} name={i.name} label={i.label} values={values} set={setValue} />;
               default:
                 return null;
             }
