@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type https from 'node:https';
 import pino from 'pino';
 import { migrateToLatest } from './migrations/index.js';
-import { aiRoutes, httpHints, noHints } from './modules/ai/index.js';
+import { aiRoutes, emotionListener, httpHints, noHints } from './modules/ai/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
@@ -171,6 +171,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
   relay.register(pushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }));
   relay.register(mentionListener);
+  relay.register(emotionListener());
   relay.register(
     conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
   );

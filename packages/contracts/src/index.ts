@@ -2,6 +2,7 @@ export * from './auth.js';
 export * from './calls.js';
 export * from './constants.js';
 export * from './departments.js';
+export * from './emotion.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './labels.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { NewContextEvent, NewEmotionEvent, TextEmotionEvent } from './emotion.js';
 import type { LabelsUpdated, SettingsChanged } from './labels.js';
 import type {
   AcceptAnswer,
@@ -61,6 +62,11 @@ export interface ServerToClient {
   removeReaction: (e: Envelope<ReactionEvent>) => void;
   addPin: (e: Envelope<PinEvent>) => void;
   removePin: (e: Envelope<PinEvent>) => void;
+  /** RT-25: a customer message was read for emotion (staff of the conversation). */
+  textEmotion: (e: Envelope<TextEmotionEvent>) => void;
+  /** RT-24: a ticket's emotion counts changed; what a customer message is about. */
+  newEmotion: (e: Envelope<NewEmotionEvent>) => void;
+  newContext: (e: Envelope<NewContextEvent>) => void;
   /** RT-30: the members of a conversation changed. */
   participantChanged: (e: Envelope<ParticipantChangedEvent>) => void;
   /** RT-11, RT-39: someone is typing in a ticket room (ephemeral: no envelope, no catch-up). */

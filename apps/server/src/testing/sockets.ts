@@ -40,7 +40,10 @@ export function collect<
     | 'labelsUpdated'
     | 'settingsChanged'
     | 'updateTicket'
-    | 'newMessage',
+    | 'newMessage'
+    | 'textEmotion'
+    | 'newEmotion'
+    | 'newContext',
 >(socket: TestSocket, event: E): Parameters<ServerToClient[E]>[0]['data'][] {
   const got: Parameters<ServerToClient[E]>[0]['data'][] = [];
   (socket as unknown as { on(n: string, f: (e: { data: never }) => void): void }).on(event, (e) => got.push(e.data));

@@ -2,5 +2,8 @@
 
 /** `GET /api/wauchat/recommendation`. */
 export { aiRoutes } from './ai.routes.js';
+/** RT-24, RT-25: customers' messages read for emotion and context (`textEmotion`, `newEmotion`, `newContext`). */
+export { type EmotionReader, ruleReader, type TextReading } from './emotion.js';
+export { emotionListener } from './emotion.listener.js';
 /** The provider interface, the not-configured default and the HTTP provider (AI_HINTS_URL). */
 export { type HintProvider, httpHints, noHints } from './hints.js';

@@ -24,6 +24,7 @@ import { MessageBody } from './MessageBody';
 import type { ConversationData, ShownMessage } from './model';
 import { NoteForm, Notes } from './Notes';
 import { outbox } from './outbox';
+import { MessageReading } from './Reading';
 import { REACTIONS, CONVERSATION_STRINGS as S } from './strings';
 
 const fail = (e: unknown) => toast({ message: (e as Error).message, color: 'red' });
@@ -160,6 +161,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
             {time(m.created_at)}
           </Text>
           {m.pinned && <IconPinFilled size={12} aria-label={S.pinned} />}
+          {!own && <MessageReading emotion_2={m.emotion_2} context={m.context} />}
         </Group>
         <Paper
           p="xs"

@@ -10,6 +10,7 @@ import { T } from '../tickets/strings';
 import { TicketInfoPanel, TicketInfoToggle, useTicketInfo } from '../tickets/TicketInfoPanel';
 import { TicketsScreen } from '../tickets/TicketsScreen';
 import { ConversationPane } from './ConversationPane';
+import { EmotionBadge, READING_STRINGS } from './Reading';
 
 /** The ticket above its conversation: number, title, channel and customer, and the info panel's toggle. */
 function TicketHeader({ ticketId, infoOpen, onToggle }: { ticketId: number; infoOpen: boolean; onToggle(): void }) {
@@ -20,9 +21,12 @@ function TicketHeader({ ticketId, infoOpen, onToggle }: { ticketId: number; info
         <Title order={2} size="h4" lineClamp={1}>
           {t ? `#${t.ticket_number} ${t.title}` : ''}
         </Title>
-        <Text size="sm" c="dimmed" truncate>
-          {t ? [channelName(t.channel), t.name || t.email || t.phone].filter(Boolean).join(' · ') : ''}
-        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" c="dimmed" truncate>
+            {t ? [channelName(t.channel), t.name || t.email || t.phone].filter(Boolean).join(' · ') : ''}
+          </Text>
+          {t && <EmotionBadge counts={t.emotion_2} label={READING_STRINGS.ticketEmotion} testId="ticket-emotion" />}
+        </Group>
       </Stack>
       <TicketInfoToggle open={infoOpen} onToggle={onToggle} />
     </Group>

@@ -2,12 +2,14 @@ import {
   type DeleteNoteEvent,
   MESSAGE_STRINGS,
   type Message,
+  type NewContextEvent,
   type NewMessageEvent,
   type PinEvent,
   RECENT_CONVERSATIONS,
   type ReactionEvent,
   type ReceiveNoteEvent,
   type SyncDeleteEvent,
+  type TextEmotionEvent,
 } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { realtime } from '../../lib/realtime';
@@ -17,6 +19,7 @@ import {
   applyCheck,
   applyPin,
   applyReaction,
+  applyReading,
   asMessage,
   type ConversationData,
   dropNote,
@@ -179,6 +182,14 @@ export function installLive(qc: QueryClient, me: string, accountId: number, user
     realtime.on('removePin', (data) => {
       const e = data as PinEvent;
       update(qc, e.ticketId, (d) => applyPin(d, e.messageId, false));
+    }),
+    realtime.on('textEmotion', (data) => {
+      const e = data as TextEmotionEvent;
+      update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { emotion_2: e.emotion_2 }));
+    }),
+    realtime.on('newContext', (data) => {
+      const e = data as NewContextEvent;
+      update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { context: e.context }));
     }),
     realtime.onState((up) => {
       if (!up) return;

@@ -192,6 +192,13 @@ export const applyReaction = (d: ConversationData, r: Reaction, add: boolean): C
 export const applyPin = (d: ConversationData, messageId: number, pinned: boolean): ConversationData =>
   mapMessage(d, messageId, (m) => ({ ...m, pinned }));
 
+/** RT-24, RT-25: a customer message's reading (`textEmotion`) or what it is about (`newContext`). */
+export const applyReading = (
+  d: ConversationData,
+  messageId: number,
+  reading: Partial<Pick<Message, 'emotion_2' | 'context'>>,
+): ConversationData => mapMessage(d, messageId, (m) => ({ ...m, ...reading }));
+
 const pad = (n: number) => String(n).padStart(2, '0');
 /** MSG-18: DD/MM/YYYY in the browser's time zone. */
 export function dayOf(ms: number): string {

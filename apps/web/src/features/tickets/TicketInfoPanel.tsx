@@ -17,6 +17,7 @@ import {
   APPOINTMENT_KEY,
   appointmentDays,
   channelName,
+  type NewEmotionEvent,
   parseAppointment,
   TICKET_IDENTITY_KEYS,
   type TicketInfo,
@@ -64,6 +65,18 @@ export function useTicketInfo(id: number) {
         if (t.campaign_id !== before.campaign_id) void qc.invalidateQueries({ queryKey: ticketKeys.info(id) });
       }),
     [qc, id, custom],
+  );
+  // RT-24, AI-14: the customer's emotion so far, as each of their messages is read.
+  useEffect(
+    () =>
+      realtime.on('newEmotion', (raw) => {
+        const e = raw as NewEmotionEvent;
+        if (e.ticketId !== id) return;
+        qc.setQueryData<TicketInfo>(ticketKeys.info(id), (before) =>
+          before ? { ...before, emotion: e.emotion, emotion_2: e.emotion_2 } : before,
+        );
+      }),
+    [qc, id],
   );
   return q;
 }

@@ -1,0 +1,126 @@
+import type { Message } from '@parley/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, signUpVia } from '../../testing/api.js';
+import { collect, connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { dialects, startTestServer } from '../../testing/support.js';
+import { liveChatAccount, queueVisitor } from '../livechat/testing.js';
+
+/**
+ * RT-24, RT-25 (text), AI-02, AI-10, AI-14 end to end: a visitor writes in a live chat; the agent's socket
+ * gets the message's reading (`textEmotion`), the ticket's (`newEmotion`) and what it is about
+ * (`newContext`); the message and the ticket keep them, and history and the list serve them.
+ */
+describe.each(dialects)('emotion and context of customer messages (%s)', (dialect) => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  const opened: { close(): void }[] = [];
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    for (const s of opened) s.close();
+    await server?.stop();
+  });
+
+  it('RT-24 RT-25 AI-02 AI-10 AI-14 a visitor message is read live; an agent message is not; the ticket adds up', async () => {
+    const call = apiClient(server.url);
+    const { agents, token } = await liveChatAccount(call, server.handle.db, 1);
+    const v = await queueVisitor(call, server.url, token, 'Hana', opened);
+    const s = await connectSocket(server.url, agents[0]!.token, opened as TestSocket[]);
+    const text = collect(s, 'textEmotion');
+    const ticket = collect(s, 'newEmotion');
+    const context = collect(s, 'newContext');
+    const a = await s.emitWithAck('acceptLiveChat', null);
+    if (!a.ok) throw new Error(a.error);
+    const chat = a.ticket_id;
+    // The form's "Hello from Hana" opens the chat as the visitor's first message: read too, as neutral.
+    await waitFor(() => ticket.length === 1 || undefined, 'the first message read');
+    expect(text).toEqual([
+      {
+        ticketId: chat,
+        messageId: text[0]!.messageId,
+        source: 'customer',
+        emotion: 'neutral',
+        emotion_2: { neutral: 1 },
+      },
+    ]);
+    text.length = 0;
+    ticket.length = 0;
+    expect(context).toEqual([]);
+
+    const first = await v.socket.emitWithAck('visitorMessage', {
+      message: 'This is the third time my parcel is late. I am really frustrated!',
+    });
+    if (!first.ok) throw new Error(first.error);
+    await waitFor(() => context.length === 1 || undefined, 'newContext');
+    expect(text).toEqual([
+      {
+        ticketId: chat,
+        messageId: first.data.id,
+        source: 'customer',
+        emotion: 'frustration',
+        emotion_2: { frustration: 2, complaint: 1 },
+      },
+    ]);
+    expect(ticket).toEqual([
+      {
+        ticketId: chat,
+        messageId: first.data.id,
+        message_emotion_2: { frustration: 2, complaint: 1 },
+        emotion: 'frustration',
+        emotion_2: { neutral: 1, frustration: 2, complaint: 1 },
+      },
+    ]);
+    expect(context).toEqual([{ ticketId: chat, messageId: first.data.id, context: 'Delivery' }]);
+
+    // The agent's reply is not read; the visitor's next message is, and the ticket's counts add up.
+    const reply = await call('POST', '/api/ticket/message', {
+      token: agents[0]!.token,
+      body: { ticket_id: chat, message: 'I am frustrated too, sorry' },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    const second = await v.socket.emitWithAck('visitorMessage', { message: 'Thank you, that works now' });
+    if (!second.ok) throw new Error(second.error);
+    await waitFor(() => ticket.length === 2 || undefined, 'second newEmotion');
+    expect(text.map((e) => e.messageId)).toEqual([first.data.id, second.data.id]);
+    expect(ticket[1]).toEqual({
+      ticketId: chat,
+      messageId: second.data.id,
+      message_emotion_2: { gratitude: 1, satisfaction: 1 },
+      emotion: 'frustration',
+      emotion_2: { neutral: 1, frustration: 2, complaint: 1, gratitude: 1, satisfaction: 1 },
+    });
+    // Nothing said what the thanks is about: no newContext for it.
+    expect(context).toHaveLength(1);
+
+    // Kept: history carries each message's emotion_2 and context; the agent's message has none.
+    const h = await call('GET', `/ticket/data/${chat}/0`, { token: agents[0]!.token });
+    const byId = new Map((h.body.data as Message[]).map((m) => [m.id, m]));
+    expect(byId.get(first.data.id)).toMatchObject({ emotion_2: { frustration: 2, complaint: 1 }, context: 'Delivery' });
+    expect(byId.get(second.data.id)).toMatchObject({ emotion_2: { gratitude: 1, satisfaction: 1 }, context: '' });
+    expect(byId.get(reply.body.data.id)).toMatchObject({ emotion_2: {}, context: '' });
+    const row = await server.handle.db
+      .selectFrom('tickets')
+      .select(['emotion', 'emotion_2'])
+      .where('id', '=', chat)
+      .executeTakeFirstOrThrow();
+    expect(row.emotion).toBe('frustration');
+    expect(JSON.parse(row.emotion_2)).toEqual({
+      neutral: 1,
+      frustration: 2,
+      complaint: 1,
+      gratitude: 1,
+      satisfaction: 1,
+    });
+
+    // Another account's agent hears none of it.
+    const stranger = await signUpVia(call);
+    const other = await connectSocket(server.url, stranger.token, opened as TestSocket[]);
+    const heard = collect(other, 'textEmotion');
+    const third = await v.socket.emitWithAck('visitorMessage', { message: 'Where is my refund?' });
+    if (!third.ok) throw new Error(third.error);
+    await waitFor(() => context.length === 2 || undefined, 'third newContext');
+    expect(context[1]).toEqual({ ticketId: chat, messageId: third.data.id, context: 'Refund' });
+    expect(text[2]).toMatchObject({ messageId: third.data.id, emotion: 'enquiry' });
+    expect(heard).toEqual([]);
+  });
+});
