@@ -8,6 +8,7 @@ import {
   newContext,
   PASSWORD,
   type RunningServer,
+  recordSocketSends,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -66,13 +67,7 @@ describe('read receipts and access in Chromium', () => {
     contexts.push(ctx);
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(`[${username}] ${e.message}`));
-    const sent: string[] = [];
-    page.on('websocket', (ws) =>
-      ws.on('framesent', (f) => {
-        const name = /^42\d*\["([^"]+)"/.exec(String(f.payload))?.[1];
-        if (name) sent.push(name);
-      }),
-    );
+    const sent = recordSocketSends(page);
     await signInAs(page, server.url, username);
     return { page, sent };
   }

@@ -1,3 +1,4 @@
+import { speechWav } from '@parley/contracts/fixtures';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,4 +132,37 @@ describe('emotion and context of customer messages in Chromium', () => {
         .filter({ hasText: 'frustration' })
         .waitFor(WAIT);
     });
+
+  it('RT-25 a call recording an agent attaches is heard: the voice emotion shows on it live', async () => {
+    const page = await open('light');
+    await signInAs(page, server.url, 'amy');
+    const c = await chat('Xena');
+    await page.goto(`${server.url}/ticket/${c.ticketId}`);
+    await page.getByTestId('conversation-pane').waitFor();
+    await waitConnected(page);
+    // Three loud, fast seconds (speech-like bursts of a tone): angry by the voice rules.
+    const form = new FormData();
+    form.append('ticket_id', String(c.ticketId));
+    form.append(
+      'attachment[]',
+      new Blob([new Uint8Array(speechWav([1, 2, 3].map(() => ({ gain: 0.8, bursts: 5 }))))], { type: 'audio/wav' }),
+      'call.wav',
+    );
+    const up = await (
+      await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${amyToken}` },
+        body: form,
+      })
+    ).json();
+    await apiJson(
+      `${server.url}/api/ticket/message`,
+      'POST',
+      { ticket_id: c.ticketId, message: '', type: 'audio/wav', files: [up.file[0]] },
+      amyToken,
+    );
+    const recording = page.getByTestId('message').filter({ hasText: 'call.wav' });
+    await recording.getByTestId('message-emotion').filter({ hasText: 'angry' }).waitFor(WAIT);
+    await screenshot(page, 'emotion-voice-light');
+  });
 });

@@ -256,3 +256,15 @@ export async function axe(page: Page, within?: string): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
+
+/** The names of the socket events a page sends, as they go (socket.io frames: `42["name",...]`). */
+export function recordSocketSends(page: Page): string[] {
+  const sent: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const name = /^42\d*\["([^"]+)"/.exec(String(f.payload))?.[1];
+      if (name) sent.push(name);
+    }),
+  );
+  return sent;
+}

@@ -171,7 +171,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
   relay.register(pushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }));
   relay.register(mentionListener);
-  relay.register(emotionListener());
+  relay.register(emotionListener({ dataDir: config.DATA_DIR }));
   relay.register(
     conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
   );

@@ -71,6 +71,11 @@ export const EMOTION_COLORS: Record<string, string> = {
   enquiry: 'blue',
   love: 'pink',
   curious: 'cyan',
+  // REC-06's voice emotions.
+  angry: 'red',
+  calm: 'teal',
+  fearful: 'grape',
+  surprised: 'cyan',
 };
 export const emotionColor = (e: string): string => EMOTION_COLORS[e] ?? 'gray';
 
@@ -130,3 +135,47 @@ export type NewEmotionEvent = z.infer<typeof NewEmotionEvent>;
 /** RT-24 `newContext`: what a customer message is about (MSG-01's `context`), e.g. "Refund". */
 export const NewContextEvent = z.object({ ticketId: z.number(), messageId: z.number(), context: z.string() });
 export type NewContextEvent = z.infer<typeof NewContextEvent>;
+
+/** REC-06: the emotions a voice reading names (the recording filter's). */
+export const RECORDING_EMOTIONS = ['angry', 'happy', 'calm', 'sad', 'fearful', 'disgust', 'surprised'] as const;
+export type RecordingEmotion = (typeof RECORDING_EMOTIONS)[number];
+
+/** CALL-31: voice energy and pace are one of these. */
+export const ENERGY_STEPS = [0, 25, 50, 75, 100] as const;
+
+/** What the voice analysis says when it cannot. */
+export const VOICE_STRINGS = {
+  notAudio: 'Only audio files can be analysed.',
+  notWav: 'This audio cannot be read here: send a WAV file (PCM or 32-bit float).',
+  noFile: 'Attach the audio file as attachment.',
+};
+
+/**
+ * CALL-50: `POST /api/upload/voice` answers percentage (emotion -> share of the voiced seconds, adding up to
+ * 100), and per second of audio its emotion ('' for silence), amplitude (0 silence to 100 full scale) and
+ * tempo (onsets a minute); energy and pace of the whole on CALL-31's steps (ours, for the call panels).
+ */
+export const VoiceAnalysis = z.object({
+  percentage: z.record(z.string(), z.number()),
+  emotion: z.array(z.union([z.enum(RECORDING_EMOTIONS), z.literal('')])),
+  amplitude: z.array(z.number()),
+  tempo: z.array(z.number()),
+  energy: z.number(),
+  pace: z.number(),
+});
+export type VoiceAnalysis = z.infer<typeof VoiceAnalysis>;
+
+/**
+ * RT-25, voice emotion: a recording (WAV) attached to a conversation was heard; to the conversation's staff.
+ * `emotion_2` is the share of its voiced seconds per emotion, `emotion` the largest.
+ */
+export const VoiceEmotionEvent = z.object({
+  ticketId: z.number(),
+  messageId: z.number(),
+  source: z.enum(['customer', 'agent']),
+  emotion: z.string(),
+  emotion_2: Counts,
+  energy: z.number(),
+  pace: z.number(),
+});
+export type VoiceEmotionEvent = z.infer<typeof VoiceEmotionEvent>;

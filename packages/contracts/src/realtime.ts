@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NewContextEvent, NewEmotionEvent, TextEmotionEvent } from './emotion.js';
+import type { NewContextEvent, NewEmotionEvent, TextEmotionEvent, VoiceEmotionEvent } from './emotion.js';
 import type { LabelsUpdated, SettingsChanged } from './labels.js';
 import type {
   AcceptAnswer,
@@ -64,6 +64,8 @@ export interface ServerToClient {
   removePin: (e: Envelope<PinEvent>) => void;
   /** RT-25: a customer message was read for emotion (staff of the conversation). */
   textEmotion: (e: Envelope<TextEmotionEvent>) => void;
+  /** RT-25: a WAV recording attached to a conversation was heard (staff of the conversation). */
+  voiceEmotion: (e: Envelope<VoiceEmotionEvent>) => void;
   /** RT-24: a ticket's emotion counts changed; what a customer message is about. */
   newEmotion: (e: Envelope<NewEmotionEvent>) => void;
   newContext: (e: Envelope<NewContextEvent>) => void;

@@ -42,6 +42,7 @@ export function collect<
     | 'updateTicket'
     | 'newMessage'
     | 'textEmotion'
+    | 'voiceEmotion'
     | 'newEmotion'
     | 'newContext',
 >(socket: TestSocket, event: E): Parameters<ServerToClient[E]>[0]['data'][] {

@@ -1,9 +1,11 @@
-import { AiHintAnswer, AiHintQuery, wantsAiHint } from '@parley/contracts';
+import { AiHintAnswer, AiHintQuery, ErrorCode, VOICE_STRINGS, VoiceAnalysis, wantsAiHint } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
+import { readMultipart, sniff } from '../messages/index.js';
 import type { HintProvider } from './hints.js';
+import { analyseVoice, decodeWav } from './voice.js';
 
 /**
  * AI-06, AI-07: `GET /api/wauchat/recommendation` (text, messageId, channel, translation). The message must
@@ -33,6 +35,21 @@ export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvid
         messageId: q.messageId,
       });
       return { result: 'success' as const, data: { messageId: q.messageId, ...hint } };
+    },
+  );
+
+  // CALL-50, CALL-51: the voice reading of an uploaded recording (multipart field `attachment`); audio only.
+  r.post(
+    '/api/upload/voice',
+    { config: { auth: 'user' }, schema: { response: { 200: VoiceAnalysis } } },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError(400, ErrorCode.validation, VOICE_STRINGS.noFile);
+      const body = await readMultipart(req);
+      const file = body.files[0];
+      if (!file) throw new AppError(400, ErrorCode.validation, VOICE_STRINGS.noFile);
+      const mime = await sniff(file.data);
+      if (!mime.startsWith('audio/')) throw new AppError(400, ErrorCode.validation, VOICE_STRINGS.notAudio);
+      return analyseVoice(decodeWav(file.data));
     },
   );
 }

@@ -1,16 +1,23 @@
+import fs from 'node:fs/promises';
 import {
   addCounts,
   dominantEmotion,
+  type MessageFile,
   type NewContextEvent,
   type NewEmotionEvent,
   type NewMessageEvent,
   type TextEmotionEvent,
+  type VoiceEmotionEvent,
 } from '@parley/contracts';
 import { appendEvents, type Listener, type NewEvent, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
-import { staffAudience } from '../messages/index.js';
-import { type EmotionReader, ruleReader } from './emotion.js';
+import { keyOf, staffAudience, uploadPath } from '../messages/index.js';
+import { type EmotionReader, ruleReader, type TextReading } from './emotion.js';
+import { analyseVoice, decodeWav } from './voice.js';
 
 const READ_TYPES = new Set(['text', 'text/html']);
+/** What file sniffing calls a WAV file. */
+const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/vnd.wave', 'audio/wave']);
+
 const parseCounts = (s: string): Record<string, number> => {
   try {
     const v = JSON.parse(s) as unknown;
@@ -20,23 +27,43 @@ const parseCounts = (s: string): Record<string, number> => {
   }
 };
 
+type Payload = Partial<NewMessageEvent> & { fromCustomer?: boolean };
+const textOf = (m: Payload) =>
+  m.fromCustomer === true && READ_TYPES.has(String(m.type)) && typeof m.message === 'string' && m.message.trim()
+    ? m.message
+    : null;
+const recordingOf = (m: Payload): MessageFile | undefined =>
+  Array.isArray(m.files) ? m.files.find((f) => WAV_TYPES.has(f.fileType)) : undefined;
+
+export interface EmotionOptions {
+  /** Where uploads are kept (a recording is read from there). */
+  dataDir: string;
+  reader?: EmotionReader;
+}
+
 /**
- * RT-24, RT-25 (text), AI-10, AI-14: each customer message (a visitor's, an e-mail's: `fromCustomer`) of
- * type text or text/html is read when it is delivered: its `emotion_2` and `context` are stored on it, its
- * counts are added to its ticket's `emotion_2` (and `emotion`, the dominant one), and the staff of the
- * conversation get `textEmotion` (the message's reading), `newEmotion` (the ticket's) and, when the message
- * says what it is about, `newContext`. Transactional: exactly once, so a ticket's counts never count a
- * message twice. Agents' messages and the server's are not read (the skip reads no row).
+ * RT-24, RT-25, AI-10, AI-14: messages are read when they are delivered.
+ * - Text: each customer message (`fromCustomer`: today a live chat visitor's) of type text or text/html gets
+ *   `emotion_2` and `context`; its counts are added to its ticket's `emotion_2` (and `emotion`, the dominant
+ *   one); the staff get `textEmotion` (the message's reading), `newEmotion` (the ticket's) and, when the
+ *   message says what it is about, `newContext`.
+ * - Voice: a WAV recording attached to any message (a customer's voice note, an agent's call recording) is
+ *   heard (`analyseVoice`); the staff get `voiceEmotion`, and a message with no text keeps the voice reading
+ *   as its `emotion_2`. Voice does not change the ticket's counts (another set of names, REC-06).
+ * Transactional: exactly once, so a ticket never counts a message twice. A message with neither (an agent's
+ * text, the server's) is skipped without reading a row.
  */
-export function emotionListener(reader: EmotionReader = ruleReader): Listener {
+export function emotionListener(o: EmotionOptions): Listener {
+  const reader = o.reader ?? ruleReader;
   return {
     name: 'ai.emotion',
     kind: 'transactional',
     events: ['message.created'],
     async handle(e: StoredEvent, trx: Trx) {
-      const m = e.payload as Partial<NewMessageEvent> & { fromCustomer?: boolean };
-      if (m.fromCustomer !== true || !READ_TYPES.has(String(m.type))) return;
-      if (typeof m.message !== 'string' || !m.message.trim()) return;
+      const m = e.payload as Payload;
+      const text = textOf(m);
+      const recording = recordingOf(m);
+      if (text === null && !recording) return;
       const ticketId = Number(m.ticketId);
       const messageId = Number(m.id);
       if (!Number.isInteger(ticketId) || !Number.isInteger(messageId)) return;
@@ -47,59 +74,104 @@ export function emotionListener(reader: EmotionReader = ruleReader): Listener {
         .where('id', '=', ticketId)
         .executeTakeFirst();
       if (!t) return;
-      const reading = reader.read(m.message);
+      const reading = text === null ? null : reader.read(text);
+      const voice = recording ? await hear(o.dataDir, e.accountId, recording) : null;
+      const keep: TextReading | null = reading ?? (voice ? { emotion_2: voice.percentage, context: '' } : null);
+      if (!keep) return;
       const stored = await trx
         .updateTable('messages')
-        .set({ emotion_2: JSON.stringify(reading.emotion_2), context: reading.context })
+        .set({ emotion_2: JSON.stringify(keep.emotion_2), context: keep.context })
         .where('account_id', '=', e.accountId)
         .where('id', '=', messageId)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       // Deleted before it was read: nothing to count.
       if (Number(stored.numUpdatedRows) === 0) return;
-      const emotion_2 = addCounts(parseCounts(t.emotion_2), reading.emotion_2);
-      const emotion = dominantEmotion(emotion_2);
-      await trx
-        .updateTable('tickets')
-        .set({ emotion, emotion_2: JSON.stringify(emotion_2) })
-        .where('account_id', '=', e.accountId)
-        .where('id', '=', ticketId)
-        .execute();
       const rooms = await staffAudience(trx, { id: ticketId, accountId: e.accountId, channel: t.channel });
-      const events: NewEvent[] = [
-        {
-          accountId: e.accountId,
-          type: 'message.emotion',
-          payload: {
-            ticketId,
-            messageId,
-            source: 'customer',
-            emotion: dominantEmotion(reading.emotion_2),
-            emotion_2: reading.emotion_2,
-          } satisfies TextEmotionEvent,
-          realtime: { name: 'textEmotion', rooms },
-        },
-        {
-          accountId: e.accountId,
-          type: 'ticket.emotion',
-          payload: {
-            ticketId,
-            messageId,
-            message_emotion_2: reading.emotion_2,
-            emotion,
-            emotion_2,
-          } satisfies NewEmotionEvent,
-          realtime: { name: 'newEmotion', rooms },
-        },
-      ];
-      if (reading.context)
+      const events: NewEvent[] = [];
+      if (reading) events.push(...(await textEvents(trx, e.accountId, t, messageId, reading, rooms)));
+      if (voice)
         events.push({
           accountId: e.accountId,
-          type: 'message.context',
-          payload: { ticketId, messageId, context: reading.context } satisfies NewContextEvent,
-          realtime: { name: 'newContext', rooms },
+          type: 'message.voice_emotion',
+          payload: {
+            ticketId,
+            messageId,
+            source: m.fromCustomer === true ? 'customer' : 'agent',
+            emotion: dominantEmotion(voice.percentage),
+            emotion_2: voice.percentage,
+            energy: voice.energy,
+            pace: voice.pace,
+          } satisfies VoiceEmotionEvent,
+          realtime: { name: 'voiceEmotion', rooms },
         });
       await appendEvents(trx, e.accountId, events);
     },
   };
+}
+
+/** The voice reading of a stored recording; null when it cannot be read (gone, or a WAV we do not decode). */
+async function hear(dataDir: string, accountId: number, f: MessageFile) {
+  const key = keyOf(f.file);
+  if (!key) return null;
+  try {
+    const reading = analyseVoice(decodeWav(await fs.readFile(uploadPath(dataDir, accountId, key))));
+    return Object.keys(reading.percentage).length > 0 ? reading : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Adds a text reading to the ticket's counts; the three text events. */
+async function textEvents(
+  trx: Trx,
+  accountId: number,
+  t: { id: number | bigint; emotion_2: string },
+  messageId: number,
+  reading: TextReading,
+  rooms: string[],
+): Promise<NewEvent[]> {
+  const ticketId = Number(t.id);
+  const emotion_2 = addCounts(parseCounts(t.emotion_2), reading.emotion_2);
+  const emotion = dominantEmotion(emotion_2);
+  await trx
+    .updateTable('tickets')
+    .set({ emotion, emotion_2: JSON.stringify(emotion_2) })
+    .where('account_id', '=', accountId)
+    .where('id', '=', ticketId)
+    .execute();
+  const events: NewEvent[] = [
+    {
+      accountId,
+      type: 'message.emotion',
+      payload: {
+        ticketId,
+        messageId,
+        source: 'customer',
+        emotion: dominantEmotion(reading.emotion_2),
+        emotion_2: reading.emotion_2,
+      } satisfies TextEmotionEvent,
+      realtime: { name: 'textEmotion', rooms },
+    },
+    {
+      accountId,
+      type: 'ticket.emotion',
+      payload: {
+        ticketId,
+        messageId,
+        message_emotion_2: reading.emotion_2,
+        emotion,
+        emotion_2,
+      } satisfies NewEmotionEvent,
+      realtime: { name: 'newEmotion', rooms },
+    },
+  ];
+  if (reading.context)
+    events.push({
+      accountId,
+      type: 'message.context',
+      payload: { ticketId, messageId, context: reading.context } satisfies NewContextEvent,
+      realtime: { name: 'newContext', rooms },
+    });
+  return events;
 }

@@ -1,4 +1,5 @@
-import type { Message } from '@parley/contracts';
+import { type Message, VOICE_STRINGS } from '@parley/contracts';
+import { speechWav } from '@parley/contracts/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, signUpVia } from '../../testing/api.js';
 import { collect, connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
@@ -122,5 +123,79 @@ describe.each(dialects)('emotion and context of customer messages (%s)', (dialec
     expect(context[1]).toEqual({ ticketId: chat, messageId: third.data.id, context: 'Refund' });
     expect(text[2]).toMatchObject({ messageId: third.data.id, emotion: 'enquiry' });
     expect(heard).toEqual([]);
+  });
+
+  const post = async (path: string, token: string | undefined, parts: [string, string | Blob, string?][]) => {
+    const form = new FormData();
+    for (const [k, v, name] of parts)
+      if (typeof v === 'string') form.append(k, v);
+      else form.append(k, v, name);
+    const res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      body: form,
+    });
+    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  };
+  const blob = (b: Buffer, type: string) => new Blob([new Uint8Array(b)], { type });
+
+  it('RT-25 CALL-50 CALL-51 a WAV recording attached to a conversation is heard: voiceEmotion to its staff, kept on the message; the voice upload answers the analysis, audio only', async () => {
+    const call = apiClient(server.url);
+    const { agents, token } = await liveChatAccount(call, server.handle.db, 1);
+    await queueVisitor(call, server.url, token, 'Ivo', opened);
+    const s = await connectSocket(server.url, agents[0]!.token, opened as TestSocket[]);
+    const voice = collect(s, 'voiceEmotion');
+    const a = await s.emitWithAck('acceptLiveChat', null);
+    if (!a.ok) throw new Error(a.error);
+    const shout = speechWav([
+      { gain: 0.8, bursts: 5 },
+      { gain: 0.8, bursts: 5 },
+      { gain: 0.8, bursts: 5 },
+    ]);
+    const up = await post('/api/upload', agents[0]!.token, [
+      ['ticket_id', String(a.ticket_id)],
+      ['attachment[]', blob(shout, 'audio/wav'), 'call.wav'],
+    ]);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body.fileType).toEqual(['audio/wav']);
+    const sent = await call('POST', '/api/ticket/message', {
+      token: agents[0]!.token,
+      body: { ticket_id: a.ticket_id, message: '', type: 'audio/wav', files: [up.body.file[0]] },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await waitFor(() => voice.length === 1 || undefined, 'voiceEmotion');
+    expect(voice[0]).toMatchObject({
+      ticketId: a.ticket_id,
+      messageId: sent.body.data.id,
+      source: 'agent',
+      emotion: 'angry',
+      emotion_2: { angry: 100 },
+    });
+    expect([0, 25, 50, 75, 100]).toContain(voice[0]!.energy);
+    const h = await call('GET', `/ticket/data/${a.ticket_id}/0`, { token: agents[0]!.token });
+    expect((h.body.data as Message[]).find((m) => m.id === sent.body.data.id)?.emotion_2).toEqual({ angry: 100 });
+
+    // The voice upload (CALL-50): the analysis of the file itself, nothing stored.
+    const r = await post('/api/upload/voice', agents[0]!.token, [['attachment', blob(shout, 'audio/wav'), 'a.wav']]);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      percentage: { angry: 100 },
+      emotion: ['angry', 'angry', 'angry'],
+      tempo: [300, 300, 300],
+    });
+    expect(r.body.amplitude).toHaveLength(3);
+    // CALL-51: audio only; audio that is not WAV is a clear 415; no file, no token: refused.
+    const text = await post('/api/upload/voice', agents[0]!.token, [
+      ['attachment', blob(Buffer.from('hello'), 'audio/wav'), 'a.wav'],
+    ]);
+    expect([text.status, text.body.description]).toEqual([400, VOICE_STRINGS.notAudio]);
+    const mp3 = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(4000, 0x55)]);
+    const other = await post('/api/upload/voice', agents[0]!.token, [['attachment', blob(mp3, 'audio/mpeg'), 'a.mp3']]);
+    expect([other.status, other.body?.description]).toEqual([415, VOICE_STRINGS.notWav]);
+    const none = await post('/api/upload/voice', agents[0]!.token, [['note', 'x']]);
+    expect([none.status, none.body.description]).toEqual([400, VOICE_STRINGS.noFile]);
+    expect(
+      (await post('/api/upload/voice', undefined, [['attachment', blob(shout, 'audio/wav'), 'a.wav']])).status,
+    ).toBe(401);
   });
 });

@@ -12,5 +12,8 @@ export { canRead, messageAudience, registerAccess, registerAudience, staffAudien
 export { messageRoutes } from './messages.routes.js';
 /** Socket events: newChatMessage, typing, read receipts, sendSyncDelete. */
 export { messageSocket } from './messages.socket.js';
+/** Multipart bodies and stored files: what other modules read of an upload. */
+export { readMultipart } from './multipart.js';
 /** The translation providers. */
 export { httpTranslator, noTranslator, type Translator } from './translate.js';
+export { keyOf, sniff, uploadPath } from './uploads.js';

@@ -418,6 +418,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
     const ONLY_BAD_REQUEST: Record<string, string> = {
       'POST /api/upload': 'takes multipart/form-data only; uploads are walked in messages.test.ts',
+      'POST /api/upload/voice': 'takes multipart/form-data only, reads no row; walked in ai/emotionLive.test.ts',
     };
 
     const routes = s.app.routeTable.filter((r) => r.auth !== 'public');

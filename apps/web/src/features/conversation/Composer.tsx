@@ -4,13 +4,16 @@ import { IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { toast } from '../../ui/toast';
 import { upload } from './api';
+import { type EncryptionMethod, missingKeyError } from './encryptionKey';
 import { outbox } from './outbox';
 import { ReplyPreview } from './ReplyPreview';
 import { CONVERSATION_STRINGS as S } from './strings';
-import { useLocalTyping } from './useConversation';
+import { useLocalTyping, useMe } from './useConversation';
 
 interface Props {
   ticketId: number;
+  /** The ticket's encryption method ('' when plain): with no key here an upload is refused (CRYPT-05). */
+  encryption: EncryptionMethod;
   replyTo: Message | null;
   onClearReply(): void;
   onSent(): void;
@@ -18,9 +21,11 @@ interface Props {
 
 /**
  * The composer: Enter sends (Shift+Enter adds a line), files upload at once with a percent (MSG-36) and go
- * out as one message each. Everything goes through the outbox, so it is queued when the socket is down.
+ * out as one message each. Everything goes through the outbox, so it is queued when the socket is down (and
+ * failed at once on an encrypted ticket with no key on this browser, MSG-12).
  */
-export function Composer({ ticketId, replyTo, onClearReply, onSent }: Props) {
+export function Composer({ ticketId, encryption, replyTo, onClearReply, onSent }: Props) {
+  const { accountId } = useMe();
   const [text, setText] = useState('');
   const [percent, setPercent] = useState<number | null>(null);
   const typing = useLocalTyping(ticketId);
@@ -40,6 +45,8 @@ export function Composer({ ticketId, replyTo, onClearReply, onSent }: Props) {
 
   const attach = async (files: File[]) => {
     if (files.length === 0) return;
+    // CRYPT-05: an encrypted ticket with no key on this browser: refused silently, nothing is uploaded.
+    if (missingKeyError(accountId, encryption) !== undefined) return;
     setPercent(0);
     try {
       const r = await upload(ticketId, files, setPercent);

@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useConnected } from '../../app/shell/useConnected';
 import { HttpError } from '../../lib/http';
 import { toast } from '../../ui/toast';
+import { useTicketInfo } from '../tickets/TicketInfoPanel';
 import { conversationApi } from './api';
 import { Composer } from './Composer';
 import { EmailComposer } from './EmailComposer';
@@ -16,6 +17,7 @@ import { outbox } from './outbox';
 import { CONVERSATION_STRINGS as S } from './strings';
 import {
   useConversationData,
+  useEncryptionKey,
   useMe,
   useOutboxItems,
   useReadReceipts,
@@ -23,10 +25,14 @@ import {
   useTyping,
 } from './useConversation';
 
-/** MSG-14, MSG-15: the failure modal with Retry (the same queue- id goes again). */
+/**
+ * MSG-14, MSG-15: the failure modal with Retry (the same queue- id goes again), for a message the server
+ * refused or one refused before it left (MSG-12: no encryption key on this browser).
+ */
 function SendFailedModal() {
   const [failed, setFailed] = useState<{ clientId: string; error: string } | null>(null);
   useEffect(() => onSendFailed((clientId, error) => setFailed({ clientId, error })), []);
+  useEffect(() => outbox.onRefused((clientId, error) => setFailed({ clientId, error })), []);
   return (
     <Modal opened={failed !== null} onClose={() => setFailed(null)} title={S.sendFailedTitle} centered>
       <Text size="sm" role="alert">
@@ -38,8 +44,9 @@ function SendFailedModal() {
         </Button>
         <Button
           onClick={() => {
-            if (failed) outbox.retry(failed.clientId);
+            // Closed first: a retry refused at once (no key yet) opens it again with its error.
             setFailed(null);
+            if (failed) outbox.retry(failed.clientId);
           }}
         >
           {S.retry}
@@ -92,6 +99,11 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   const typing = useTyping(ticketId, me.username);
   const reads = useReadReceipts(ticketId, query.data, me.username);
   const items = useOutboxItems();
+  // MSG-12, CRYPT-06, CRYPT-07: an encrypted ticket needs this browser's key to send; the pane waits for the
+  // ticket's method so nothing is sent before it is known.
+  const info = useTicketInfo(ticketId);
+  const encryption = info.data?.encryption_method ?? '';
+  const key = useEncryptionKey(ticketId, encryption);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -162,7 +174,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         </Text>
       </Center>
     );
-  if (!data)
+  if (!data || info.isPending)
     return (
       <Center mih={200}>
         <Loader aria-label="Loading" />
@@ -218,6 +230,11 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
               />
             ),
           )}
+          {key.missing && (
+            <Text ta="center" size="xs" c="dimmed" py={4} data-testid="encryption-key-missing" data-type="system">
+              {S.noKey}
+            </Text>
+          )}
           {shown.length === 0 && (
             <Text ta="center" c="dimmed" size="sm">
               {S.noMessages}
@@ -248,6 +265,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
       ) : (
         <Composer
           ticketId={ticketId}
+          encryption={encryption}
           replyTo={replyTo}
           onClearReply={() => setReplyTo(null)}
           onSent={() => {

@@ -18,10 +18,12 @@ import { toast } from '../../ui/toast';
 import { useTicketInfo } from '../tickets/TicketInfoPanel';
 import { sendReply } from './api';
 import { replyFields } from './emailDraft';
+import { missingKeyError } from './encryptionKey';
 import { addStored } from './live';
 import { asMessage } from './model';
 import { ReplyPreview } from './ReplyPreview';
 import { CONVERSATION_STRINGS as S } from './strings';
+import { useMe } from './useConversation';
 
 interface Props {
   ticketId: number;
@@ -37,10 +39,14 @@ interface Props {
  * before anything is sent ("Please check the email address. {address}"); files go with the reply as
  * `attachment[]`, with the upload's percent. A failed reply shows an alert with the server's raw response
  * and keeps the draft (a retry sends the same `queue-` id). Sent only while online: an e-mail is not queued.
+ * On an encrypted ticket with no key on this browser nothing is sent (the key text shows in place of the
+ * server's answer, MSG-12) and files are refused silently (CRYPT-05).
  */
 export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: Props) {
   const qc = useQueryClient();
   const info = useTicketInfo(ticketId).data;
+  const { accountId } = useMe();
+  const noKey = () => missingKeyError(accountId, info?.encryption_method ?? '');
   const [to, setTo] = useState('');
   const [cc, setCc] = useState('');
   const [subject, setSubject] = useState('');
@@ -58,6 +64,11 @@ export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: P
 
   const send = async () => {
     if (body.trim() === '' && files.length === 0) return;
+    const refused = noKey();
+    if (refused !== undefined) {
+      setError(refused);
+      return;
+    }
     const r = replyFields({ ticketId, to, cc, subject, body, clientId, replyId: replyTo?.id ?? null });
     if ('error' in r) {
       setError(r.error);
@@ -165,7 +176,7 @@ export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: P
         </Group>
       )}
       <Group justify="space-between">
-        <FileButton onChange={(f) => setFiles([...files, ...f])} multiple>
+        <FileButton onChange={(f) => noKey() === undefined && setFiles([...files, ...f])} multiple>
           {(props) => (
             <Button {...props} variant="default" size="xs" leftSection={<IconPaperclip size={14} />}>
               {S.attach}

@@ -161,7 +161,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
             {time(m.created_at)}
           </Text>
           {m.pinned && <IconPinFilled size={12} aria-label={S.pinned} />}
-          {!own && <MessageReading emotion_2={m.emotion_2} context={m.context} />}
+          <MessageReading emotion_2={m.emotion_2} context={m.context} />
         </Group>
         <Paper
           p="xs"

@@ -10,6 +10,7 @@ import {
   type ReceiveNoteEvent,
   type SyncDeleteEvent,
   type TextEmotionEvent,
+  type VoiceEmotionEvent,
 } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { realtime } from '../../lib/realtime';
@@ -186,6 +187,14 @@ export function installLive(qc: QueryClient, me: string, accountId: number, user
     realtime.on('textEmotion', (data) => {
       const e = data as TextEmotionEvent;
       update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { emotion_2: e.emotion_2 }));
+    }),
+    realtime.on('voiceEmotion', (data) => {
+      const e = data as VoiceEmotionEvent;
+      update(qc, e.ticketId, (d) =>
+        d.messages.find((m) => m.id === e.messageId)?.message.trim()
+          ? d
+          : applyReading(d, e.messageId, { emotion_2: e.emotion_2 }),
+      );
     }),
     realtime.on('newContext', (data) => {
       const e = data as NewContextEvent;

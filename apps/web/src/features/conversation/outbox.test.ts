@@ -73,4 +73,48 @@ describe('outbox', () => {
     again.remove(again.all()[0]?.client_id ?? '');
     expect(storage.data.size).toBe(0);
   });
+
+  it('MSG-12 CRYPT-06 a message a check refuses is failed at once, never sent; Retry fails again until the check passes', () => {
+    const box = new Outbox(new MemoryStorage());
+    box.open(1, 2);
+    let key = false;
+    const off = box.check((i) => (i.ticket_id === 7 && !key ? 'no key' : undefined));
+    const refused: [string, string][] = [];
+    box.onRefused((id, error) => refused.push([id, error]));
+    // Whoever listens sees it failed in the change it is added in: it is never "sending".
+    const seen: string[] = [];
+    box.subscribe(() =>
+      seen.push(
+        box
+          .all()
+          .map((i) => i.status)
+          .join(),
+      ),
+    );
+    const a = box.add(draft(7, 'secret'));
+    expect(a).toMatchObject({ status: 'failed', error: 'no key' });
+    expect(seen).toEqual(['failed']);
+    expect(refused).toEqual([[a.client_id, 'no key']]);
+    expect(nextToSend(box.all())).toBeUndefined();
+    // Another ticket is not checked.
+    const b = box.add(draft(8, 'plain'));
+    expect(b.status).toBe('sending');
+    expect(nextToSend(box.all())?.client_id).toBe(b.client_id);
+    box.remove(b.client_id);
+
+    box.retry(a.client_id);
+    expect(box.all()[0]).toMatchObject({ client_id: a.client_id, status: 'failed', error: 'no key' });
+    expect(refused).toHaveLength(2);
+    expect(nextToSend(box.all())).toBeUndefined();
+    // A key is there now: the same queue- id goes out.
+    key = true;
+    box.retry(a.client_id);
+    expect(box.all()[0]).toMatchObject({ client_id: a.client_id, status: 'sending', error: undefined });
+    expect(nextToSend(box.all())?.client_id).toBe(a.client_id);
+    expect(refused).toHaveLength(2);
+    // A check removed no longer refuses.
+    key = false;
+    off();
+    expect(box.add(draft(7, 'later')).status).toBe('sending');
+  });
 });

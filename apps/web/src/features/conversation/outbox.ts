@@ -6,7 +6,8 @@ import { type Message, newQueueId, type SendMessageInput, type SendStatus } from
  * message). It is kept in local storage per user, so a reload while offline keeps what was written.
  * Sending is one at a time, oldest first, so a conversation's messages are stored in the order written
  * (a failed one holds the later ones of its conversation: `nextToSend`); the same `queue-` id is sent again
- * on retry, and the server stores it once.
+ * on retry, and the server stores it once. A check (`Outbox.check`) may refuse an item before it leaves: it is
+ * failed at once and never sent (MSG-12).
  */
 export interface OutboxItem {
   client_id: string;
@@ -61,6 +62,13 @@ export const toInput = (i: OutboxItem): SendMessageInput => ({
   ...(i.files.length ? { files: i.files } : {}),
 });
 
+/**
+ * A check made before an item goes out (when written, and again on Retry): why it cannot be sent from this
+ * browser, or undefined. A refused item is failed at once with that reason and never reaches the server
+ * (MSG-12, CRYPT-06: an encrypted ticket's message with no key on this browser).
+ */
+export type SendCheck = (item: OutboxItem) => string | undefined;
+
 interface Storage {
   getItem(k: string): string | null;
   setItem(k: string, v: string): void;
@@ -72,6 +80,8 @@ export class Outbox {
   private items: OutboxItem[] = [];
   private key = '';
   private readonly listeners = new Set<() => void>();
+  private readonly checks = new Set<SendCheck>();
+  private readonly refusedListeners = new Set<(clientId: string, error: string) => void>();
 
   constructor(private readonly storage: Storage | null) {}
 
@@ -93,10 +103,15 @@ export class Outbox {
     return this.items;
   }
 
+  /** Adds a written message, as "sending", or already failed when a check refuses it (`check`). */
   add(draft: Omit<OutboxItem, 'client_id' | 'at' | 'status'>, now = Date.now()): OutboxItem {
     const last = this.items.at(-1)?.at ?? 0;
-    const item: OutboxItem = { ...draft, client_id: newQueueId(), at: Math.max(now, last + 1), status: 'sending' };
+    const written: OutboxItem = { ...draft, client_id: newQueueId(), at: Math.max(now, last + 1), status: 'sending' };
+    const error = this.refusal(written);
+    // Failed in the same change it is added in: the sender never sees it "sending".
+    const item: OutboxItem = error === undefined ? written : { ...written, status: 'failed', error };
     this.set([...this.items, item]);
+    if (error !== undefined) this.refused(item.client_id, error);
     return item;
   }
 
@@ -104,9 +119,37 @@ export class Outbox {
     this.set(this.items.map((i) => (i.client_id === clientId ? { ...i, status: 'failed', error } : i)));
   }
 
-  /** MSG-15: Retry sends the same `queue-` id again. */
+  /** MSG-15: Retry sends the same `queue-` id again; an item a check still refuses fails again at once. */
   retry(clientId: string): void {
-    this.set(this.items.map((i) => (i.client_id === clientId ? { ...i, status: 'sending', error: undefined } : i)));
+    const item = this.items.find((i) => i.client_id === clientId);
+    if (!item) return;
+    const error = this.refusal(item);
+    this.set(
+      this.items.map((i) =>
+        i.client_id !== clientId
+          ? i
+          : error === undefined
+            ? { ...i, status: 'sending', error: undefined }
+            : { ...i, status: 'failed', error },
+      ),
+    );
+    if (error !== undefined) this.refused(clientId, error);
+  }
+
+  /** Adds a check made before every item goes out (`SendCheck`); the returned function removes it. */
+  check(c: SendCheck): () => void {
+    this.checks.add(c);
+    return () => {
+      this.checks.delete(c);
+    };
+  }
+
+  /** MSG-14: an item a check refused (it is failed with `error`), for the failure modal. */
+  onRefused(l: (clientId: string, error: string) => void): () => void {
+    this.refusedListeners.add(l);
+    return () => {
+      this.refusedListeners.delete(l);
+    };
   }
 
   remove(clientId: string): void {
@@ -131,6 +174,18 @@ export class Outbox {
       // Storage full or blocked: the outbox still works for this page.
     }
     this.emit();
+  }
+
+  private refusal(item: OutboxItem): string | undefined {
+    for (const c of this.checks) {
+      const error = c(item);
+      if (error !== undefined) return error;
+    }
+    return undefined;
+  }
+
+  private refused(clientId: string, error: string): void {
+    for (const l of this.refusedListeners) l(clientId, error);
   }
 
   private emit(): void {

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { realtime } from '../../lib/realtime';
 import { useSession } from '../auth/useSession';
 import { conversationApi, currentSocket, emit, joinRoom } from './api';
+import { type EncryptionMethod, encryptionKeyName, missingKeyError } from './encryptionKey';
 import { convKey, installLive, startLoading, touchRecent, withChangesWhileLoading } from './live';
 import { refreshLiveChatUnread } from './liveChatUnread';
 import { addOlder, asMessage, type ConversationData, lastId, readEventFor } from './model';
@@ -28,6 +29,36 @@ export function useOutboxItems() {
     (l) => outbox.subscribe(l),
     () => outbox.all(),
   );
+}
+
+/**
+ * MSG-12, CRYPT-06, CRYPT-07: while a ticket whose messages are encrypted with `method` is open, every message
+ * written to it (or retried) is checked for this browser's key at that moment (`encryptionKey.ts`): without
+ * one it is failed at once with the key text and never sent. Answers whether the key is missing now (the pane
+ * shows the system line); it is read again whenever the outbox changes or another tab changes the key.
+ */
+export function useEncryptionKey(ticketId: number, method: EncryptionMethod): { missing: boolean } {
+  const { accountId } = useMe();
+  useEffect(() => {
+    if (method === '') return;
+    return outbox.check((i) => (i.ticket_id === ticketId ? missingKeyError(accountId, method) : undefined));
+  }, [ticketId, accountId, method]);
+  const subscribe = useCallback(
+    (l: () => void) => {
+      const onStorage = (e: StorageEvent) => {
+        if (e.key === null || e.key === encryptionKeyName(accountId)) l();
+      };
+      window.addEventListener('storage', onStorage);
+      const off = outbox.subscribe(l);
+      return () => {
+        window.removeEventListener('storage', onStorage);
+        off();
+      };
+    },
+    [accountId],
+  );
+  const missing = useSyncExternalStore(subscribe, () => missingKeyError(accountId, method) !== undefined);
+  return { missing };
 }
 
 /** Loads one conversation (newest 30) into the cache and keeps it there among the recent ten. */
