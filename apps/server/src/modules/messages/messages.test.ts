@@ -114,8 +114,9 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     // One newMessage event a message, in the order of the message ids, none twice.
     const created = (await events('message.created')).map((e) => JSON.parse(String(e.payload)) as Message);
     expect(created.map((m) => m.id)).toEqual([...idOf.values()].sort((a, b) => a - b));
-    // One ticket update a batch, the last with the ticket's final state. On Postgres the 40 overlap, so they
-    // batch; a SQLite write is done before the next request is read, so there a batch may hold one.
+    // One ticket update a batch, the last with the ticket's final state. Both databases batch the sends of
+    // one moment (Postgres while a commit is out, SQLite those of one event-loop turn), but how many of the
+    // 40 fall together depends on timing, so only the bounds are fixed.
     const updates = (await events('ticket.updated')).slice(updatesBefore);
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.length).toBeLessThanOrEqual(40);
