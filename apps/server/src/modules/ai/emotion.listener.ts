@@ -51,7 +51,7 @@ export interface EmotionOptions {
  *   heard (`analyseVoice`); the staff get `voiceEmotion`, and a message with no text keeps the voice reading
  *   as its `emotion_2`. Voice does not change the ticket's counts (another set of names, REC-06).
  * Transactional: exactly once, so a ticket never counts a message twice. A message with neither (an agent's
- * text, the server's) is skipped without reading a row.
+ * text, the server's) is not wanted (`wants`): no receipt, no row read.
  */
 export function emotionListener(o: EmotionOptions): Listener {
   const reader = o.reader ?? ruleReader;
@@ -59,11 +59,12 @@ export function emotionListener(o: EmotionOptions): Listener {
     name: 'ai.emotion',
     kind: 'transactional',
     events: ['message.created'],
+    // Agents' texts and the server's messages: no receipt, no transaction (most messages of a busy desk).
+    wants: (e) => textOf(e.payload as Payload) !== null || recordingOf(e.payload as Payload) !== undefined,
     async handle(e: StoredEvent, trx: Trx) {
       const m = e.payload as Payload;
       const text = textOf(m);
       const recording = recordingOf(m);
-      if (text === null && !recording) return;
       const ticketId = Number(m.ticketId);
       const messageId = Number(m.id);
       if (!Number.isInteger(ticketId) || !Number.isInteger(messageId)) return;

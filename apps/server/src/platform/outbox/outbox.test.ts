@@ -633,6 +633,29 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     expect(receipts.filter((x) => x.listener !== 'fanout')).toHaveLength(6);
   });
 
+  it('SPINE a transactional listener that does not want an event writes no receipt and does not run; wanted ones run once', async () => {
+    const s = await fresh();
+    const accountId = await createAccount(s.db);
+    const r = relay(s, 'node-wants');
+    const ran: number[] = [];
+    r.register({
+      name: 'choosy',
+      kind: 'transactional',
+      events: ['test.maybe'],
+      wants: (e) => (e.payload as { yes?: boolean }).yes === true,
+      async handle(e) {
+        ran.push(e.id);
+      },
+    });
+    const no = await emit(s.db, accountId, 'test.maybe', { yes: false });
+    const yes = await emit(s.db, accountId, 'test.maybe', { yes: true });
+    expect(await r.tick()).toBe(2);
+    expect(ran).toEqual([yes.id]);
+    for (const id of [no.id, yes.id]) expect((await eventRow(s.db, id)).delivered_at).not.toBeNull();
+    const receipts = await s.db.selectFrom('event_receipts').select(['listener', 'event_id']).execute();
+    expect(receipts.map((x) => [x.listener, Number(x.event_id)])).toEqual([['choosy', yes.id]]);
+  });
+
   it('SPINE an event appended by a transactional listener is delivered at once, not at the next poll', async () => {
     const s = await fresh();
     const accountId = await createAccount(s.db);

@@ -31,6 +31,11 @@ export type Listener =
        * data): events of one batch with the same key need only the last run; the others get their receipt.
        */
       coalesce?: (e: StoredEvent) => string | null;
+      /**
+       * Whether the listener has anything to do with this event, from the event alone (it never changes, so
+       * every repeat decides the same): an event it does not want gets no receipt row and no transaction.
+       */
+      wants?: (e: StoredEvent) => boolean;
       handle(e: StoredEvent, trx: Trx): Promise<void>;
     }
   | {
@@ -85,7 +90,8 @@ const HELD_MAX_MS = 2_000;
 /** What immediate effects did at commit is forgotten after this if no claim here asked (another node's). */
 const RAN_AT_COMMIT_MAX_MS = 120_000;
 
-const subscribes = (l: Listener, e: StoredEvent) => l.events === '*' || l.events.includes(e.type);
+const subscribes = (l: Listener, e: StoredEvent) =>
+  (l.events === '*' || l.events.includes(e.type)) && (l.kind !== 'transactional' || !l.wants || l.wants(e));
 
 /**
  * Claims undelivered events with a lease and hands them to listeners. Runs on every node. An account's
