@@ -18,6 +18,9 @@ describe('the rule reader', () => {
       ['The app is not working', { frustration: 1 }, 'Technical problem'],
       ['<p>I will take legal action if I don&#39;t get a refund</p>', { commitment: 1, threat: 1 }, 'Refund'],
       ['ok', { neutral: 1 }, ''],
+      // A crash while signing in is a technical problem first (the earlier topic wins a tie).
+      ['The app keeps crashing when I log in', { frustration: 1 }, 'Technical problem'],
+      ['Why was I charged twice?', { enquiry: 1 }, 'Billing and payment'],
     ];
     for (const [text, emotion_2, context] of cases)
       expect([text, ruleReader.read(text)]).toEqual([text, { emotion_2, context }]);

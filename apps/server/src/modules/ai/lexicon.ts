@@ -17,6 +17,7 @@ export const EMOTION_CUES: Partial<Record<Emotion, string[]>> = {
     'third time',
     'second time',
     'keep asking',
+    'keeps',
     'nobody',
     'no one',
     'waste of time',
@@ -151,12 +152,12 @@ export const CONTEXT_CUES: { context: string; cues: string[] }[] = [
     cues: ['bill*', 'invoice*', 'payment*', 'charged', 'charge', 'card', 'overcharg*', 'receipt', 'pay'],
   },
   {
-    context: 'Account access',
-    cues: ['password', 'log in', 'login', 'sign in', 'locked out', 'two-factor', '2fa', 'verification code', 'account'],
-  },
-  {
     context: 'Technical problem',
     cues: ['error', 'bug', 'crash*', 'not working', 'doesnt work', 'broken', 'freez*', 'slow', 'outage', 'down'],
+  },
+  {
+    context: 'Account access',
+    cues: ['password', 'log in', 'login', 'sign in', 'locked out', 'two-factor', '2fa', 'verification code', 'account'],
   },
   { context: 'Order', cues: ['order*', 'purchase*', 'bought', 'item*'] },
   { context: 'Appointment', cues: ['appointment*', 'book*', 'reschedul*', 'visit', 'slot'] },
