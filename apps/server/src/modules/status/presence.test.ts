@@ -127,6 +127,26 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     expect(row).toMatchObject({ status: 'OFFLINE', last_seen: Number(u.last_seen_at) });
   });
 
+  it('STATUS-04 STATUS-06 the grace runs from the last close: an older tab closed earlier does not cut it short', async () => {
+    const { admin, agent } = await account();
+    const watcher = await socket(admin.token);
+    const heard = collect(watcher, 'statusUpdated');
+    const old = await socket(agent.token);
+    const last = await socket(agent.token);
+    await waitFor(async () => (await connections(agent.id)).length === 2, 'two connection rows');
+    old.disconnect();
+    await waitFor(async () => (await connections(agent.id)).length === 1, 'one row left');
+    await sleep(GRACE_MS * 0.6);
+    const lastClosed = Date.now();
+    last.disconnect();
+    await waitFor(statusIs(agent.id, 'OFFLINE'), 'the agent Offline');
+    // Offline a whole grace after the last close, not when the older close's grace ran out.
+    const u = await user(agent.id);
+    expect(Number(u.status_since)).toBeGreaterThanOrEqual(lastClosed + GRACE_MS - 50);
+    await waitFor(() => heard.some((e) => e.userId === agent.id && e.status === 'OFFLINE'), 'the Offline event');
+    expect(heard.filter((e) => e.userId === agent.id).map((e) => e.status)).toEqual(['ONLINE', 'OFFLINE']);
+  });
+
   it('STATUS-04 two sockets of one user: closing one keeps the user Online; a quick reconnect never flickers', async () => {
     const { admin, agent } = await account();
     const watcher = await socket(admin.token);

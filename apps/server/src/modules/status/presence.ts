@@ -130,15 +130,29 @@ export class Presence {
       if (this.stopped) return;
       const t = setTimeout(() => {
         this.timers.delete(t);
-        this.track(this.offlineIfGone(who)).catch((err) => this.o.log.error({ err }, 'presence check failed'));
+        this.track(this.offlineIfGone(who, at)).catch((err) => this.o.log.error({ err }, 'presence check failed'));
       }, this.o.graceMs);
       this.timers.add(t);
     });
   }
 
-  /** Sets the user Offline when no node holds a connection of theirs; answers whether it did. */
-  offlineIfGone(who: Who): Promise<boolean> {
+  /**
+   * Sets the user Offline when no node holds a connection of theirs; answers whether it did. A grace timer
+   * passes the time of the disconnect it waited for: when a connection of the user closed after that one (its
+   * `last_seen_at` is newer), the grace runs from that later close and its own timer decides. Without this an
+   * old tab closed half a minute ago set a user Offline the moment their last connection blinked.
+   */
+  offlineIfGone(who: Who, closedAt?: number): Promise<boolean> {
     return runCommand(this.o.db, async (trx) => {
+      if (closedAt !== undefined) {
+        const u = await trx
+          .selectFrom('users')
+          .select('last_seen_at')
+          .where('account_id', '=', who.accountId)
+          .where('id', '=', who.userId)
+          .executeTakeFirst();
+        if (u && Number(u.last_seen_at ?? 0) > closedAt) return false;
+      }
       const left = await trx
         .selectFrom('user_connections')
         .select('socket_id')
