@@ -1,5 +1,5 @@
 import type { OnlineUser, StatusUpdated } from '@parley/contracts';
-import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { realtime } from '../../lib/realtime';
 import { statusApi, statusKeys } from './api';
 
@@ -22,7 +22,27 @@ export function subscribePresence(qc: QueryClient, myUserId: number | undefined)
   return realtime.on('statusUpdated', (data) => applyStatusUpdate(qc, data as StatusUpdated, myUserId));
 }
 
-export const useMyStatus = () => useQuery({ queryKey: statusKeys.me, queryFn: statusApi.me, staleTime: 60_000 });
+/**
+ * Pure: what my status is after a fetch. A fetch read before a live `statusUpdated` but answered after it
+ * must not put the older state back: a status that began later (`ts`) than the fetched one wins.
+ */
+export function newerStatus(cached: OnlineUser | null | undefined, fetched: OnlineUser | null): OnlineUser | null {
+  return cached && fetched && cached.ts > fetched.ts ? cached : fetched;
+}
+
+/** My own status, kept live by `subscribePresence`. */
+export function useMyStatus() {
+  const qc = useQueryClient();
+  return useQuery({
+    queryKey: statusKeys.me,
+    queryFn: async () => {
+      const fetched = await statusApi.me();
+      // The cache as it is now, after the answer: a live event may have come while the call was out.
+      return newerStatus(qc.getQueryData<OnlineUser | null>(statusKeys.me), fetched);
+    },
+    staleTime: 60_000,
+  });
+}
 
 export const useCustomStatuses = () =>
   useQuery({ queryKey: statusKeys.custom, queryFn: statusApi.customStatuses, staleTime: 5 * 60_000, retry: 2 });
