@@ -1,6 +1,6 @@
 import { speechWav } from '@parley/contracts/fixtures';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
@@ -12,6 +12,7 @@ import {
   seedWorkspace,
   signInAs,
   startServer,
+  visitorChatTaken,
   waitConnected,
 } from './support.js';
 
@@ -52,46 +53,18 @@ describe('emotion and context of customer messages in Chromium', () => {
     return page;
   }
 
-  /** A visitor on the live chat socket, queued; Amy takes the chat. */
-  async function chat(name: string) {
-    const { csrf } = await apiJson(`${server.url}/api/livechat/info`, 'POST', { token: liveToken });
-    const socket = io(`${server.url}/visitor`, {
-      transports: ['websocket'],
-      auth: { token: liveToken, csrf },
-      reconnection: false,
-      forceNew: true,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    const queued = await socket.emitWithAck('registerQueue', {
-      token: liveToken,
-      csrf,
-      name,
-      phone: '0123',
-      email: `${name.toLowerCase()}@example.com`,
-      message: `Hello, I am ${name}`,
-    });
-    if (!queued.ok) throw new Error(`registerQueue: ${queued.error}`);
-    const taken = await apiJson(`${server.url}/api/livechat/accept`, 'POST', { id: null }, amyToken);
-    return {
-      ticketId: taken.ticket_id as number,
-      async says(message: string) {
-        const r = await socket.emitWithAck('visitorMessage', { message });
-        if (!r.ok) throw new Error(`visitorMessage: ${r.error}`);
-      },
-    };
-  }
-
   const messageWith = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
 
   for (const scheme of ['light', 'dark'] as const)
     it(`RT-24 RT-25 AI-02 AI-13 AI-14 each customer message shows its emotion and context live; the header the ticket's (${scheme})`, async () => {
       const page = await open(scheme);
       await signInAs(page, server.url, 'amy');
-      const c = await chat(scheme === 'light' ? 'Vera' : 'Walt');
+      const c = await visitorChatTaken(server.url, {
+        liveToken,
+        agentToken: amyToken,
+        name: scheme === 'light' ? 'Vera' : 'Walt',
+        sockets,
+      });
       await page.goto(`${server.url}/ticket/${c.ticketId}`);
       await page.getByTestId('conversation-pane').waitFor();
       await waitConnected(page);
@@ -136,7 +109,7 @@ describe('emotion and context of customer messages in Chromium', () => {
   it('RT-25 a call recording an agent attaches is heard: the voice emotion shows on it live', async () => {
     const page = await open('light');
     await signInAs(page, server.url, 'amy');
-    const c = await chat('Xena');
+    const c = await visitorChatTaken(server.url, { liveToken, agentToken: amyToken, name: 'Xena', sockets });
     await page.goto(`${server.url}/ticket/${c.ticketId}`);
     await page.getByTestId('conversation-pane').waitFor();
     await waitConnected(page);

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
@@ -12,6 +12,7 @@ import {
   seedWorkspace,
   signInAs,
   startServer,
+  visitorChatTaken,
   waitConnected,
 } from './support.js';
 
@@ -52,51 +53,17 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     return ctx.newPage();
   };
 
-  /** A website visitor on the live chat socket, queued; Amy takes the chat (the first message is the customer's). */
-  async function chatTakenByAmy(name: string) {
-    const { csrf } = await apiJson(`${server.url}/api/livechat/info`, 'POST', { token: liveToken });
-    const socket = io(`${server.url}/visitor`, {
-      transports: ['websocket'],
-      auth: { token: liveToken, csrf },
-      reconnection: false,
-      forceNew: true,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    const queued = await socket.emitWithAck('registerQueue', {
-      token: liveToken,
-      csrf,
-      name,
-      phone: '0123',
-      email: `${name.toLowerCase()}@example.com`,
-      message: `Hello, I am ${name}`,
-    });
-    if (!queued.ok) throw new Error(`registerQueue: ${queued.error}`);
-    const taken = await apiJson(`${server.url}/api/livechat/accept`, 'POST', { id: null }, amyToken);
-    const ticketId = taken.ticket_id as number;
-    return {
-      ticketId,
-      async says(message: string) {
-        const r = await socket.emitWithAck('visitorMessage', { message });
-        if (!r.ok) throw new Error(`visitorMessage: ${r.error}`);
-      },
-    };
-  }
-
   it('SHELL-40 SHELL-41 the page title counts unread conversations: up when a customer writes, down when read', async () => {
     const ann = await open();
     await signInAs(ann, server.url, 'ann');
     await expect.poll(() => ann.title()).toBe('Parley - Ann Admin');
 
     // A customer's first message in a chat Ann has not read: one unread.
-    const vera = await chatTakenByAmy('Vera');
+    const vera = await visitorChatTaken(server.url, { liveToken, agentToken: amyToken, name: 'Vera', sockets });
     await expect.poll(() => ann.title(), WAIT).toBe('(1) Parley - Ann Admin');
     // More from the same customer is the same unread conversation; a second customer makes two.
     await vera.says('Are you there?');
-    const walt = await chatTakenByAmy('Walt');
+    const walt = await visitorChatTaken(server.url, { liveToken, agentToken: amyToken, name: 'Walt', sockets });
     await expect.poll(() => ann.title(), WAIT).toBe('(2) Parley - Ann Admin');
     await screenshot(ann, 'shell-title-unread-light');
 
@@ -121,7 +88,7 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
   it('SHELL-58 SHELL-59 a customer message in my chat while I am elsewhere: a toast whose View opens it', async () => {
     const amy = await open();
     await signInAs(amy, server.url, 'amy');
-    const zoe = await chatTakenByAmy('Zoe');
+    const zoe = await visitorChatTaken(server.url, { liveToken, agentToken: amyToken, name: 'Zoe', sockets });
     await amy.goto(`${server.url}/settings/appearance`);
     await waitConnected(amy);
     await zoe.says('My parcel is late');

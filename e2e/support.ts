@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { io, type Socket } from 'socket.io-client';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const artifacts = path.join(root, 'test-results');
@@ -267,4 +268,43 @@ export function recordSocketSends(page: Page): string[] {
     }),
   );
   return sent;
+}
+
+/**
+ * A website visitor on the real live chat socket, queued with a first message ("Hello, I am {name}"); the
+ * agent whose token is given takes the chat. The socket goes into `sockets` for the caller to close.
+ */
+export async function visitorChatTaken(
+  url: string,
+  o: { liveToken: string; agentToken: string; name: string; sockets: Socket[] },
+): Promise<{ ticketId: number; says(message: string): Promise<void> }> {
+  const { csrf } = await apiJson(`${url}/api/livechat/info`, 'POST', { token: o.liveToken });
+  const socket = io(`${url}/visitor`, {
+    transports: ['websocket'],
+    auth: { token: o.liveToken, csrf },
+    reconnection: false,
+    forceNew: true,
+  });
+  o.sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const queued = await socket.emitWithAck('registerQueue', {
+    token: o.liveToken,
+    csrf,
+    name: o.name,
+    phone: '0123',
+    email: `${o.name.toLowerCase()}@example.com`,
+    message: `Hello, I am ${o.name}`,
+  });
+  if (!queued.ok) throw new Error(`registerQueue: ${queued.error}`);
+  const taken = await apiJson(`${url}/api/livechat/accept`, 'POST', { id: null }, o.agentToken);
+  return {
+    ticketId: taken.ticket_id as number,
+    async says(message: string) {
+      const r = await socket.emitWithAck('visitorMessage', { message });
+      if (!r.ok) throw new Error(`visitorMessage: ${r.error}`);
+    },
+  };
 }

@@ -11,21 +11,13 @@ import {
 } from '@parley/contracts';
 import { appendEvents, type Listener, type NewEvent, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
 import { keyOf, staffAudience, uploadPath } from '../messages/index.js';
+import { parseEmotionCounts } from '../tickets/index.js';
 import { type EmotionReader, ruleReader, type TextReading } from './emotion.js';
 import { analyseVoice, decodeWav } from './voice.js';
 
 const READ_TYPES = new Set(['text', 'text/html']);
 /** What file sniffing calls a WAV file. */
 const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/vnd.wave', 'audio/wave']);
-
-const parseCounts = (s: string): Record<string, number> => {
-  try {
-    const v = JSON.parse(s) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, number>) : {};
-  } catch {
-    return {};
-  }
-};
 
 type Payload = Partial<NewMessageEvent> & { fromCustomer?: boolean };
 const textOf = (m: Payload) =>
@@ -133,7 +125,7 @@ async function textEvents(
   rooms: string[],
 ): Promise<NewEvent[]> {
   const ticketId = Number(t.id);
-  const emotion_2 = addCounts(parseCounts(t.emotion_2), reading.emotion_2);
+  const emotion_2 = addCounts(parseEmotionCounts(t.emotion_2), reading.emotion_2);
   const emotion = dominantEmotion(emotion_2);
   await trx
     .updateTable('tickets')

@@ -30,7 +30,7 @@ export { ticketInfo } from './ticketInfo.js';
 export { listTicketStatuses } from './ticketStatuses.js';
 /** Domain events other modules listen to. */
 export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
-export { listCampaigns, loadTickets, ticketItem, touchTicketItem } from './tickets.queries.js';
+export { listCampaigns, loadTickets, parseEmotionCounts, ticketItem, touchTicketItem } from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */
 export { ticketAudience, ticketRoomSocket } from './tickets.realtime.js';
 /** HTTP routes of the module. */

@@ -117,6 +117,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 const severity = (p: string): TicketListItem['severity'] => (p === 'H' || p === 'M' || p === 'L' ? p : '');
 const isCounts = (v: unknown): v is Record<string, number> =>
   isObject(v) && Object.values(v).every((n) => typeof n === 'number');
+/** A ticket's `emotion_2` column: emotion -> count; {} when it holds anything else. */
+export const parseEmotionCounts = (raw: string): Record<string, number> => parseJson(raw, isCounts, {});
 const direction = (d: string): TicketListItem['call_direction'] => (d === 'inbound' || d === 'outbound' ? d : '');
 
 export function toListItem(r: ItemRow): TicketListItem {
@@ -153,7 +155,7 @@ export function toListItem(r: ItemRow): TicketListItem {
     ref: r.ref,
     receiver_email: r.receiver_email,
     emotion: r.emotion,
-    emotion_2: parseJson(r.emotion_2, isCounts, {}),
+    emotion_2: parseEmotionCounts(r.emotion_2),
     call_direction: direction(r.call_direction),
     did: r.did,
   };
