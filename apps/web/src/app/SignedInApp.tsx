@@ -5,9 +5,9 @@ import { Navigate, Route, Routes, useParams } from 'react-router';
 import { ChatBadge } from '../features/chat/ChatBadge';
 import { HomePage } from '../features/home/HomePage';
 import { lazyScreen } from '../lib/lazyRetry';
+import { useConnected } from '../lib/useConnected';
 import { NotFoundPage } from './NotFoundPage';
 import { SignedInLayout } from './SignedInLayout';
-import { useConnected } from './shell/useConnected';
 
 const screens = () => import('../features/screens/Screens');
 const S = (name: keyof Awaited<ReturnType<typeof screens>>) => lazyScreen(screens, name);

@@ -8,6 +8,7 @@ import { MyStatusModal } from '../features/status/MyStatusModal';
 import { ProfileModal } from '../features/status/ProfileModal';
 import { subscribePresence, useCustomStatuses } from '../features/status/presence';
 import { getCookie, local, setCookie } from '../lib/cookies';
+import { useShell } from '../lib/shellStore';
 import { Logo } from '../ui/Logo';
 import { Banners } from './shell/Banners';
 import { BottomTabs, NARROW_QUERY, useOpenSavedTab } from './shell/BottomTabs';
@@ -15,7 +16,6 @@ import { DebugPanel } from './shell/DebugPanel';
 import { ShellModals } from './shell/Modals';
 import { NavPanel } from './shell/NavPanel';
 import { navContextOf } from './shell/navContext';
-import { useShell } from './shell/shellStore';
 import { useShellFeed } from './shell/useShellFeed';
 import { useShortcuts } from './shell/useShortcuts';
 

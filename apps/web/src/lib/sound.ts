@@ -1,4 +1,4 @@
-import { shell } from '../app/shell/shellStore';
+import { shell } from './shellStore';
 
 /**
  * DECISIONS 21: two sounds, made with Web Audio (no files to load): the notification at volume 0.5 and the

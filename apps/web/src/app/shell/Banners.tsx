@@ -17,8 +17,8 @@ import { useMyStatus } from '../../features/status/presence';
 import { local } from '../../lib/cookies';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
-import { shell } from './shellStore';
-import { useConnected } from './useConnected';
+import { shell } from '../../lib/shellStore';
+import { useConnected } from '../../lib/useConnected';
 import { type SipProblem, useSipProblem } from './useSipProblem';
 
 // LIVECHAT-03 (issue 7): the incoming live chats banner with Take one.

@@ -11,8 +11,8 @@ import { IconHeadset, IconMessages, IconTicket } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { local } from '../../lib/cookies';
+import { useShell } from '../../lib/shellStore';
 import classes from './BottomTabs.module.css';
-import { useShell } from './shellStore';
 
 const ICONS = { ticket: IconTicket, livechat: IconHeadset, chat: IconMessages };
 

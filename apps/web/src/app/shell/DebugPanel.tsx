@@ -2,9 +2,9 @@ import { Button, Code, Drawer, Group, Table } from '@mantine/core';
 import type { AuthCheckAnswer } from '@parley/contracts';
 import { useState } from 'react';
 import { realtime } from '../../lib/realtime';
+import { shell, useShell } from '../../lib/shellStore';
 import { playNotification } from '../../lib/sound';
-import { shell, useShell } from './shellStore';
-import { useConnected } from './useConnected';
+import { useConnected } from '../../lib/useConnected';
 
 /** alt+shift+d: what support asks for when something looks wrong. Never shows tokens. */
 export function DebugPanel({ session }: { session: AuthCheckAnswer }) {

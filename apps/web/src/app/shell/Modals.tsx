@@ -2,8 +2,8 @@ import { Anchor, Button, Card, Group, Image, Modal, SimpleGrid, Stack, Text, Tit
 import { BILLING_SECTION, LOG_OUT_CONFIRM, PLANS, SETTINGS_SECTIONS, SHELL_STRINGS } from '@parley/contracts';
 import { Link, useNavigate } from 'react-router';
 import { useSignOut } from '../../features/auth/useSession';
+import { shell, useShell } from '../../lib/shellStore';
 import { resumeAudio } from '../../lib/sound';
-import { shell, useShell } from './shellStore';
 
 /** NAV-36 */
 function LogoutConfirm() {

@@ -28,10 +28,10 @@ import { useIncomingCall } from '../../features/calls/incomingCall';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { OnlineUsersPanel } from '../../features/status/OnlineUsersPanel';
 import { local } from '../../lib/cookies';
+import { useShell } from '../../lib/shellStore';
 import classes from './NavPanel.module.css';
 import { navContextOf } from './navContext';
 import { NAV_ICONS } from './navIcons';
-import { useShell } from './shellStore';
 import { UserMenu } from './UserMenu';
 
 type HintKey = 'minimized' | 'edit' | 'calendar';

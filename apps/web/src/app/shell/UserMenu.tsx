@@ -28,8 +28,8 @@ import { useMyStatus } from '../../features/status/presence';
 import { colorOf } from '../../features/status/strings';
 import { avatarHintSeen, useCookieFlag } from '../../lib/prefs';
 import { realtime } from '../../lib/realtime';
-import { shell } from './shellStore';
-import { useConnected } from './useConnected';
+import { shell } from '../../lib/shellStore';
+import { useConnected } from '../../lib/useConnected';
 
 /**
  * NAV-34, NAV-35: the user menu. It names the product for this host and the version, and holds My Status,

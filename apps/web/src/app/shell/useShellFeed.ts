@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ticketKeys, ticketsApi } from '../../features/tickets/api';
 import { realtime } from '../../lib/realtime';
+import { shell, useShell } from '../../lib/shellStore';
 import { toast } from '../../ui/toast';
 import {
   boardChanged,
@@ -15,7 +16,6 @@ import {
   ticketsUnread,
   unreadTotal,
 } from './shellFeed';
-import { shell, useShell } from './shellStore';
 
 /** Unread counts are asked again at most this often while conversation events keep coming. */
 const REFRESH_MS = 1_000;

@@ -4,8 +4,8 @@ import { LOCAL_KEYS } from '@parley/contracts';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { realtime } from '../../lib/realtime';
+import { shell } from '../../lib/shellStore';
 import { toast } from '../../ui/toast';
-import { shell } from './shellStore';
 
 /**
  * SHELL-60, SHELL-61: alt+shift shortcuts for support sessions and power users.

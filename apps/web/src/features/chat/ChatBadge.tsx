@@ -1,8 +1,8 @@
 import type { ChatListAnswer } from '@parley/contracts';
 import { useEffect } from 'react';
-import { shell } from '../../app/shell/shellStore';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { shell } from '../../lib/shellStore';
 
 /**
  * CHAT-05, SHELL-34: the Workspace tab's badge while any chat has unread messages. Mounted once in the

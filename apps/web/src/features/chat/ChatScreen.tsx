@@ -18,9 +18,9 @@ import { IconArrowLeft, IconMessages, IconPlus, IconUsers } from '@tabler/icons-
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { shell } from '../../app/shell/shellStore';
 import { HttpError } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { shell } from '../../lib/shellStore';
 import { toast } from '../../ui/toast';
 import { useMe } from '../conversation/useConversation';
 import { chatApi, chatKeys, useChatList, useMeetings } from './api';

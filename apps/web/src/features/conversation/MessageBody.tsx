@@ -11,7 +11,7 @@ import {
 } from '@tabler/icons-react';
 import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
-import { shell } from '../../app/shell/shellStore';
+import { shell } from '../../lib/shellStore';
 import type { ShownMessage } from './model';
 import { CONVERSATION_STRINGS as S } from './strings';
 

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type AuthCheckAnswer, effectiveStatus, STATUS_DURATION_NOTE, statusLabel } from '@parley/contracts';
-import { shell } from '../../app/shell/shellStore';
+import { shell } from '../../lib/shellStore';
 import { useMyStatus } from '../status/presence';
 import { colorOf, t } from '../status/strings';
 import { TeamActivity } from '../status/TeamActivity';

@@ -11,9 +11,9 @@ import {
 } from '@parley/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { shell } from '../../app/shell/shellStore';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { shell } from '../../lib/shellStore';
 
 export const liveChatKeys = {
   queue: ['livechat', 'queue'] as const,

@@ -2,8 +2,8 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@ma
 import { AGENT_STATUSES, effectiveStatus, REASON_REQUIRED, STATUS_DURATION_NOTE, statusLabel } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { shell, useShell } from '../../app/shell/shellStore';
 import { HttpError } from '../../lib/http';
+import { shell, useShell } from '../../lib/shellStore';
 import { statusApi, statusKeys } from './api';
 import { useCustomStatuses, useMyStatus } from './presence';
 import { t } from './strings';

@@ -17,7 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import { useEffect, useRef, useState } from 'react';
-import { shell } from '../../app/shell/shellStore';
+import { shell } from '../../lib/shellStore';
 import { statusApi, statusKeys } from './api';
 import { colorOf, t } from './strings';
 

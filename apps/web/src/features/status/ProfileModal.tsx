@@ -1,7 +1,7 @@
 import { Avatar, Badge, Group, Modal, Stack, Text } from '@mantine/core';
 import { effectiveStatus, statusLabel } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { shell, useShell } from '../../app/shell/shellStore';
+import { shell, useShell } from '../../lib/shellStore';
 import { UserProfileSections } from '../profile';
 import { statusApi, statusKeys } from './api';
 import { lastSeenText } from './OnlineUsersPanel';

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { realtime } from '../../lib/realtime';
+import { realtime } from './realtime';
 
 /** Whether the realtime socket is connected now. */
 export function useConnected(): boolean {

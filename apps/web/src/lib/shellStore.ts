@@ -1,6 +1,6 @@
 import { SHELL_STRINGS } from '@parley/contracts';
 import { useRef, useSyncExternalStore } from 'react';
-import { HttpError } from '../../lib/http';
+import { HttpError } from './http';
 
 /** What the shell shows around the screens: modals, panels and flags any feature may open. */
 export interface ShellState {

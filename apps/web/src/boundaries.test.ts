@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The web app's layers: `app/` composes features; a feature imports `ui/`, `lib/`, the contracts and
+ * itself; `lib/` and `ui/` import no feature and nothing of `app/`. What two parts share moves down.
+ */
+const src = import.meta.dirname;
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return /\.(ts|tsx)$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** Every relative import of a file, as a path under `src/` ('features/auth/api', 'lib/http', ...). */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    found.push(
+      path
+        .relative(src, path.resolve(path.dirname(file), m[1] as string))
+        .split(path.sep)
+        .join('/'),
+    );
+  }
+  return found;
+}
+
+const layerOf = (rel: string) => rel.split('/')[0] as string;
+const all = sources(src).map((f) => ({ rel: path.relative(src, f).split(path.sep).join('/'), imports: importsOf(f) }));
+
+describe('web app layers', () => {
+  it('finds the sources it checks', () => {
+    expect(all.length).toBeGreaterThan(50);
+    expect(all.some((f) => f.imports.some((i) => i.startsWith('lib/')))).toBe(true);
+  });
+
+  it('nothing outside app/ imports app/ (but the entry point that mounts it)', () => {
+    const bad = all
+      .filter((f) => layerOf(f.rel) !== 'app' && f.rel !== 'main.tsx')
+      .flatMap((f) => f.imports.filter((i) => layerOf(i) === 'app').map((i) => `${f.rel} -> ${i}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('lib/ and ui/ import no feature', () => {
+    const bad = all
+      .filter((f) => ['lib', 'ui'].includes(layerOf(f.rel)))
+      .flatMap((f) => f.imports.filter((i) => layerOf(i) === 'features').map((i) => `${f.rel} -> ${i}`));
+    expect(bad).toEqual([]);
+  });
+});
