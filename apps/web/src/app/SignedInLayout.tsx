@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, Stack } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { type AuthCheckAnswer, COOKIES, CUSTOM_STATUS_FETCH_FAILED, LOCAL_KEYS } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -29,7 +29,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
   const { pathname } = useLocation();
   const qc = useQueryClient();
   const narrow = useMediaQuery(NARROW_QUERY);
-  const [mobileOpen, mobile] = useDisclosure(false);
+  const [mobileOpen, setMobileOpen] = useState(false);
   // NAV-39, NAV-40: always_display=0 lets the panel stay collapsed; kept about a year.
   const [collapsed, setCollapsed] = useState(() => getCookie(COOKIES.alwaysDisplay) === '0');
   const unread = useShell((s) => s.unread);
@@ -48,11 +48,12 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
   useEffect(() => {
     if (session.adminName) setCookie(COOKIES.displayName, session.adminName);
   }, [session.adminName]);
-  // SHELL-14, SHELL-15: the last ticket location; the Tickets entry returns there.
+  // SHELL-14, SHELL-15: the last ticket location; the Tickets entry returns there. Going somewhere closes
+  // the phone's drawer (only then: the effect must not run on other renders, or the drawer never opens).
   useEffect(() => {
     if (pathname.includes('ticket')) local.set(LOCAL_KEYS.lastTicketPath, pathname);
-    mobile.close();
-  }, [pathname, mobile]);
+    setMobileOpen(false);
+  }, [pathname]);
   // STATUS-19: without the custom statuses the status menu would be wrong; say so and reload.
   useEffect(() => {
     if (custom.isError) {
@@ -82,7 +83,14 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
       {narrow && (
         <AppShell.Header px="sm">
           <Group h="100%" gap="sm">
-            {!noNav && <Burger opened={mobileOpen} onClick={mobile.toggle} size="sm" aria-label="Open navigation" />}
+            {!noNav && (
+              <Burger
+                opened={mobileOpen}
+                onClick={() => setMobileOpen((o) => !o)}
+                size="sm"
+                aria-label="Open navigation"
+              />
+            )}
             <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }}>
               <Logo title={title} />
             </Link>

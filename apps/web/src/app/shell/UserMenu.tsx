@@ -12,6 +12,7 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type AuthCheckAnswer, effectiveStatus, NAV_HINTS, PLANS, statusLabel } from '@parley/contracts';
 import {
   IconInfoCircle,
@@ -30,6 +31,7 @@ import { avatarHintSeen, useCookieFlag } from '../../lib/prefs';
 import { realtime } from '../../lib/realtime';
 import { shell } from '../../lib/shellStore';
 import { useConnected } from '../../lib/useConnected';
+import { NARROW_QUERY } from './BottomTabs';
 
 /**
  * NAV-34, NAV-35: the user menu. It names the product for this host and the version, and holds My Status,
@@ -43,6 +45,8 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
   const { setColorScheme } = useMantineColorScheme();
   const dark = useComputedColorScheme('light') === 'dark';
   const connected = useConnected();
+  // On a phone the drawer takes the whole width: the menu opens above the button, not beside it.
+  const narrow = useMediaQuery(NARROW_QUERY);
   const [hintSeen, setHintSeen] = useCookieFlag(avatarHintSeen);
   const status = connected ? (me.data ? effectiveStatus(me.data) : 'ONLINE') : 'OFFLINE';
   const title = session.productDetails?.title ?? 'Parley';
@@ -64,7 +68,7 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
   return (
     <Popover
       opened={!hintSeen && !collapsed && pathname === '/'}
-      position="right-end"
+      position={narrow ? 'top' : 'right-end'}
       withArrow
       shadow="md"
       width={240}
@@ -73,7 +77,7 @@ export function UserMenu({ session, collapsed }: { session: AuthCheckAnswer; col
     >
       <Popover.Target>
         <Box>
-          <Menu position="right-end" width={240} shadow="md" withinPortal>
+          <Menu position={narrow ? 'top' : 'right-end'} width={240} shadow="md" withinPortal>
             <Menu.Target>
               <UnstyledButton
                 aria-label={collapsed ? `${session.adminName}, ${statusLabel(status)}` : undefined}
