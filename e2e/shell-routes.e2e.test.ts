@@ -90,6 +90,30 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await page.getByRole('list', { name: 'Main navigation' }).waitFor();
   });
 
+  it('SHELL-16 a screen that is not built yet says so plainly and claims nothing about the data', async () => {
+    const page = await open();
+    await signInAs(page, server.url, 'ann');
+    const routes: [string, string][] = [
+      ['/contacts', 'Contacts'],
+      ['/report/omnichannel', 'Reports'],
+      ['/case', 'Case Management'],
+      ['/call', 'Calls'],
+      ['/calendar', 'Calendar'],
+      ['/support/kb/en', 'Knowledgebase'],
+      ['/interactions', 'Not available yet'],
+    ];
+    for (const [to, heading] of routes) {
+      await page.goto(`${server.url}${to}`);
+      const screen = page.getByTestId('empty-screen');
+      await screen.getByRole('heading', { name: heading }).waitFor();
+      const text = (await screen.textContent()) ?? '';
+      expect(text, to).toContain('This screen is not available yet in this version of Parley.');
+      // What the old placeholders said: statements about the workspace that were not true.
+      expect(text, to).not.toMatch(/No contacts yet|once your team has handled|No calls yet|No articles|automatically/);
+    }
+    await screenshot(page, 'not-built-light');
+  });
+
   it('NAV-32 NAV-39 the avatar hint is remembered in a cookie of a year; always_display and display_name too', async () => {
     const page = await open();
     await signInAs(page, server.url, 'ann');

@@ -1,5 +1,5 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { CHAT_NOT_ALLOWED, SHELL_STRINGS } from '@parley/contracts';
+import { CHAT_NOT_ALLOWED } from '@parley/contracts';
 import {
   IconAddressBook,
   IconBook,
@@ -11,8 +11,6 @@ import {
   IconCreditCard,
   IconEye,
   IconFileText,
-  IconHeadset,
-  IconLayoutKanban,
   IconLink,
   IconMessages,
   IconMicrophone,
@@ -20,113 +18,94 @@ import {
   IconPhone,
   IconShieldExclamation,
   IconSpeakerphone,
-  IconTicket,
   IconUserSearch,
 } from '@tabler/icons-react';
+import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 
 /*
- * The screens other capabilities fill. Until then each shows a real empty state saying what will be here,
- * never a blank page (issue 4). They load on demand as one small chunk.
+ * The screens other capabilities fill. Until one is built it says so plainly, names what it will hold, and
+ * claims nothing about the workspace's data (no "no contacts yet" beside a list of customers). They load on
+ * demand as one small chunk.
  */
+type Icon = ComponentType<{ size?: number; stroke?: number }>;
 
-export const TicketsScreen = () => (
-  <EmptyScreen
-    icon={IconTicket}
-    title="No tickets yet"
-    text="Tickets from e-mail, forms and social channels land here."
-  />
-);
-export const LiveChatScreen = () => (
-  <EmptyScreen
-    icon={IconHeadset}
-    title="No live chats"
-    text="Chats from your website visitors show here as they start."
-  />
-);
-export const ChatScreen = () => (
-  <EmptyScreen icon={IconMessages} title={SHELL_STRINGS.emptyChat} text={SHELL_STRINGS.emptyChatBody} />
-);
+/** NOT_BUILT: the first sentence of every screen that is not built yet. */
+export const NOT_BUILT = 'This screen is not available yet in this version of Parley.';
+
+function NotBuilt({ icon, title, will }: { icon: Icon; title: string; will: string }) {
+  return <EmptyScreen icon={icon} title={title} text={`${NOT_BUILT} ${will}`.trim()} />;
+}
+
 export const ReportScreen = () => (
-  <EmptyScreen
+  <NotBuilt
     icon={IconChartBar}
     title="Reports"
-    text="Pick a report once your team has handled some conversations."
+    will="It will show how your team is doing: volumes, response and resolution times, per agent and channel."
   />
 );
 export const CallScreen = () => (
-  <EmptyScreen
-    icon={IconPhone}
-    title="No calls yet"
-    text="Calls you make and take with the softphone are listed here, 30 per page."
-  />
+  <NotBuilt icon={IconPhone} title="Calls" will="It will list the calls made and taken with the softphone." />
 );
 export const ContactsScreen = () => (
-  <EmptyScreen
+  <NotBuilt
     icon={IconAddressBook}
-    title="No contacts yet"
-    text="People who write or call you become contacts automatically."
+    title="Contacts"
+    will="It will list the people who write or call your team, with their conversations on every channel."
   />
 );
 export const CaseScreen = () => (
-  <EmptyScreen
+  <NotBuilt
     icon={IconBriefcase}
-    title="No cases"
-    text="Cases group tickets, chats and calls about one customer problem."
+    title="Case Management"
+    will="It will group tickets, chats and calls about one customer problem into a case."
   />
 );
 export const CustomerAnalysisScreen = () => (
-  <EmptyScreen
+  <NotBuilt
     icon={IconUserSearch}
-    title="Customer analysis"
-    text="Insights about your customers appear once conversations come in."
+    title="Customer Analysis"
+    will="It will show what your customers ask about and how they feel, from their conversations."
   />
 );
 export const CalendarScreen = () => (
-  <EmptyScreen icon={IconCalendar} title="No events" text="Events and holidays of your team show on this calendar." />
-);
-export const KanbanScreen = () => (
-  <EmptyScreen icon={IconLayoutKanban} title="Kanban" text="Cards for follow-ups move across this board." />
+  <NotBuilt icon={IconCalendar} title="Calendar" will="It will show your team's appointments, events and holidays." />
 );
 export const SupervisoryScreen = () => (
-  <EmptyScreen icon={IconEye} title="Supervisory" text="Live view of your agents and queues." />
+  <NotBuilt icon={IconEye} title="Supervisory" will="It will give a live view of your agents and queues." />
 );
 export const ScamCallsScreen = () => (
-  <EmptyScreen
-    icon={IconShieldExclamation}
-    title="Scam Calls"
-    text="Calls flagged as possible scams are listed here for review."
-  />
+  <NotBuilt icon={IconShieldExclamation} title="Scam Calls" will="It will list calls flagged as possible scams." />
 );
 export const TradingScreen = () => (
-  <EmptyScreen
-    icon={IconBrain}
-    title="Trading insight"
-    text="Signals and predictions for your trading desk appear here."
-  />
+  <NotBuilt icon={IconBrain} title="Trading insight" will="It will show signals and predictions for a trading desk." />
 );
 export const RecordingScreen = () => (
-  <EmptyScreen icon={IconMicrophone} title="Recordings" text="Recorded calls appear here with their transcripts." />
+  <NotBuilt icon={IconMicrophone} title="Recordings" will="It will list recorded calls with their transcripts." />
 );
 export const FormsScreen = () => (
-  <EmptyScreen icon={IconFileText} title="Forms" text="Entries submitted through your contact forms are listed here." />
+  <NotBuilt icon={IconFileText} title="Forms" will="It will list the entries submitted through your contact forms." />
 );
 export const CampaignScreen = () => (
-  <EmptyScreen
+  <NotBuilt
     icon={IconSpeakerphone}
-    title="No campaigns"
-    text="Campaigns group outgoing messages and the tickets they bring back."
+    title="Campaigns"
+    will="It will group outgoing messages and the tickets they bring back."
   />
 );
 export const ProductScreen = () => (
-  <EmptyScreen icon={IconPackage} title="No products" text="Products your customers ask about, for quick answers." />
+  <NotBuilt icon={IconPackage} title="Products" will="It will list the products your customers ask about." />
 );
 export const TimerScreen = () => (
-  <EmptyScreen icon={IconClock} title="Timer" text="Time tracked on tickets and chats shows here." />
+  <NotBuilt icon={IconClock} title="Timer" will="It will show the time tracked on tickets and chats." />
 );
 export const PlanScreen = () => (
-  <EmptyScreen icon={IconCreditCard} title="Your plan" text="Plans, subscription and invoices of this workspace." />
+  <NotBuilt
+    icon={IconCreditCard}
+    title="Your plan"
+    will="It will show this workspace's plan, subscription and invoices."
+  />
 );
 export const NoConversationsScreen = () => (
   <EmptyScreen
@@ -139,16 +118,14 @@ export const NoConversationsScreen = () => (
 export const ChatNotAllowedScreen = () => (
   <EmptyScreen icon={IconMessages} title={CHAT_NOT_ALLOWED.title} text={CHAT_NOT_ALLOWED.body} />
 );
-export const GenericScreen = () => (
-  <EmptyScreen icon={IconLink} title="Nothing here yet" text="This part of the workspace has no content yet." />
-);
+export const GenericScreen = () => <NotBuilt icon={IconLink} title="Not available yet" will="" />;
 export const KnowledgeScreen = () => {
   const { type = 'kb', lang = 'en' } = useParams();
   return (
-    <EmptyScreen
+    <NotBuilt
       icon={IconBook}
       title={type === 'manual' ? 'Support' : 'Knowledgebase'}
-      text={`No articles in this ${type === 'manual' ? 'manual' : 'knowledge base'} yet (${lang}).`}
+      will={`It will hold the articles of your ${type === 'manual' ? 'manual' : 'knowledge base'} (${lang}).`}
     />
   );
 };
@@ -228,7 +205,7 @@ export function ContactPage() {
   );
 }
 
-/** SHELL-05 .. SHELL-08: public token pages; their owners check the token. Until then: an honest answer. */
+/** SHELL-05 .. SHELL-08: public token pages; their owners check the token. Until one is built: an honest answer. */
 export function TokenPage({ what }: { what: string }) {
   return (
     <Center mih="100dvh" p="md">
@@ -236,7 +213,9 @@ export function TokenPage({ what }: { what: string }) {
         <Title order={1} size="h3">
           {what}
         </Title>
-        <Text c="dimmed">This link is not valid or has expired. Ask the sender for a new one.</Text>
+        <Text c="dimmed">
+          This page is not available yet in this version of Parley. Ask the sender to reach you another way.
+        </Text>
       </Stack>
     </Center>
   );
