@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type https from 'node:https';
 import pino from 'pino';
 import { migrateToLatest } from './migrations/index.js';
-import { aiRoutes, emotionListener, httpHints, noHints } from './modules/ai/index.js';
+import { aiRoutes, emotionListener, httpHints } from './modules/ai/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
@@ -11,7 +11,7 @@ import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
-import { httpTranslator, messageRoutes, messageSocket, noTranslator } from './modules/messages/index.js';
+import { httpTranslator, messageRoutes, messageSocket } from './modules/messages/index.js';
 import {
   assignedListener,
   conversationPushListener,
@@ -22,6 +22,7 @@ import {
   pushListener,
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
+import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
@@ -107,16 +108,17 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   eventsRoutes(app, { db });
   const visitorLimits = liveChatRoutes(app, { db, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
   workspaceRoutes(app, { db });
-  aiRoutes(app, { db, hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : noHints });
+  aiRoutes(app, { db, hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : null });
   await messageRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
     mailer,
-    translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : noTranslator,
+    translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : null,
   });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
   notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey });
   profileRoutes(app, { db });
+  servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
 
   const realtime = await createRealtime({

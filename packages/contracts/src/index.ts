@@ -12,6 +12,7 @@ export * from './notifications.js';
 export * from './profile.js';
 export * from './realtime.js';
 export * from './seqTracker.js';
+export * from './services.js';
 export * from './shell.js';
 export * from './sla.js';
 export * from './status.js';

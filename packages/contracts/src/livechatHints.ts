@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { NotConfiguredAnswer } from './services.js';
 
 /**
  * AI hints for agents in a live chat (AI-03, AI-06, AI-07, AI-09). The web app asks
  * `GET /api/wauchat/recommendation` for a message; the server hands it to the configured provider, or
- * answers 400 "AI hints are not configured." when there is none.
+ * answers `not_configured` "AI hints are not configured." when there is none (and `GET /api/services`
+ * says so first, so the web app does not ask).
  */
 
 /** The sender name of the translation bot's messages (spec §3, Message.sender). */
@@ -15,9 +17,6 @@ export const AI_STRINGS = {
   confidence: (c: number) => `Confidence ${Math.round(c * 100)}%`,
   failed: 'The AI hint service failed.',
 } as const;
-
-/** The error code of the not-configured answer (the panel then stays empty, with no error shown). */
-export const AI_NOT_CONFIGURED = 'NOT_CONFIGURED';
 
 /**
  * AI-03: a live chat's hints are fetched only for messages not sent by the current agent or the
@@ -47,4 +46,5 @@ export const AiHint = z.object({
   confidence: z.number().min(0).max(1).default(1),
 });
 export type AiHint = z.infer<typeof AiHint>;
-export const AiHintAnswer = z.object({ result: z.literal('success'), data: AiHint });
+export const AiHintAnswer = z.union([z.object({ result: z.literal('success'), data: AiHint }), NotConfiguredAnswer]);
+export type AiHintAnswer = z.infer<typeof AiHintAnswer>;

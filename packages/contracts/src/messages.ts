@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotConfiguredAnswer } from './services.js';
 
 /*
  * Conversations and messages (MSG, RT): the message entity, its notes, reactions and pins, the calls that
@@ -331,11 +332,15 @@ export const TranslateInput = z.object({
   target: z.string().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/),
   source: z.string().max(10).optional(),
 });
-export const TranslateAnswer = z.object({
-  result: z.literal('success'),
-  data: z.array(z.object({ id: z.number(), message: z.string(), translated: z.string() })),
-  target: z.string(),
-});
+export const TranslateAnswer = z.union([
+  z.object({
+    result: z.literal('success'),
+    data: z.array(z.object({ id: z.number(), message: z.string(), translated: z.string() })),
+    target: z.string(),
+  }),
+  NotConfiguredAnswer,
+]);
+export type TranslateAnswer = z.infer<typeof TranslateAnswer>;
 /** MSG-51, MSG-52 (design): the language the customer is answered in; stored as the ticket's `language`. */
 export const LanguageInput = z.object({ ticketId, lang: z.string().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/) });
 

@@ -1,4 +1,12 @@
-import { AiHintAnswer, AiHintQuery, ErrorCode, VOICE_STRINGS, VoiceAnalysis, wantsAiHint } from '@parley/contracts';
+import {
+  AI_STRINGS,
+  AiHintAnswer,
+  AiHintQuery,
+  ErrorCode,
+  VOICE_STRINGS,
+  VoiceAnalysis,
+  wantsAiHint,
+} from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
@@ -10,8 +18,9 @@ import { analyseVoice, decodeWav } from './voice.js';
 /**
  * AI-06, AI-07: `GET /api/wauchat/recommendation` (text, messageId, channel, translation). The message must
  * be one of the caller's account, and one AI-03 allows (not the caller's own, not the translation bot's).
+ * Without a provider (`hints: null`) a valid question is answered `not_configured`.
  */
-export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvider }): void {
+export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvider | null }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/wauchat/recommendation',
@@ -28,6 +37,7 @@ export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvid
         .executeTakeFirst();
       if (!m) throw notFound('Message not found.');
       if (!wantsAiHint(m, auth.username)) throw new AppError(400, 'NO_HINT', 'No hint is given for this message.');
+      if (!deps.hints) return { result: 'not_configured' as const, description: AI_STRINGS.notConfigured };
       const hint = await deps.hints.hint({
         text: q.text,
         translation: q.translation,

@@ -8,7 +8,7 @@ import { dialects, startTestServer } from '../../testing/support.js';
 import { liveChatAccount, queueVisitor } from '../livechat/testing.js';
 
 /**
- * AI-03, AI-06, AI-07, AI-09: `GET /api/wauchat/recommendation` without a provider (a clear 400) and with
+ * AI-03, AI-06, AI-07, AI-09: `GET /api/wauchat/recommendation` without a provider (`not_configured`) and with
  * the HTTP provider (a small server of the test's own standing in for the AI service).
  */
 describe.each(dialects)('AI hints (%s)', (dialect) => {
@@ -68,13 +68,20 @@ describe.each(dialects)('AI hints (%s)', (dialect) => {
       },
     );
 
-  it('AI-03 AI-06 without a provider: 400 "AI hints are not configured."; bad input, strangers and own messages refused first', async () => {
+  it('AI-03 AI-06 without a provider: 200 not_configured "AI hints are not configured.", and /api/services says so first; bad input, strangers and own messages refused first', async () => {
     const call = apiClient(off.url);
     const { agent, visitorMsg, agentMsg } = await chatOn(off, call);
     const q = { text: 'My parcel is late', messageId: visitorMsg, channel: 'LIVECHAT' };
     const r = await ask(call, agent.token, q);
-    expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ result: 'failed', code: 'NOT_CONFIGURED', description: AI_STRINGS.notConfigured });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'not_configured', description: AI_STRINGS.notConfigured });
+    const services = await call('GET', '/api/services', { token: agent.token });
+    expect(services.body).toEqual({ result: 'success', translate: false, ai_hints: false, mail: false });
+    expect((await call('GET', '/api/services', { token: undefined })).status).toBe(401);
+    const configured = await apiClient(on.url)('GET', '/api/services', {
+      token: (await chatOn(on, apiClient(on.url))).agent.token,
+    });
+    expect(configured.body).toMatchObject({ ai_hints: true, translate: false });
     expect((await ask(call, undefined, q)).status).toBe(401);
     expect((await ask(call, agent.token, { ...q, text: ' ' })).status).toBe(400);
     expect((await ask(call, agent.token, { text: 'x', channel: 'LIVECHAT' })).status).toBe(400);

@@ -1,4 +1,4 @@
-import { AI_NOT_CONFIGURED, AI_STRINGS, type AiHint, ErrorCode } from '@parley/contracts';
+import { AI_STRINGS, type AiHint, ErrorCode } from '@parley/contracts';
 import { AppError } from '../../platform/http/errors.js';
 
 /** What a provider is asked about one message (AI-06). */
@@ -13,13 +13,6 @@ export interface HintRequest {
 export interface HintProvider {
   hint(req: HintRequest): Promise<Omit<AiHint, 'messageId'>>;
 }
-
-/** The default: no provider; every call a clear 400 "AI hints are not configured." (as translation does). */
-export const noHints: HintProvider = {
-  async hint() {
-    throw new AppError(400, AI_NOT_CONFIGURED, AI_STRINGS.notConfigured);
-  },
-};
 
 /**
  * An HTTP provider: `POST {url}` with `{ text, translation, channel, messageId }` (and `Authorization:

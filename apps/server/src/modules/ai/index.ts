@@ -6,4 +6,4 @@ export { aiRoutes } from './ai.routes.js';
 export { type EmotionReader, ruleReader, type TextReading } from './emotion.js';
 export { emotionListener } from './emotion.listener.js';
 /** The provider interface, the not-configured default and the HTTP provider (AI_HINTS_URL). */
-export { type HintProvider, httpHints, noHints } from './hints.js';
+export { type HintProvider, httpHints } from './hints.js';

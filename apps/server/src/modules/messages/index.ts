@@ -15,5 +15,5 @@ export { messageSocket } from './messages.socket.js';
 /** Multipart bodies and stored files: what other modules read of an upload. */
 export { readMultipart } from './multipart.js';
 /** The translation providers. */
-export { httpTranslator, noTranslator, type Translator } from './translate.js';
+export { httpTranslator, type Translator } from './translate.js';
 export { keyOf, sniff, uploadPath } from './uploads.js';

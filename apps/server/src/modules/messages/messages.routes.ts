@@ -52,7 +52,8 @@ import { uploadRoutes } from './uploads.routes.js';
 export interface MessageDeps {
   db: DB;
   dataDir: string;
-  translator: Translator;
+  /** MSG-49: the translation provider; null when none is set up (translation answers `not_configured`). */
+  translator: Translator | null;
   /** E-mail replies (MSG-25) go out through it. */
   mailer: Mailer;
 }
@@ -279,6 +280,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
         const auth = req.auth!;
         await readableTicket(db, req, req.body.ticketId);
         const { text, target, source } = req.body;
+        if (!deps.translator) return { result: 'not_configured' as const, description: MESSAGE_STRINGS.translationOff };
         const translated = await deps.translator.translate(
           text.map((t) => t.message),
           target,

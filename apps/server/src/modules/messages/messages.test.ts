@@ -444,15 +444,19 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     expect(steal.status).toBe(400);
   });
 
-  it('MSG-49 MSG-50 MSG-51 MSG-52 MSG-07 MSG-53 translation is a clear error until a provider is set; language is stored', async () => {
+  it('MSG-49 MSG-50 MSG-51 MSG-52 MSG-07 MSG-53 translation answers not_configured until a provider is set; language is stored', async () => {
     const { admin, ticket } = await newTeam();
     const m = (await send(admin.token, { ticket_id: ticket, message: 'Hello' })).body.data;
     const t = await call('POST', '/api/translate', {
       token: admin.token,
       body: { ticketId: ticket, text: [{ id: m.id, message: 'Hello' }], target: 'ms' },
     });
-    expect(t.status).toBe(400);
-    expect(t.body.description).toBe('Translation is not configured.');
+    expect(t.status).toBe(200);
+    expect(t.body).toEqual({ result: 'not_configured', description: 'Translation is not configured.' });
+    expect((await call('GET', '/api/services', { token: admin.token })).body).toMatchObject({ translate: false });
+    // Bad input is still refused first.
+    const bad = await call('POST', '/api/translate', { token: admin.token, body: { ticketId: ticket, text: [] } });
+    expect(bad.status).toBe(400);
     const lang = await call('POST', '/api/language/set', {
       token: admin.token,
       body: { ticketId: ticket, lang: 'ms' },
@@ -580,6 +584,7 @@ describe('translation provider', () => {
         body: { ticketId: t.id, text: [{ id: m.body.data.id, message: 'Good morning' }], target: 'ms', source: 'en' },
       });
       expect(r.body.data).toEqual([{ id: m.body.data.id, message: 'Good morning', translated: '[ms] Good morning' }]);
+      expect((await call('GET', '/api/services', { token: admin.token })).body).toMatchObject({ translate: true });
       expect(asked[0]).toMatchObject({ q: ['Good morning'], source: 'en', target: 'ms', format: 'text' });
       const h = await call('GET', `/ticket/data/${t.id}/0`, { token: admin.token });
       expect(h.body.data[0].translated_text).toEqual({ ms: '[ms] Good morning' });

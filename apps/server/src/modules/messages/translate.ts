@@ -1,17 +1,10 @@
-import { ErrorCode, MESSAGE_STRINGS } from '@parley/contracts';
+import { ErrorCode } from '@parley/contracts';
 import { AppError } from '../../platform/http/errors.js';
 
 /** MSG-49, MSG-50: turns texts into another language. The AI issue plugs a real one in. */
 export interface Translator {
   translate(texts: string[], target: string, source?: string): Promise<string[]>;
 }
-
-/** The default: no provider, every call a clear 400 "Translation is not configured." */
-export const noTranslator: Translator = {
-  async translate() {
-    throw new AppError(400, 'NOT_CONFIGURED', MESSAGE_STRINGS.translationOff);
-  },
-};
 
 /**
  * A LibreTranslate-compatible HTTP provider (`POST {url}/translate` with q, source, target, format), for a

@@ -16,6 +16,7 @@ import type { Message } from '@parley/contracts';
 import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useServices } from '../../lib/services';
 import { toast } from '../../ui/toast';
 import { ProfileModal, type ProfileTarget } from '../profile';
 import { conversationApi } from './api';
@@ -109,11 +110,13 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
   const [noting, setNoting] = useState(false);
   const [profile, setProfile] = useState<ProfileTarget | null>(null);
   const qc = useQueryClient();
+  const services = useServices();
   /** MSG-49, MSG-53: translate into the browser's language; kept per language on the message. */
   const translate = async (target: Message) => {
     const lang = (navigator.language || 'en').split('-')[0]?.toLowerCase() ?? 'en';
     try {
       const r = await conversationApi.translate(target.ticketId, [{ id: target.id, message: target.message }], lang);
+      if (r.result === 'not_configured') return fail(new Error(r.description));
       const text = r.data[0]?.translated ?? '';
       qc.setQueryData<ConversationData>(convKey(target.ticketId), (d) =>
         d
@@ -222,7 +225,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
                 <Menu.Dropdown>
                   <Menu.Item onClick={() => onReply(stored)}>{S.reply}</Menu.Item>
                   <Menu.Item onClick={() => setNoting(true)}>{S.addNote}</Menu.Item>
-                  <Menu.Item onClick={() => void translate(stored)}>{S.translate}</Menu.Item>
+                  {services?.translate && <Menu.Item onClick={() => void translate(stored)}>{S.translate}</Menu.Item>}
                   <Menu.Item onClick={() => conversationApi.pin(stored.id, !stored.pinned).catch(fail)}>
                     {stored.pinned ? S.unpin : S.pin}
                   </Menu.Item>

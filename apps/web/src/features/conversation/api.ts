@@ -5,6 +5,7 @@ import type {
   Note,
   SendAck,
   SendMessageInput,
+  TranslateAnswer,
   UploadAnswer,
 } from '@parley/contracts';
 import type { Socket } from 'socket.io-client';
@@ -29,7 +30,7 @@ export const conversationApi = {
     api('POST', '/api/ticket/reaction', { message_id: messageId, reaction, emoji_text: emojiText, remove }),
   pin: (messageId: number, pinned: boolean) => api('POST', '/api/ticket/pin', { message_id: messageId, pinned }),
   translate: (ticketId: number, text: { id: number; message: string }[], target: string) =>
-    api<{ data: { id: number; translated: string }[] }>('POST', '/api/translate', { ticketId, text, target }),
+    api<TranslateAnswer>('POST', '/api/translate', { ticketId, text, target }),
 };
 
 /** A multipart POST's answer as it came: the status, the raw text and the parsed JSON (when it is JSON). */

@@ -1,15 +1,13 @@
 import { Group, Paper, Text } from '@mantine/core';
-import { AI_STRINGS as A, AI_NOT_CONFIGURED, type AiHint, wantsAiHint } from '@parley/contracts';
+import { AI_STRINGS as A, type AiHintAnswer, wantsAiHint } from '@parley/contracts';
 import { IconSparkles } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { api, HttpError } from '../../lib/http';
+import { api } from '../../lib/http';
+import { useServices } from '../../lib/services';
 import { convKey } from '../conversation/live';
 import type { ConversationData } from '../conversation/model';
 import { useMe } from '../conversation/useConversation';
-
-/** Set once the server says no provider is configured: no more asking in this page's life. */
-let notConfigured = false;
 
 /** The conversation the pane loaded for a ticket, as it changes (read from the query cache only). */
 function useLoadedConversation(ticketId: number): ConversationData | undefined {
@@ -26,18 +24,19 @@ function useLoadedConversation(ticketId: number): ConversationData | undefined {
 
 /**
  * AI-03, AI-06: the hint for the newest message of the open live chat that AI-03 allows (not the agent's
- * own, not the translation bot's), asked once per message. Without a provider the server answers
- * "not configured" and the panel shows nothing (no error notice); a failing provider shows one quiet line.
+ * own, not the translation bot's), asked once per message. Without a provider nothing is asked and the
+ * panel shows nothing (the installation's services say so); a failing provider shows one quiet line.
  */
 export function AiHints({ ticketId, channel }: { ticketId: number; channel: string }) {
   const me = useMe();
+  const configured = useServices()?.ai_hints === true;
   const conversation = useLoadedConversation(ticketId);
   const target = me.username
     ? conversation?.messages.filter((m) => m.id > 0 && wantsAiHint(m, me.username)).at(-1)
     : undefined;
   const hint = useQuery({
     queryKey: ['ai-hint', target?.id ?? 0],
-    enabled: !!target && !notConfigured,
+    enabled: !!target && configured,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async () => {
@@ -47,18 +46,11 @@ export function AiHints({ ticketId, channel }: { ticketId: number; channel: stri
         channel,
         translation: Object.values(target!.translated_text)[0] ?? '',
       });
-      try {
-        return (await api<{ data: AiHint }>('GET', `/api/wauchat/recommendation?${q}`)).data;
-      } catch (err) {
-        if (err instanceof HttpError && (err.body as { code?: string } | null)?.code === AI_NOT_CONFIGURED) {
-          notConfigured = true;
-          return null;
-        }
-        throw err;
-      }
+      const r = await api<AiHintAnswer>('GET', `/api/wauchat/recommendation?${q}`);
+      return r.result === 'success' ? r.data : null;
     },
   });
-  if (!target || notConfigured || hint.isPending || hint.data === null) return null;
+  if (!target || !configured || hint.isPending || hint.data === null) return null;
   return (
     <Paper withBorder p="xs" mx="md" mb="xs" data-testid="ai-hint" aria-label={A.title}>
       <Group gap="xs" wrap="nowrap" align="flex-start">
