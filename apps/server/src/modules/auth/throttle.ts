@@ -1,45 +1,78 @@
 import { SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MS } from '@parley/contracts';
-import { sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
+import { onPostgres } from '../../platform/db/db.js';
+import type { Database } from '../../platform/db/schema.js';
+
+/** Advisory lock classes (the two-key form, its own key space): one per kind of key counted. */
+const LOCK_CLASS = { username: 72_700_101, ip: 72_700_102 } as const;
 
 /**
- * More than SIGNIN_MAX_FAILURES failed sign-ins for one username, or from one IP, within the window are
- * refused until the window has passed, whatever the password. Counting per username (not per username
- * and IP) means an attacker rotating addresses cannot keep guessing one user's password; the price is
- * that the real user waits too, which the README says.
+ * Serialises, across every node, the transactions that count and add attempts for these keys. On Postgres
+ * two transactions reading the count at once would both see 9 and both go on; a transaction-scoped advisory
+ * lock per key makes the second wait for the first's commit. Keys are taken in a fixed order (username
+ * before IP) so two transactions never wait for each other. On SQLite a transaction holds the only
+ * connection, which serialises them already.
  */
-export async function isThrottled(db: DB, username: string, ip: string): Promise<boolean> {
-  const since = Date.now() - SIGNIN_WINDOW_MS;
-  const count = async (col: 'username' | 'ip', value: string) =>
-    Number(
-      (
-        await db
-          .selectFrom('login_attempts')
-          .select(sql<number>`count(*)`.as('n'))
-          .where(col, '=', value)
-          .where('success', '=', 0)
-          .where('created_at', '>', since)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return (
-    (await count('username', username.toLowerCase())) >= SIGNIN_MAX_FAILURES ||
-    (await count('ip', ip)) >= SIGNIN_MAX_FAILURES
-  );
+export async function lockKeys(trx: Transaction<Database>, keys: { kind: number; value: string }[]): Promise<void> {
+  if (!onPostgres(trx)) return;
+  for (const k of [...keys].sort((a, b) => a.kind - b.kind || a.value.localeCompare(b.value)))
+    await sql`select pg_advisory_xact_lock(${k.kind}::int4, hashtext(${k.value}))`.execute(trx);
 }
 
-export async function recordAttempt(
+const failuresSince = async (db: Kysely<Database>, col: 'username' | 'ip', value: string, since: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('login_attempts')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(col, '=', value)
+        .where('success', '=', 0)
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/**
+ * Takes one sign-in attempt before the password is checked, or refuses (null) when the username or the IP
+ * already has SIGNIN_MAX_FAILURES failures in the window. Counting and taking are one step, so however many
+ * guesses arrive at once, on however many nodes, no more than SIGNIN_MAX_FAILURES are checked per window.
+ * The attempt counts as a failure until `settleAttempt` says otherwise: a guess still being checked uses up
+ * its place. Refused attempts are not recorded, so the window does not keep sliding.
+ *
+ * Counting per username (not per username and IP) means an attacker rotating addresses cannot keep guessing
+ * one user's password; the price is that the real user waits too, which the README says.
+ */
+export async function takeAttempt(
   db: DB,
-  a: { username: string; ip: string; success: boolean; accountId: number | null },
-): Promise<void> {
-  await db
-    .insertInto('login_attempts')
-    .values({
-      account_id: a.accountId,
-      username: a.username.toLowerCase(),
-      ip: a.ip,
-      success: a.success ? 1 : 0,
-      created_at: Date.now(),
-    })
-    .execute();
+  a: { username: string; ip: string; accountId: number | null },
+): Promise<number | null> {
+  const username = a.username.toLowerCase();
+  return db.transaction().execute(async (trx) => {
+    await lockKeys(trx, [
+      { kind: LOCK_CLASS.username, value: username },
+      { kind: LOCK_CLASS.ip, value: a.ip },
+    ]);
+    const now = Date.now();
+    const since = now - SIGNIN_WINDOW_MS;
+    if ((await failuresSince(trx, 'username', username, since)) >= SIGNIN_MAX_FAILURES) return null;
+    if ((await failuresSince(trx, 'ip', a.ip, since)) >= SIGNIN_MAX_FAILURES) return null;
+    const row = await trx
+      .insertInto('login_attempts')
+      .values({ account_id: a.accountId, username, ip: a.ip, success: 0, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  });
+}
+
+/**
+ * The outcome of an attempt taken by `takeAttempt`: a failure stays counted; a success is marked as one (it
+ * never counts as a failure); `uncounted` removes it (the right password when a two-factor code is still
+ * to come is no failure and no sign-in).
+ */
+export async function settleAttempt(db: DB, id: number, outcome: 'failure' | 'success' | 'uncounted'): Promise<void> {
+  if (outcome === 'failure') return;
+  if (outcome === 'uncounted') await db.deleteFrom('login_attempts').where('id', '=', id).execute();
+  else await db.updateTable('login_attempts').set({ success: 1 }).where('id', '=', id).execute();
 }
