@@ -95,7 +95,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     sipWsUrl: config.SIP_WS_URL ?? '',
   });
   myAccountRoutes(app, { db });
-  signupRoutes(app, { db, mailer, publicUrl: config.PUBLIC_URL });
+  signupRoutes(app, { db, mailer, publicUrl: config.PUBLIC_URL, hostVariants: config.HOST_VARIANTS });
   usersRoutes(app, { db });
   auditRoutes(app, { db });
   statusRoutes(app, { db });

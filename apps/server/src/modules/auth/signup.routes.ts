@@ -1,4 +1,6 @@
 import {
+  type HostVariant,
+  isLocalHost,
   PasswordResetConfirm,
   PasswordResetRequest,
   ResultAnswer,
@@ -34,16 +36,45 @@ export interface SignupDeps {
   db: DB;
   mailer: Mailer;
   publicUrl?: string;
+  /** HOST_VARIANTS: the hosts this installation answers on, besides PUBLIC_URL. */
+  hostVariants?: Record<string, HostVariant>;
 }
 
-/** Links in e-mails point at PUBLIC_URL; without it, at the host the request came to. */
-const baseUrl = (req: FastifyRequest, publicUrl?: string) =>
-  (publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`).replace(/\/$/, '');
+/**
+ * The base of links in e-mails, from configured hosts only: the Host header is whatever the sender wrote,
+ * and a reset link on an attacker's host hands them the token. PUBLIC_URL when set; else the request's host
+ * when HOST_VARIANTS names it or it is a local name (localhost, 127.x.x.x, ::1: the reader's own machine);
+ * else the map's first combined host (or its first host); with no map, http://localhost at the port the
+ * request came to, and `warn` is called (the caller logs once that PUBLIC_URL should be set).
+ */
+export function linkBase(
+  req: Pick<FastifyRequest, 'protocol' | 'host'> & { socket: { localPort?: number } },
+  o: { publicUrl?: string; hostVariants?: Record<string, HostVariant>; warn?: () => void },
+): string {
+  if (o.publicUrl) return o.publicUrl.replace(/\/$/, '');
+  const host = (req.host ?? '').toLowerCase();
+  const bare = host.replace(/:\d+$/, '');
+  const named = Object.keys(o.hostVariants ?? {});
+  const valid = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(host);
+  if (valid && (isLocalHost(host) || named.includes(host) || named.includes(bare))) return `${req.protocol}://${host}`;
+  const first = Object.entries(o.hostVariants ?? {}).find(([, v]) => v === 'combined')?.[0] ?? named[0];
+  if (first) return `${req.protocol}://${first}`;
+  o.warn?.();
+  return `http://localhost:${req.socket.localPort ?? 3000}`;
+}
 
 /** Sign-up (a trial account), password reset by e-mail link, and the one-time sign-in hand-off. */
 export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
+  let warned = false;
+  const warnNoPublicUrl = () => {
+    if (warned) return;
+    warned = true;
+    app.log.warn(
+      'PUBLIC_URL is not set and the request came to a host HOST_VARIANTS does not name: e-mail links point at localhost. Set PUBLIC_URL.',
+    );
+  };
 
   // PLAN-03: a trial account is account_type 0, plan 0; it ends after TRIAL_DAYS.
   r.post(
@@ -94,7 +125,8 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
           purpose: 'reset',
           ttlMs: RESET_TTL_MS,
         });
-        const link = `${baseUrl(req, deps.publicUrl)}/password_reset?token=${encodeURIComponent(token)}`;
+        const base = linkBase(req, { ...deps, warn: warnNoPublicUrl });
+        const link = `${base}/password_reset?token=${encodeURIComponent(token)}`;
         await deps.mailer.send({
           to: u.email,
           subject: 'Reset your Parley password',
