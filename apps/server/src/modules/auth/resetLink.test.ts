@@ -60,15 +60,16 @@ describe.each(dialects)('password-reset links name only configured hosts (%s)', 
     const s = await startTestServer(dialect, { SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, { logger });
     try {
       const port = new URL(s.url).port;
-      for (const headers of [
+      const forged: Record<string, string>[] = [
         { host: 'evil.example' },
         { host: 'evil.example:8080' },
         { host: `127.0.0.1:${port}`, 'x-forwarded-host': 'evil.example' },
-      ]) {
+      ];
+      for (const headers of forged) {
         const { link, text } = await resetLink(s, headers);
         expect(text).not.toContain('evil.example');
         expect(link, JSON.stringify(headers)).toBe(
-          headers.host.startsWith('127.0.0.1') ? `http://127.0.0.1:${port}` : `http://localhost:${port}`,
+          headers.host!.startsWith('127.0.0.1') ? `http://127.0.0.1:${port}` : `http://localhost:${port}`,
         );
       }
       // Said once in the log, not on every reset.

@@ -3,9 +3,10 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import { onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { Task } from '../../platform/scheduler.js';
 
 /** Advisory lock classes (the two-key form, its own key space): one per kind of key counted. */
-const LOCK_CLASS = { username: 72_700_101, ip: 72_700_102 } as const;
+const LOCK_CLASS = { username: 72_700_101, ip: 72_700_102, hit: 72_700_103 } as const;
 
 /**
  * Serialises, across every node, the transactions that count and add attempts for these keys. On Postgres
@@ -76,3 +77,52 @@ export async function settleAttempt(db: DB, id: number, outcome: 'failure' | 'su
   if (outcome === 'uncounted') await db.deleteFrom('login_attempts').where('id', '=', id).execute();
   else await db.updateTable('login_attempts').set({ success: 1 }).where('id', '=', id).execute();
 }
+
+/** One limit of a public call: at most `max` hits of `key` within `windowMs`. */
+export interface HitLimit {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Counts one hit for every limit, or none and false when any of them has used up its window. Counting and
+ * adding are one step (as for sign-in, under per-key advisory locks on Postgres), so a burst sent at once,
+ * to any number of nodes, gets no more than `max` through. Refused calls are not counted: whoever waits
+ * for the window to pass gets in again.
+ */
+export async function takeHits(db: DB, limits: HitLimit[]): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockKeys(
+      trx,
+      limits.map((l) => ({ kind: LOCK_CLASS.hit, value: l.key })),
+    );
+    const now = Date.now();
+    for (const l of limits) {
+      const used = await trx
+        .selectFrom('rate_limit_hits')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('key', '=', l.key)
+        .where('created_at', '>', now - l.windowMs)
+        .executeTakeFirstOrThrow();
+      if (Number(used.n) >= l.max) return false;
+    }
+    await trx
+      .insertInto('rate_limit_hits')
+      .values(limits.map((l) => ({ key: l.key, created_at: now })))
+      .execute();
+    return true;
+  });
+}
+
+/** Hits older than a day count towards no limit (the windows are an hour): removed hourly. */
+export const pruneRateLimitHits = (db: DB): Task => ({
+  name: 'pruneRateLimitHits',
+  everyMs: 3600_000,
+  async run() {
+    await db
+      .deleteFrom('rate_limit_hits')
+      .where('created_at', '<', Date.now() - 24 * 3600_000)
+      .execute();
+  },
+});

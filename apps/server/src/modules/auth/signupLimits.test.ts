@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../platform/db/db.js';
+import { addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
+import { smtpSink } from '../../testing/smtp.js';
+import { createWorkspaceVia, dialects, startTestServer } from '../../testing/support.js';
+import { RESET_SENT, RESET_TOO_MANY, SIGNUP_DISABLED, SIGNUP_TOO_MANY } from './signup.routes.js';
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+const HOUR = 3600_000;
+
+const count = async (db: DB, table: 'accounts' | 'users' | 'sessions' | 'one_time_tokens') =>
+  Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+
+const signupBody = (suffix = uniq()) => ({
+  company: `Burst ${suffix}`,
+  name: `Burst ${suffix}`,
+  username: `burst-${suffix}`,
+  email: `burst-${suffix}@example.com`,
+  password: 'burst password 1',
+});
+
+/** The hits move an hour and a minute into the past: the window has passed. */
+const passTheHour = (db: DB) =>
+  db
+    .updateTable('rate_limit_hits')
+    .set({ created_at: sql`created_at - ${HOUR + 60_000}` })
+    .execute();
+
+describe.each(dialects)('sign-up and password-reset limits (%s)', (dialect) => {
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let s: Server;
+  let call: Call;
+  const db = () => s.handle.db;
+  const mailsTo = (email: string) => sink.mail.filter((m) => m.to.includes(email)).length;
+
+  beforeAll(async () => {
+    // A slow mail server: a reset answer that waited for the mail would take this long.
+    sink = await smtpSink({ delayMs: 1500 });
+    s = await startTestServer(dialect, {
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      SIGNUP_LIMIT_PER_IP: '5',
+      RESET_LIMIT_PER_ADDRESS: '3',
+      RESET_LIMIT_PER_IP: '10',
+    });
+    call = apiClient(s.url);
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await sink?.close();
+  });
+
+  it('30 sign-ups at once from one IP: 5 accounts, the rest 429 with a sentence and nothing created', async () => {
+    await db().deleteFrom('rate_limit_hits').execute();
+    const before = { accounts: await count(db(), 'accounts'), users: await count(db(), 'users') };
+    const answers = await Promise.all(
+      // A made-up X-Forwarded-For does not make another IP (TRUST_PROXY is off).
+      Array.from({ length: 30 }, (_, i) =>
+        call('POST', '/api/signup', { body: signupBody(), headers: { 'x-forwarded-for': `198.51.100.${i}` } }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(25);
+    for (const r of refused) {
+      expect(r.body).toEqual({ result: 'failed', code: 'RATE_LIMITED', description: SIGNUP_TOO_MANY });
+      expect(r.cookies).toEqual({});
+    }
+    expect(await count(db(), 'accounts')).toBe(before.accounts + 5);
+    expect(await count(db(), 'users')).toBe(before.users + 5);
+
+    // An hour later the IP may sign up again.
+    await passTheHour(db());
+    expect((await call('POST', '/api/signup', { body: signupBody() })).status).toBe(200);
+  });
+
+  it('a taken username is answered only for an otherwise valid form, and every probe counts', async () => {
+    await db().deleteFrom('rate_limit_hits').execute();
+    const first = await signUpVia(call);
+    const probe = (over: Record<string, string> = {}) =>
+      call('POST', '/api/signup', { body: { ...signupBody(), username: first.username, ...over } });
+    // Another field wrong: the form's own error, and no word about the username.
+    const badEmail = await probe({ email: 'not an address' });
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.text).not.toContain('taken');
+    const short = await probe({ password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.text).not.toContain('taken');
+
+    for (let i = 0; i < 4; i++) expect((await probe()).status).toBe(409);
+    // One sign-up and four probes: the sixth call of the hour is refused whatever the username.
+    const sixth = await probe();
+    expect(sixth.status).toBe(429);
+    expect(sixth.body.description).toBe(SIGNUP_TOO_MANY);
+    expect((await call('POST', '/api/signup', { body: signupBody() })).status).toBe(429);
+  });
+
+  it('50 reset requests for one address at once: 3 mails; an unknown address gets the very same answers', async () => {
+    await db().deleteFrom('rate_limit_hits').execute();
+    const a = await signUpVia(call);
+    const nobody = `nobody-${uniq()}@example.com`;
+    const tokensBefore = await count(db(), 'one_time_tokens');
+    const burst = async (email: string) => {
+      // The per-IP budget is not what this part is about: each burst comes after a fresh hour.
+      await passTheHour(db());
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => call('POST', '/api/password_reset', { body: { email } })),
+      );
+      return answers.map((r) => [r.status, r.body]).sort((x, y) => Number(x[0]) - Number(y[0]));
+    };
+    const known = await burst(a.email.toUpperCase());
+    const unknown = await burst(nobody);
+    expect(unknown).toEqual(known);
+    expect(known.filter(([st]) => st === 200)).toHaveLength(3);
+    expect(known.filter(([st]) => st === 429)).toHaveLength(47);
+    expect(known[0]![1]).toEqual({ result: 'success', description: RESET_SENT });
+    expect(known[49]![1]).toEqual({ result: 'failed', code: 'RATE_LIMITED', description: RESET_TOO_MANY });
+    await expect.poll(() => mailsTo(a.email), { timeout: 15_000 }).toBe(3);
+    expect(await count(db(), 'one_time_tokens')).toBe(tokensBefore + 3);
+    expect(mailsTo(nobody)).toBe(0);
+  });
+
+  it('reset requests: 10 per IP an hour whatever the addresses', async () => {
+    await db().deleteFrom('rate_limit_hits').execute();
+    for (let i = 0; i < 10; i++) {
+      const r = await call('POST', '/api/password_reset', { body: { email: `ip-${i}-${uniq()}@example.com` } });
+      expect(r.status).toBe(200);
+    }
+    const eleventh = await call('POST', '/api/password_reset', { body: { email: `ip-11-${uniq()}@example.com` } });
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body.description).toBe(RESET_TOO_MANY);
+  });
+
+  it('the reset answer does not wait for the mail: a known address answers as fast as an unknown one', async () => {
+    await db().deleteFrom('rate_limit_hits').execute();
+    const a = await signUpVia(call);
+    const timed = async (email: string) => {
+      const t0 = performance.now();
+      const r = await call('POST', '/api/password_reset', { body: { email } });
+      expect(r.status).toBe(200);
+      return performance.now() - t0;
+    };
+    const unknown = await timed(`nobody-${uniq()}@example.com`);
+    const known = await timed(a.email);
+    // The mail server takes 1.5 s per message; the answer came long before.
+    expect(known, `known ${known} ms, unknown ${unknown} ms`).toBeLessThan(750);
+    await expect.poll(() => mailsTo(a.email), { timeout: 10_000 }).toBe(1);
+  });
+});
+
+describe.each(dialects)('SIGNUP_ENABLED=false (%s)', (dialect) => {
+  let s: Server;
+  let call: Call;
+  beforeAll(async () => {
+    s = await startTestServer(dialect, { SIGNUP_ENABLED: 'false' });
+    call = apiClient(s.url);
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('public sign-up answers 403 with a sentence and creates nothing; first run and admins still add people', async () => {
+    expect((await call('GET', '/api/setup')).body).toEqual({ needed: true, signup: false });
+    const refused = await call('POST', '/api/signup', { body: signupBody() });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ result: 'failed', code: 'SIGNUP_DISABLED', description: SIGNUP_DISABLED });
+    expect(refused.cookies).toEqual({});
+    expect(await count(s.handle.db, 'accounts')).toBe(0);
+
+    const admin = await createWorkspaceVia(s.url);
+    expect((await call('GET', '/api/setup')).body).toEqual({ needed: false, signup: false });
+    const agent = await addUserVia(call, admin.token, { username: `agent-${uniq()}`, type: 'agent' });
+    expect((await signInVia(call, agent.username, agent.password)).status).toBe(200);
+    expect((await call('POST', '/api/signup', { body: signupBody() })).status).toBe(403);
+    expect(await count(s.handle.db, 'accounts')).toBe(1);
+  });
+});
+
+describe('SIGNUP_ENABLED by default', () => {
+  it('the setup answer says sign-up is on', async () => {
+    const s = await startTestServer('sqlite');
+    try {
+      expect((await apiClient(s.url)('GET', '/api/setup')).body).toEqual({ needed: true, signup: true });
+    } finally {
+      await s.stop();
+    }
+  });
+});
