@@ -25,6 +25,7 @@ import {
 } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { EmptyScreen } from '../../ui/EmptyScreen';
+import { useSetupState } from '../auth/useSession';
 
 /*
  * The screens other capabilities fill. Until then each shows a real empty state saying what will be here,
@@ -180,6 +181,8 @@ export function AboutPage() {
 
 /** SHELL-02: the public pricing page. */
 export function PricingPage() {
+  // SIGNUP_ENABLED=false: no button to a sign-up the server refuses.
+  const signupOn = useSetupState().data?.signup !== false;
   const plans = [
     ['Starter', 'Tickets, live chat and the Workspace for a small team.'],
     ['Basic', 'Adds social channels, labels and reports.'],
@@ -201,9 +204,11 @@ export function PricingPage() {
             </Card>
           ))}
         </SimpleGrid>
-        <Button component={Link} to="/signup" w="fit-content">
-          Start free trial
-        </Button>
+        {signupOn && (
+          <Button component={Link} to="/signup" w="fit-content">
+            Start free trial
+          </Button>
+        )}
       </Stack>
     </Container>
   );
