@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../platform/config.js';
 import type { DB } from '../../platform/db/db.js';
 import { addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
 import { smtpSink } from '../../testing/smtp.js';
@@ -184,5 +187,52 @@ describe('SIGNUP_ENABLED by default', () => {
     } finally {
       await s.stop();
     }
+  });
+});
+
+describe('the settings of sign-up, reset limits and links', () => {
+  const NAMES = [
+    'PUBLIC_URL',
+    'SIGNUP_ENABLED',
+    'SIGNUP_LIMIT_PER_IP',
+    'RESET_LIMIT_PER_ADDRESS',
+    'RESET_LIMIT_PER_IP',
+  ];
+
+  it('default to the documented limits, and a bad value is one error naming the variable', () => {
+    expect(loadConfig({})).toMatchObject({
+      SIGNUP_ENABLED: true,
+      SIGNUP_LIMIT_PER_IP: 5,
+      RESET_LIMIT_PER_ADDRESS: 3,
+      RESET_LIMIT_PER_IP: 10,
+    });
+    expect(loadConfig({ SIGNUP_ENABLED: 'false' }).SIGNUP_ENABLED).toBe(false);
+    for (const [name, value] of [
+      ['SIGNUP_ENABLED', 'no'],
+      ['SIGNUP_LIMIT_PER_IP', '0'],
+      ['RESET_LIMIT_PER_ADDRESS', 'many'],
+      ['RESET_LIMIT_PER_IP', '-1'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ [name!]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+    }
+  });
+
+  it('are in the README table and in .env.example', () => {
+    const root = path.resolve(import.meta.dirname, '../../../../..');
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const example = fs.readFileSync(path.join(root, '.env.example'), 'utf8');
+    const env: Record<string, string> = {};
+    for (const line of example.split('\n')) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(line);
+      if (m) env[m[1]!] = m[2]!;
+    }
+    for (const name of NAMES) {
+      expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` +\\|`, 'm'));
+      expect(env, name).toHaveProperty(name);
+    }
+    // The example's values load, and are the defaults.
+    const picked = Object.fromEntries(NAMES.map((n) => [n, env[n]]));
+    expect(loadConfig(picked)).toMatchObject(loadConfig({}));
   });
 });
