@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MS } from '@parley/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
@@ -11,14 +12,16 @@ const LOCK_CLASS = { username: 72_700_101, ip: 72_700_102, hit: 72_700_103 } as 
 /**
  * Serialises, across every node, the transactions that count and add attempts for these keys. On Postgres
  * two transactions reading the count at once would both see 9 and both go on; a transaction-scoped advisory
- * lock per key makes the second wait for the first's commit. Keys are taken in a fixed order (username
- * before IP) so two transactions never wait for each other. On SQLite a transaction holds the only
- * connection, which serialises them already.
+ * lock per key makes the second wait for the first's commit. The locks are taken in one order (class, then
+ * the key's 32-bit hash) so two transactions can never each hold a lock the other waits for. On SQLite a
+ * transaction holds the only connection, which serialises them already.
  */
 export async function lockKeys(trx: Transaction<Database>, keys: { kind: number; value: string }[]): Promise<void> {
   if (!onPostgres(trx)) return;
-  for (const k of [...keys].sort((a, b) => a.kind - b.kind || a.value.localeCompare(b.value)))
-    await sql`select pg_advisory_xact_lock(${k.kind}::int4, hashtext(${k.value}))`.execute(trx);
+  const locks = keys
+    .map((k) => ({ kind: k.kind, hash: createHash('sha256').update(k.value).digest().readInt32BE(0) }))
+    .sort((a, b) => a.kind - b.kind || a.hash - b.hash);
+  for (const l of locks) await sql`select pg_advisory_xact_lock(${l.kind}::int4, ${l.hash}::int4)`.execute(trx);
 }
 
 const failuresSince = async (db: Kysely<Database>, col: 'username' | 'ip', value: string, since: number) =>
