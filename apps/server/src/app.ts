@@ -5,7 +5,7 @@ import { migrateToLatest } from './migrations/index.js';
 import { aiRoutes, emotionListener, httpHints } from './modules/ai/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
-import { authRoutes, myAccountRoutes, signupRoutes } from './modules/auth/index.js';
+import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from './modules/auth/index.js';
 import { callRoutes } from './modules/calls/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
@@ -92,11 +92,23 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   authRoutes(app, {
     db,
     hostVariants: config.HOST_VARIANTS,
+    signupEnabled: config.SIGNUP_ENABLED,
     version: { id: config.APP_VERSION, description: config.APP_WHATS_NEW },
     sipWsUrl: config.SIP_WS_URL ?? '',
   });
   myAccountRoutes(app, { db });
-  signupRoutes(app, { db, mailer, publicUrl: config.PUBLIC_URL });
+  signupRoutes(app, {
+    db,
+    mailer,
+    publicUrl: config.PUBLIC_URL,
+    hostVariants: config.HOST_VARIANTS,
+    limits: {
+      signupEnabled: config.SIGNUP_ENABLED,
+      signupPerIp: config.SIGNUP_LIMIT_PER_IP,
+      resetPerAddress: config.RESET_LIMIT_PER_ADDRESS,
+      resetPerIp: config.RESET_LIMIT_PER_IP,
+    },
+  });
   usersRoutes(app, { db });
   auditRoutes(app, { db });
   statusRoutes(app, { db });
@@ -197,6 +209,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const scheduler = new Scheduler(db, nodeId, logger);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneExpiredSessions(db));
+  scheduler.schedule(pruneRateLimitHits(db));
   scheduler.schedule(presence.sweepTask());
   scheduler.schedule(sweepOffersTask(db));
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });

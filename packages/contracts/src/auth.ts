@@ -37,7 +37,8 @@ export const CreateWorkspaceInput = z.object({
 });
 export type CreateWorkspaceInput = z.infer<typeof CreateWorkspaceInput>;
 
-export const SetupState = z.object({ needed: z.boolean() });
+/** `GET /api/setup`: whether the server still needs its first workspace, and whether public sign-up is on. */
+export const SetupState = z.object({ needed: z.boolean(), signup: z.boolean().default(true) });
 export type SetupState = z.infer<typeof SetupState>;
 
 /** AUTH-14: the token may come in the body (`_token`) as well as the cookie or a Bearer header. */

@@ -89,10 +89,19 @@ export const ConfigSchema = z.object({
   AI_HINTS_API_KEY: z.string().max(500).optional(),
   /** CALL-14: the installation's call server, SIP over WebSocket (`wss://sip.example.com:8089/ws`). */
   SIP_WS_URL: url(['ws:', 'wss:']),
+  /** Public sign-up (`/signup`, a trial account); false: only first run and admins create accounts. */
+  SIGNUP_ENABLED: z.enum(['true', 'false']).default('true'),
+  /** Sign-ups per IP address per hour. */
+  SIGNUP_LIMIT_PER_IP: int(5, 1),
+  /** Password-reset requests per e-mail address per hour (known or not). */
+  RESET_LIMIT_PER_ADDRESS: int(3, 1),
+  /** Password-reset requests per IP address per hour. */
+  RESET_LIMIT_PER_IP: int(10, 1),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY' | 'APP_VERSION'> & {
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY' | 'APP_VERSION' | 'SIGNUP_ENABLED'> & {
   TRUST_PROXY: boolean;
+  SIGNUP_ENABLED: boolean;
   WEB_DIST: string;
   APP_VERSION: string;
 };
@@ -119,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     TRUST_PROXY: c.TRUST_PROXY === 'true',
+    SIGNUP_ENABLED: c.SIGNUP_ENABLED === 'true',
     DATA_DIR: path.resolve(c.DATA_DIR),
     WEB_DIST: path.resolve(c.WEB_DIST || path.join(root, 'apps/web/dist')),
     // SHELL-64: the web app compares its build's version with this one and offers the update bar.

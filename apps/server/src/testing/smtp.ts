@@ -11,7 +11,7 @@ export interface ReceivedMail {
  * A real SMTP server on loopback that keeps what it takes. Recipients for which `refuse` returns a text are
  * refused with 550 and that text (the server's own response line, as a real one would give it).
  */
-export async function smtpSink(o: { refuse?: (address: string) => string | null } = {}) {
+export async function smtpSink(o: { refuse?: (address: string) => string | null; delayMs?: number } = {}) {
   const mail: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -26,7 +26,9 @@ export async function smtpSink(o: { refuse?: (address: string) => string | null 
       stream.on('data', (d: Buffer) => {
         raw += d.toString();
       });
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        // A slow mail server: the message is taken only after this long.
+        if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
         mail.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),

@@ -66,6 +66,13 @@ function SignedOutHome() {
   return setup.data?.needed ? <WorkspaceForm mode="firstRun" /> : <SignInPage />;
 }
 
+/** `/signup` signed out: the trial form, or `/` when the server has public sign-up turned off. */
+function SignUpRoute() {
+  const setup = useSetupState();
+  if (setup.isPending) return <Loading />;
+  return setup.data?.signup === false ? <Navigate to="/" replace /> : <WorkspaceForm mode="signUp" />;
+}
+
 /** DECISIONS 20: a trial account reaches only a few paths; any other sends it to `/`. */
 function TrialGate({ session, children }: { session: AuthCheckAnswer; children: ReactNode }) {
   const { pathname } = useLocation();
@@ -92,7 +99,7 @@ function AppRoutes() {
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route path="/" element={<SignedOutHome />} />
-          <Route path="/signup" element={<WorkspaceForm mode="signUp" />} />
+          <Route path="/signup" element={<SignUpRoute />} />
           <Route path="/password_reset" element={<PasswordResetPage />} />
           <Route path="/about" element={<About />} />
           <Route path="/pricing" element={<Pricing />} />

@@ -25,7 +25,14 @@ import { clearSessionCookies, setSessionCookies } from './cookies.js';
 
 export function authRoutes(
   app: FastifyInstance,
-  deps: { db: DB; hostVariants: Record<string, HostVariant>; version: AppVersion; sipWsUrl?: string },
+  deps: {
+    db: DB;
+    hostVariants: Record<string, HostVariant>;
+    version: AppVersion;
+    sipWsUrl?: string;
+    /** SIGNUP_ENABLED: the signed-out pages offer sign-up only when it is on. */
+    signupEnabled?: boolean;
+  },
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
@@ -36,6 +43,7 @@ export function authRoutes(
 
   r.get('/api/setup', { config: { auth: 'public' }, schema: { response: { 200: SetupState } } }, async () => ({
     needed: await setupNeeded(db),
+    signup: deps.signupEnabled ?? true,
   }));
 
   r.post(

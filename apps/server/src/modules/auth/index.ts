@@ -9,3 +9,5 @@ export { createWorkspace, setupNeeded } from './commands/createWorkspace.js';
 export { signIn } from './commands/signIn.js';
 /** Sign-up, password reset and sign-in hand-off routes. */
 export { signupRoutes } from './signup.routes.js';
+/** Throttles and limits of the public auth calls; the pruning of their counts. */
+export { pruneRateLimitHits } from './throttle.js';

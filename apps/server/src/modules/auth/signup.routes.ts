@@ -1,4 +1,7 @@
 import {
+  ErrorCode,
+  type HostVariant,
+  isLocalHost,
   PasswordResetConfirm,
   PasswordResetRequest,
   ResultAnswer,
@@ -19,6 +22,7 @@ import { createAccount, createUser, hashPassword } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
 import { setSessionCookies } from './cookies.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './oneTimeTokens.js';
+import { takeHits } from './throttle.js';
 
 const OAuthAnswer = z.object({
   result: z.enum(['success', 'failed']),
@@ -34,22 +38,73 @@ export interface SignupDeps {
   db: DB;
   mailer: Mailer;
   publicUrl?: string;
+  /** HOST_VARIANTS: the hosts this installation answers on, besides PUBLIC_URL. */
+  hostVariants?: Record<string, HostVariant>;
+  /** SIGNUP_ENABLED and the hourly limits of sign-ups and reset requests (see config.ts). */
+  limits?: Partial<SignupLimits>;
 }
 
-/** Links in e-mails point at PUBLIC_URL; without it, at the host the request came to. */
-const baseUrl = (req: FastifyRequest, publicUrl?: string) =>
-  (publicUrl ?? `${req.protocol}://${req.headers.host ?? 'localhost'}`).replace(/\/$/, '');
+export interface SignupLimits {
+  signupEnabled: boolean;
+  signupPerIp: number;
+  resetPerAddress: number;
+  resetPerIp: number;
+}
+const DEFAULT_LIMITS: SignupLimits = { signupEnabled: true, signupPerIp: 5, resetPerAddress: 3, resetPerIp: 10 };
+const HOUR_MS = 3600_000;
+
+export const SIGNUP_DISABLED =
+  'Sign-up is turned off on this server. Ask an administrator of your workspace for an account.';
+export const SIGNUP_TOO_MANY = 'Too many sign-ups from your network. Please try again in an hour.';
+export const RESET_TOO_MANY = 'Too many password-reset requests. Please try again in an hour.';
+
+/**
+ * The base of links in e-mails, from configured hosts only: the Host header is whatever the sender wrote,
+ * and a reset link on an attacker's host hands them the token. PUBLIC_URL when set; else the request's host
+ * when HOST_VARIANTS names it or it is a local name (localhost, 127.x.x.x, ::1: the reader's own machine);
+ * else the map's first combined host (or its first host); with no map, http://localhost at the port the
+ * request came to, and `warn` is called (the caller logs once that PUBLIC_URL should be set).
+ */
+export function linkBase(
+  req: Pick<FastifyRequest, 'protocol' | 'host'> & { socket: { localPort?: number } },
+  o: { publicUrl?: string; hostVariants?: Record<string, HostVariant>; warn?: () => void },
+): string {
+  if (o.publicUrl) return o.publicUrl.replace(/\/$/, '');
+  const host = (req.host ?? '').toLowerCase();
+  const bare = host.replace(/:\d+$/, '');
+  const named = Object.keys(o.hostVariants ?? {});
+  const valid = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(host);
+  if (valid && (isLocalHost(host) || named.includes(host) || named.includes(bare))) return `${req.protocol}://${host}`;
+  const first = Object.entries(o.hostVariants ?? {}).find(([, v]) => v === 'combined')?.[0] ?? named[0];
+  if (first) return `${req.protocol}://${first}`;
+  o.warn?.();
+  return `http://localhost:${req.socket.localPort ?? 3000}`;
+}
 
 /** Sign-up (a trial account), password reset by e-mail link, and the one-time sign-in hand-off. */
 export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  let warned = false;
+  const warnNoPublicUrl = () => {
+    if (warned) return;
+    warned = true;
+    app.log.warn(
+      'PUBLIC_URL is not set and the request came to a host HOST_VARIANTS does not name: e-mail links point at localhost. Set PUBLIC_URL.',
+    );
+  };
 
   // PLAN-03: a trial account is account_type 0, plan 0; it ends after TRIAL_DAYS.
   r.post(
     '/api/signup',
     { config: { auth: 'public' }, schema: { body: SignUpInput, response: { 200: SignInAnswer } } },
     async (req, reply) => {
+      if (!limits.signupEnabled) throw new AppError(403, 'SIGNUP_DISABLED', SIGNUP_DISABLED);
+      // Counted before the username is looked at: a taken username answers 409 (the form needs it to
+      // ask for another), so the limit is what keeps probing for usernames slow.
+      const allowed = await takeHits(db, [{ key: `signup:ip:${req.ip}`, max: limits.signupPerIp, windowMs: HOUR_MS }]);
+      if (!allowed) throw new AppError(429, ErrorCode.rateLimited, SIGNUP_TOO_MANY);
       const s = await runCommand(db, async (trx) => {
         const { accountId } = await createAccount(trx, { name: req.body.company, accountType: 0, plan: 0 });
         await trx
@@ -80,38 +135,50 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
     '/api/password_reset',
     { config: { auth: 'public' }, schema: { body: PasswordResetRequest, response: { 200: ResultAnswer } } },
     async (req) => {
-      const users = await db
-        .selectFrom('users')
-        .select(['id', 'account_id', 'username', 'email'])
-        // Addresses are matched as people type them: `Ann@Example.com` is `ann@example.com`.
-        .where(sql`lower(email)`, '=', req.body.email.toLowerCase())
-        .where('active', '=', 1)
-        .execute();
-      for (const u of users) {
-        const token = await issueOneTimeToken(db, {
-          accountId: Number(u.account_id),
-          userId: Number(u.id),
-          purpose: 'reset',
-          ttlMs: RESET_TTL_MS,
-        });
-        const link = `${baseUrl(req, deps.publicUrl)}/password_reset?token=${encodeURIComponent(token)}`;
-        await deps.mailer.send({
-          to: u.email,
-          subject: 'Reset your Parley password',
-          text: `Someone asked to reset the password of ${u.username}.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
-        });
-        await recordAudit(db, {
-          accountId: Number(u.account_id),
-          userId: Number(u.id),
-          actor: u.username,
-          action: 'password.reset_requested',
-          ip: req.ip,
-        });
-      }
-      // The same answer whether or not the address is known, so addresses cannot be probed.
+      const email = req.body.email.toLowerCase();
+      // Known address or not, the same limits, the same answer and the same time: the links are made and
+      // sent after the answer, so neither the work nor a failing mail server tells whether it exists.
+      const allowed = await takeHits(db, [
+        { key: `reset:address:${email}`, max: limits.resetPerAddress, windowMs: HOUR_MS },
+        { key: `reset:ip:${req.ip}`, max: limits.resetPerIp, windowMs: HOUR_MS },
+      ]);
+      if (!allowed) throw new AppError(429, ErrorCode.rateLimited, RESET_TOO_MANY);
+      const base = linkBase(req, { ...deps, warn: warnNoPublicUrl });
+      void sendResetLinks(email, base, req.ip).catch((err) => req.log.error({ err }, 'password-reset mail failed'));
       return { result: 'success' as const, description: RESET_SENT };
     },
   );
+
+  async function sendResetLinks(email: string, base: string, ip: string): Promise<void> {
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'account_id', 'username', 'email'])
+      // Addresses are matched as people type them: `Ann@Example.com` is `ann@example.com`.
+      .where(sql`lower(email)`, '=', email)
+      .where('active', '=', 1)
+      .execute();
+    for (const u of users) {
+      const token = await issueOneTimeToken(db, {
+        accountId: Number(u.account_id),
+        userId: Number(u.id),
+        purpose: 'reset',
+        ttlMs: RESET_TTL_MS,
+      });
+      const link = `${base}/password_reset?token=${encodeURIComponent(token)}`;
+      await deps.mailer.send({
+        to: u.email,
+        subject: 'Reset your Parley password',
+        text: `Someone asked to reset the password of ${u.username}.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
+      });
+      await recordAudit(db, {
+        accountId: Number(u.account_id),
+        userId: Number(u.id),
+        actor: u.username,
+        action: 'password.reset_requested',
+        ip,
+      });
+    }
+  }
 
   r.post(
     '/api/password_reset/confirm',

@@ -18,6 +18,7 @@ const GLOBAL_TABLES: Record<string, string> = {
   task_leases: 'scheduler leases of timed tasks, which run for every account at once',
   nodes: 'heartbeats of the server processes of the cluster, shared by all accounts',
   server_state: 'settings of the installation itself (the Web Push VAPID key pair), the same for every account',
+  rate_limit_hits: 'hits of public calls (sign-up, reset requests) per IP or address, before any account is known',
 };
 
 /** Tables whose account_id may be null, each with the reason. */

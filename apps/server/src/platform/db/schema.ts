@@ -33,6 +33,7 @@ export interface Database {
   uploads: UploadsTable;
   audit_log: AuditLogTable;
   login_attempts: LoginAttemptsTable;
+  rate_limit_hits: RateLimitHitsTable;
   one_time_tokens: OneTimeTokensTable;
   notifications: NotificationsTable;
   push_subscriptions: PushSubscriptionsTable;
@@ -413,6 +414,13 @@ export interface LoginAttemptsTable {
   username: string;
   ip: string;
   success: number;
+  created_at: number;
+}
+
+/** Hits counted against public calls (sign-up, password-reset requests), per key; see `takeHits`. */
+export interface RateLimitHitsTable {
+  id: Generated<number>;
+  key: string;
   created_at: number;
 }
 

@@ -5,7 +5,7 @@ import { HttpError } from '../../lib/http';
 import { AuthLayout, AuthLink } from '../../ui/AuthLayout';
 import { authApi } from './api';
 import { t } from './strings';
-import { useRefreshSession } from './useSession';
+import { useRefreshSession, useSetupState } from './useSession';
 
 /** AUTH-01: the login form at `/`. */
 export function SignInPage() {
@@ -17,6 +17,8 @@ export function SignInPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const refresh = useRefreshSession();
+  // SIGNUP_ENABLED=false: no link to a sign-up the server refuses.
+  const signupOn = useSetupState().data?.signup !== false;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -51,7 +53,7 @@ export function SignInPage() {
       footer={
         <>
           <AuthLink to="/password_reset" text={t.forgot} />
-          <AuthLink to="/signup" text={t.noAccount} />
+          {signupOn && <AuthLink to="/signup" text={t.noAccount} />}
         </>
       }
     >

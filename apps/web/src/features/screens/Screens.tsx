@@ -23,6 +23,7 @@ import {
 import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyScreen } from '../../ui/EmptyScreen';
+import { useSetupState } from '../auth/useSession';
 
 /*
  * The screens other capabilities fill. Until one is built it says so plainly, names what it will hold, and
@@ -157,6 +158,8 @@ export function AboutPage() {
 
 /** SHELL-02: the public pricing page. */
 export function PricingPage() {
+  // SIGNUP_ENABLED=false: no button to a sign-up the server refuses.
+  const signupOn = useSetupState().data?.signup !== false;
   const plans = [
     ['Starter', 'Tickets, live chat and the Workspace for a small team.'],
     ['Basic', 'Adds social channels, labels and reports.'],
@@ -178,9 +181,11 @@ export function PricingPage() {
             </Card>
           ))}
         </SimpleGrid>
-        <Button component={Link} to="/signup" w="fit-content">
-          Start free trial
-        </Button>
+        {signupOn && (
+          <Button component={Link} to="/signup" w="fit-content">
+            Start free trial
+          </Button>
+        )}
       </Stack>
     </Container>
   );

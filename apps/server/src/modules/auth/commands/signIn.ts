@@ -4,7 +4,7 @@ import { createSession } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { verifyPassword } from '../../accounts/index.js';
 import { recordAudit } from '../../audit/index.js';
-import { isThrottled, recordAttempt } from '../throttle.js';
+import { settleAttempt, takeAttempt } from '../throttle.js';
 import { checkTotp, consumeBackupCode } from '../twoFactor.js';
 
 export type SignInResult =
@@ -44,12 +44,13 @@ export async function signIn(
         })
       : Promise.resolve();
 
-  if (await isThrottled(db, username, ip)) {
+  // The attempt is counted before the password is checked, in one step with the count (see takeAttempt).
+  const attempt = await takeAttempt(db, { username, ip, accountId });
+  if (attempt === null) {
     await audit('signin.throttled');
     return { ok: false, status: 429, description: TOO_MANY_ATTEMPTS };
   }
   const fail = async (reason: string, description: string): Promise<SignInResult> => {
-    await recordAttempt(db, { username, ip, success: false, accountId });
     await audit('signin.failed', reason);
     return { ok: false, status: 401, description };
   };
@@ -60,7 +61,10 @@ export async function signIn(
 
   if (user.totp_enabled && user.totp_secret) {
     // The password was right: asking for the code is not a failure, and does not count towards throttling.
-    if (!input.tfa) return { ok: false, status: 401, description: TFA_REQUIRED };
+    if (!input.tfa) {
+      await settleAttempt(db, attempt, 'uncounted');
+      return { ok: false, status: 401, description: TFA_REQUIRED };
+    }
     if (!(await checkTotp(user.totp_secret, input.tfa))) {
       const left = consumeBackupCode(JSON.parse(user.backup_codes), input.tfa);
       if (!left) return fail('two-factor code', BAD_TFA);
@@ -85,7 +89,7 @@ export async function signIn(
 
   const userId = Number(user.id);
   const s = await createSession(db, { accountId: accountId!, userId, ...client });
-  await recordAttempt(db, { username, ip, success: true, accountId });
+  await settleAttempt(db, attempt, 'success');
   await audit('signin.succeeded');
   return { ok: true, token: s.token, refreshToken: s.refreshToken, accountId: accountId!, userId };
 }
