@@ -107,7 +107,8 @@ describe('/metrics and /api/docs access', () => {
     expect(local.status).toBe(200);
     expect(await local.text()).toMatch(/^# HELP parley_http_requests_total /m);
     // Through a reverse proxy on this machine: the proxy says who really asked.
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.7' }]) {
+    const proxies: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.7' }];
+    for (const headers of proxies) {
       const proxied = await metrics(s, headers);
       expect(proxied.status).toBe(401);
       const body = await proxied.json();
