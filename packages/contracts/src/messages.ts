@@ -260,11 +260,13 @@ export type HistoryAnswer = z.infer<typeof HistoryAnswer>;
  */
 export const CheckParams = z.object({ ticketId, lastMessageId: z.coerce.number().int().min(0) });
 
+/** The last moment a JS Date can hold, in ms: the bound of every client time in ms. */
+export const UNIX_MS_MAX = 8_640_000_000_000_000;
 /**
- * The last unix second a JS Date can hold (8.64e15 ms). A client's `ts` is multiplied by 1000 into a bigint
- * column: past this bound it would overflow on Postgres (a 500) while SQLite answered; now both answer 400.
+ * The same in unix seconds. A client's `ts` is multiplied by 1000 into a bigint column: past this bound it
+ * would overflow on Postgres (a 500) while SQLite answered; now both answer 400.
  */
-export const UNIX_SECONDS_MAX = 8_640_000_000_000;
+export const UNIX_SECONDS_MAX = UNIX_MS_MAX / 1000;
 /** A client's `ts` in unix seconds (fractions allowed), 0 by default, at most UNIX_SECONDS_MAX. */
 export const UnixSeconds = z.coerce.number().min(0).max(UNIX_SECONDS_MAX);
 export const CheckInput = z.object({ ts: UnixSeconds.default(0), _token: z.string().optional() });

@@ -53,6 +53,19 @@ describe.each(dialects)('timestamp and number bounds (%s)', (dialect) => {
       }
   });
 
+  it('an announcement expiring past the last date a Date holds is a 400; a real date works', async () => {
+    const admin = await signUpVia(call);
+    for (const expires_at of [8_640_000_000_000_001, Number.MAX_SAFE_INTEGER]) {
+      const r = await call('POST', '/api/announcement', { token: admin.token, body: { message: 'Hi', expires_at } });
+      expect(r.status, `${expires_at}: ${r.text}`).toBe(400);
+    }
+    const ok = await call('POST', '/api/announcement', {
+      token: admin.token,
+      body: { message: 'Hi', expires_at: Date.now() + 60_000 },
+    });
+    expect(ok.status, ok.text).toBe(200);
+  });
+
   it('RT-40 RT-41 event ids past what a sequence holds are a 400', async () => {
     const admin = await signUpVia(call);
     for (const v of ['1e20', '99999999999999999999']) {
