@@ -59,6 +59,21 @@ describe.each(dialects)('logging (%s)', (dialect) => {
     await s?.stop();
   });
 
+  it('FOUNDATION LOGGING every route with a token in its path has it redacted from the logged URL', () => {
+    const secretParam = /\/:(_?token|refresh_token|password)(?=\/|\(|$)/i;
+    const routes = [...new Set(s.app.routeTable.map((r) => r.url))].filter((u) => secretParam.test(u));
+    expect(routes).toEqual(
+      expect.arrayContaining(['/ticket/load/:token/:filter/:type/:offset', '/department2/:token', '/agent/:token']),
+    );
+    for (const route of routes) {
+      const url = route.replace(/:(\w+)(\([^)]*\))?/g, (_m, name: string) =>
+        /token|password/i.test(name) ? 's3cret-value' : '7',
+      );
+      expect(scrubUrl(url, route), route).not.toContain('s3cret-value');
+      expect(scrubUrl(url, route), route).toContain('[redacted]');
+    }
+  });
+
   it('FOUNDATION LOGGING no password, access token, refresh token or 2FA secret appears in the logs at trace level', async () => {
     // First-run setup and a sign-up.
     const owner = await createWorkspaceVia(s.url);
