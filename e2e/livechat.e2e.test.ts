@@ -275,12 +275,17 @@ describe('live chat from a website visitor in Chromium', () => {
     );
     expect(assets.length).toBeGreaterThan(0);
     expect(launcherKb + frameKb).toBeLessThanOrEqual(60);
-    // The light page is served under the same CSP as every answer.
+    // The light page is served under the same CSP as every answer, except that any site may frame it (the
+    // host page above is another origin); the app's own pages are framed by themselves only.
     const lightPage = await fetch(`${server.url}/w/livechat/${liveToken}`);
     const appPage = await fetch(`${server.url}/register/livechat/${liveToken}`);
     expect(lightPage.status).toBe(200);
-    expect(lightPage.headers.get('content-security-policy')).toBe(appPage.headers.get('content-security-policy'));
+    expect(lightPage.headers.get('content-security-policy')).toBe(
+      appPage.headers.get('content-security-policy')?.replace("frame-ancestors 'self'", 'frame-ancestors *'),
+    );
     expect(lightPage.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(lightPage.headers.get('x-frame-options')).toBeNull();
+    expect(appPage.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     const frameBorder = await page
       .locator('[data-parley-widget] iframe')
       .evaluate((f) => getComputedStyle(f).borderTopWidth);

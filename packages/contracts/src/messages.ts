@@ -260,7 +260,17 @@ export type HistoryAnswer = z.infer<typeof HistoryAnswer>;
  * means reload), and messages deleted after `ts` (unix seconds).
  */
 export const CheckParams = z.object({ ticketId, lastMessageId: z.coerce.number().int().min(0) });
-export const CheckInput = z.object({ ts: z.coerce.number().min(0).default(0), _token: z.string().optional() });
+
+/** The last moment a JS Date can hold, in ms: the bound of every client time in ms. */
+export const UNIX_MS_MAX = 8_640_000_000_000_000;
+/**
+ * The same in unix seconds. A client's `ts` is multiplied by 1000 into a bigint column: past this bound it
+ * would overflow on Postgres (a 500) while SQLite answered; now both answer 400.
+ */
+export const UNIX_SECONDS_MAX = UNIX_MS_MAX / 1000;
+/** A client's `ts` in unix seconds (fractions allowed), 0 by default, at most UNIX_SECONDS_MAX. */
+export const UnixSeconds = z.coerce.number().min(0).max(UNIX_SECONDS_MAX);
+export const CheckInput = z.object({ ts: UnixSeconds.default(0), _token: z.string().optional() });
 export const CheckAnswer = z.object({
   result: z.literal('success'),
   missing: z.array(Message),
@@ -276,7 +286,7 @@ export type CheckAnswer = z.infer<typeof CheckAnswer>;
  * ids of tickets with activity since `ts` (unix seconds), newest first, at most 200; the client refetches
  * those it shows.
  */
-export const SyncQuery = z.object({ ts: z.coerce.number().min(0).default(0) });
+export const SyncQuery = z.object({ ts: UnixSeconds.default(0) });
 export const SyncAnswer = z.object({
   result: z.literal('success'),
   tickets: z.array(z.object({ id: z.number(), updated_at: z.number(), last_message_id: z.number() })),

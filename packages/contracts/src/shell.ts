@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HostVariant } from './constants.js';
+import { UNIX_MS_MAX } from './messages.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Left navigation panel (NAV-03 .. NAV-28, DECISIONS 9, 12, 13, 20)
@@ -376,7 +377,7 @@ export const PublishAnnouncementInput = z.object({
     .min(1, 'Message is required.')
     .max(500, 'Message is too long.'),
   level: z.enum(['info', 'warning']).optional().default('info'),
-  expires_at: z.number().int().positive().nullable().optional().default(null),
+  expires_at: z.number().int().positive().max(UNIX_MS_MAX).nullable().optional().default(null),
 });
 export type PublishAnnouncementInput = z.infer<typeof PublishAnnouncementInput>;
 /** Payload of `announcementMessage` and of the `getAnnouncement` acknowledgement: null when none shows. */

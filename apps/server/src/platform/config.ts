@@ -65,6 +65,12 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1_048_576, 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** `/metrics` for anyone; by default only a Bearer METRICS_TOKEN or a call from this machine. */
+  METRICS_PUBLIC: z.enum(['true', 'false']).default('false'),
+  /** At least 16 characters; empty is unset. */
+  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).max(500).optional()),
+  /** `/api/docs` (the OpenAPI document) for anyone; false: admins only. */
+  API_DOCS_PUBLIC: z.enum(['true', 'false']).default('true'),
   HOST_VARIANTS: hostMap,
   RELAY_LEASE_MS: int(15_000, 100),
   RELAY_POLL_MS: int(250, 5),
@@ -99,9 +105,14 @@ export const ConfigSchema = z.object({
   RESET_LIMIT_PER_IP: int(10, 1),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY' | 'APP_VERSION' | 'SIGNUP_ENABLED'> & {
+export type Config = Omit<
+  z.infer<typeof ConfigSchema>,
+  'TRUST_PROXY' | 'APP_VERSION' | 'SIGNUP_ENABLED' | 'METRICS_PUBLIC' | 'API_DOCS_PUBLIC'
+> & {
   TRUST_PROXY: boolean;
   SIGNUP_ENABLED: boolean;
+  METRICS_PUBLIC: boolean;
+  API_DOCS_PUBLIC: boolean;
   WEB_DIST: string;
   APP_VERSION: string;
 };
@@ -129,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...c,
     TRUST_PROXY: c.TRUST_PROXY === 'true',
     SIGNUP_ENABLED: c.SIGNUP_ENABLED === 'true',
+    METRICS_PUBLIC: c.METRICS_PUBLIC === 'true',
+    API_DOCS_PUBLIC: c.API_DOCS_PUBLIC === 'true',
     DATA_DIR: path.resolve(c.DATA_DIR),
     WEB_DIST: path.resolve(c.WEB_DIST || path.join(root, 'apps/web/dist')),
     // SHELL-64: the web app compares its build's version with this one and offers the update bar.

@@ -23,6 +23,17 @@ describe('scrubUrl', () => {
     expect(scrubUrl('/api/x?tokens=keep&mytoken=keep')).toBe('/api/x?tokens=keep&mytoken=keep');
     expect(scrubUrl('/plain/path')).toBe('/plain/path');
   });
+
+  it('FOUNDATION LOGGING removes path parameters named token, _token or refresh_token by the route pattern', () => {
+    expect(scrubUrl('/ticket/load/s3cret/all/chat/0?_token=x2', '/ticket/load/:token/:filter/:type/:offset')).toBe(
+      '/ticket/load/[redacted]/all/chat/0?_token=[redacted]',
+    );
+    expect(scrubUrl('/x/s3cret/7', '/x/:_token(^\\w+$)/:id')).toBe('/x/[redacted]/7');
+    expect(scrubUrl('/agent/s3cret', '/agent/:TOKEN')).toBe('/agent/[redacted]');
+    // Other parameters, and routes without one, are left alone.
+    expect(scrubUrl('/ticket/data/12/0', '/ticket/data/:id/:count')).toBe('/ticket/data/12/0');
+    expect(scrubUrl('/api/chat/12', '/api/chat/:tokens')).toBe('/api/chat/12');
+  });
 });
 
 describe.each(dialects)('logging (%s)', (dialect) => {
@@ -48,6 +59,21 @@ describe.each(dialects)('logging (%s)', (dialect) => {
     await s?.stop();
   });
 
+  it('FOUNDATION LOGGING every route with a token in its path has it redacted from the logged URL', () => {
+    const secretParam = /\/:(_?token|refresh_token|password)(?=\/|\(|$)/i;
+    const routes = [...new Set(s.app.routeTable.map((r) => r.url))].filter((u) => secretParam.test(u));
+    expect(routes).toEqual(
+      expect.arrayContaining(['/ticket/load/:token/:filter/:type/:offset', '/department2/:token', '/agent/:token']),
+    );
+    for (const route of routes) {
+      const url = route.replace(/:(\w+)(\([^)]*\))?/g, (_m, name: string) =>
+        /token|password/i.test(name) ? 's3cret-value' : '7',
+      );
+      expect(scrubUrl(url, route), route).not.toContain('s3cret-value');
+      expect(scrubUrl(url, route), route).toContain('[redacted]');
+    }
+  });
+
   it('FOUNDATION LOGGING no password, access token, refresh token or 2FA secret appears in the logs at trace level', async () => {
     // First-run setup and a sign-up.
     const owner = await createWorkspaceVia(s.url);
@@ -65,15 +91,21 @@ describe.each(dialects)('logging (%s)', (dialect) => {
 
     // The token in every place it is accepted: header, cookie, body and query parameters (AUTH-26).
     expect((await call('POST', '/api/auth/check', { token })).body.result).toBe('success');
-    expect((await call('POST', '/api/auth/check', { cookies: { [SESSION_COOKIE]: token } })).body.result).toBe(
-      'success',
-    );
+    expect(
+      (await call('POST', '/api/auth/check', { cookies: { [SESSION_COOKIE]: token }, origin: s.url })).body.result,
+    ).toBe('success');
     expect((await call('POST', '/api/auth/check', { body: { _token: token } })).body.result).toBe('success');
     expect((await call('GET', `/api/users?_token=${token}`)).status).toBe(200);
     expect((await call('GET', `/api/users?token=${token}&x=1`)).status).toBe(200);
     // Percent-encoded parameter names decode to the same parameters.
     expect((await call('GET', `/api/users?%5Ftoken=${token}`)).status).toBe(200);
     expect((await call('GET', `/status/get?to%6Ben=${token}`)).status).toBe(200);
+    // Paths that carry the token as a parameter (the spec's `/ticket/load/{token}/...` and others).
+    expect((await call('GET', `/ticket/load/${token}/all/ticket/0`)).status).toBe(200);
+    expect((await call('GET', `/api/ticket/load/${token}/all/ticket/0?sort=updated`)).status).toBe(200);
+    expect((await call('GET', `/department2/${token}`)).status).toBe(200);
+    expect((await call('GET', `/agent/${token}`)).status).toBe(200);
+    expect((await call('GET', `/ticket/info/${token}/999999`)).status).toBe(404);
     // A token that is wrong is a secret too: it may be a real one with a typo.
     keep(`${token}typo`);
     expect((await call('GET', `/api/users?_token=${token}typo`)).status).toBe(401);
@@ -183,6 +215,10 @@ describe.each(dialects)('logging (%s)', (dialect) => {
     expect(log).toContain('incoming request');
     expect(log).toContain('/api/user/password');
     expect(log).toContain('_token=[redacted]');
+    expect(log).toContain('/ticket/load/[redacted]/all/ticket/0');
+    expect(log).toContain('/api/ticket/load/[redacted]/all/ticket/0?sort=updated');
+    expect(log).toContain('/department2/[redacted]');
+    expect(log).toContain('/ticket/info/[redacted]/999999');
     for (const secret of secrets) {
       expect(secret.length, 'every secret is long enough to be unmistakable').toBeGreaterThanOrEqual(5);
       const found = lines.find((l) => l.includes(secret) || l.includes(encodeURIComponent(secret)));

@@ -19,6 +19,7 @@ import {
   OkAnswer,
   PinInput,
   ReactionInput,
+  rooms,
   SendMessageInput,
   SYNC_LIMIT,
   SyncAnswer,
@@ -33,6 +34,7 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { headSeq } from '../../platform/outbox/index.js';
+import { ticketVisibleTo } from '../tickets/index.js';
 import { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
 import { sendMessage } from './commands/postMessage.js';
 import {
@@ -167,6 +169,8 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
         ])
         .where('tickets.account_id', '=', auth.accountId)
         .where('tickets.updated_at', '>', Math.floor(req.query.ts * 1000))
+        // A Workspace chat's activity only to its members, as the ticket lists show it.
+        .where((eb) => ticketVisibleTo(eb, { accountId: auth.accountId, userId: auth.userId }))
         .orderBy('tickets.updated_at', 'desc')
         .limit(200)
         .execute();
@@ -196,14 +200,18 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
       const auth = req.auth!;
       const rows = await db
         .selectFrom('events')
-        .select(['seq', 'type', 'payload'])
+        .select(['seq', 'type', 'payload', 'rooms'])
         .where('account_id', '=', auth.accountId)
         .where('seq', '>', req.params.eventId)
         .where('type', 'in', ['message.deleted', 'livechat.merged'])
         .orderBy('seq')
         .limit(1000)
         .execute();
-      const data = rows.map((e) => {
+      // Only what the caller's sockets would have been sent (as /api/events): a deletion in a Workspace chat
+      // went to its members' rooms, not the account's.
+      const mine = new Set([rooms.account(auth.accountId), rooms.user(auth.userId)]);
+      const seen = rows.filter((e) => (JSON.parse(e.rooms) as string[]).some((r) => mine.has(r)));
+      const data = seen.map((e) => {
         const p = JSON.parse(e.payload) as Record<string, number | null | undefined>;
         const deleted = e.type === 'message.deleted';
         return {

@@ -1,4 +1,4 @@
-import { MESSAGE_STRINGS, rooms, type SendAck, SendMessageInput } from '@parley/contracts';
+import { MESSAGE_STRINGS, rooms, type SendAck, SendMessageInput, UnixSeconds } from '@parley/contracts';
 import type pino from 'pino';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
@@ -11,7 +11,7 @@ import { canRead } from './messages.realtime.js';
 
 const TicketId = z.number().int().positive();
 const ReadInput = z.object({ ticketId: TicketId, messageId: z.number().int().min(0) });
-const SyncDeleteInput = z.object({ ticketId: TicketId, ts: z.number().min(0) });
+const SyncDeleteInput = z.object({ ticketId: TicketId, ts: UnixSeconds });
 const noop = () => {};
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/http/errors.js';
 import { setTicketStatus } from '../tickets/index.js';
-import { sendMessage } from './commands/postMessage.js';
+import { CLIENT_ID_TAKEN, sendMessage } from './commands/postMessage.js';
 import { envelopeOf, isEmailReply, mailReply, type ReplyEnvelope, smtpResponse } from './emailReply.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
@@ -43,7 +43,9 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
         const badAddress = firstBadEmail(input);
         if (badAddress !== null) throw bad(MESSAGE_STRINGS.badEmail(badAddress));
 
-        const stored = input.client_id ? await storedReply(deps, auth.accountId, input.client_id) : undefined;
+        const stored = input.client_id
+          ? await storedReply(deps, auth.accountId, input.ticket_id, input.client_id)
+          : undefined;
         const envelope: ReplyEnvelope | null = stored
           ? stored.envelope
           : isEmailReply(input)
@@ -90,14 +92,18 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
     );
 }
 
-/** A reply already stored under this `queue-` id: its e-mail envelope (null when it was not an e-mail). */
-async function storedReply(deps: MessageDeps, accountId: number, clientId: string) {
+/**
+ * A reply already stored under this `queue-` id in this ticket: its e-mail envelope (null when it was not
+ * an e-mail). An id taken in another ticket is refused here, before any mail goes out.
+ */
+async function storedReply(deps: MessageDeps, accountId: number, ticketId: number, clientId: string) {
   const row = await deps.db
     .selectFrom('messages')
-    .select(['id', 'email_meta'])
+    .select(['id', 'ticket_id', 'email_meta'])
     .where('account_id', '=', accountId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (!row) return undefined;
+  if (Number(row.ticket_id) !== ticketId) throw bad(CLIENT_ID_TAKEN);
   return { envelope: row.email_meta ? (JSON.parse(row.email_meta) as ReplyEnvelope) : null };
 }

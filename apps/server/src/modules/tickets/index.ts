@@ -30,7 +30,15 @@ export { ticketInfo } from './ticketInfo.js';
 export { listTicketStatuses } from './ticketStatuses.js';
 /** Domain events other modules listen to. */
 export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
-export { listCampaigns, loadTickets, parseEmotionCounts, ticketItem, touchTicketItem } from './tickets.queries.js';
+/** The condition that a ticket is one the viewer may see (a Workspace chat: its members only). */
+export {
+  listCampaigns,
+  loadTickets,
+  parseEmotionCounts,
+  ticketItem,
+  touchTicketItem,
+  visibleTo as ticketVisibleTo,
+} from './tickets.queries.js';
 /** The ticket room join/leave, and `updateTicket` to the account room. */
 export { ticketAudience, ticketRoomSocket } from './tickets.realtime.js';
 /** HTTP routes of the module. */

@@ -193,7 +193,7 @@ function appointmentConditions(q: TicketLoadQuery, appt: RawBuilder<string | nul
  * CHAT-06: a Workspace chat (channel `chat`) is listed and shown only to its members; every other ticket
  * to anyone of the account.
  */
-function visibleTo(eb: Eb, viewer: Viewer): Expression<SqlBool> {
+export function visibleTo(eb: Eb, viewer: Viewer): Expression<SqlBool> {
   // User id 0 is the server's own view (the item an event carries to every member).
   if (viewer.userId === 0) return eb.lit(true);
   return eb.or([

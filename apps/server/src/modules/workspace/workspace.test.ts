@@ -6,6 +6,7 @@ import { createParley } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshPostgres, redisUrl, startTestServer, tempDir, testConfig } from '../../testing/support.js';
+import { insertTicket } from '../messages/testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -227,6 +228,165 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     await sleep(200);
     expect(cyGot('sendTyping')).toEqual([]);
     expect(await rows('messages', admin.accountId)).toBe(before);
+  });
+
+  it('MSG-19 MSG-47 a non-member cannot add notes, reactions or pins to a chat message; a member can', async () => {
+    const { admin, ann, bob, cy } = await team();
+    const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
+    const sent = await send(ann.token, chat.id, 'secret');
+    expect(sent.status, sent.text).toBe(200);
+    const messageId = sent.body.data.id as number;
+    const note = await call('POST', '/api/ticket/note/add', {
+      token: ann.token,
+      body: { message_id: messageId, text: 'mine' },
+    });
+    expect(note.status, note.text).toBe(200);
+    const state = async () => ({
+      notes: await db()
+        .selectFrom('message_notes')
+        .select(['id', 'text'])
+        .where('account_id', '=', admin.accountId)
+        .orderBy('id')
+        .execute(),
+      reactions: await db()
+        .selectFrom('message_reactions')
+        .select('id')
+        .where('account_id', '=', admin.accountId)
+        .execute(),
+      pinned: Number(
+        (await db().selectFrom('messages').select('pinned').where('id', '=', messageId).executeTakeFirstOrThrow())
+          .pinned,
+      ),
+      events: Number(
+        (
+          await db()
+            .selectFrom('account_seq')
+            .select('last_seq')
+            .where('account_id', '=', admin.accountId)
+            .executeTakeFirstOrThrow()
+        ).last_seq,
+      ),
+    });
+    const before = await state();
+    for (const token of [cy.token, admin.token]) {
+      const tries = [
+        await call('POST', '/api/ticket/note/add', { token, body: { message_id: messageId, text: 'peek' } }),
+        await call('POST', '/api/ticket/reaction', { token, body: { message_id: messageId, reaction: '👍' } }),
+        await call('POST', '/api/ticket/pin', { token, body: { message_id: messageId, pinned: true } }),
+      ];
+      for (const r of tries) {
+        expect(r.status, r.text).toBe(403);
+        expect(r.body).toMatchObject({ result: 'failed', description: 'You cannot read this conversation.' });
+        expect(r.text).not.toContain('secret');
+      }
+    }
+    // An admin may edit or delete any note, but not one of a chat they cannot read.
+    const noteId = note.body.data.id as number;
+    expect(
+      (await call('POST', '/api/ticket/note/edit', { token: admin.token, body: { id: noteId, text: 'x' } })).status,
+    ).toBe(403);
+    expect((await call('POST', '/api/ticket/note/delete', { token: admin.token, body: { id: noteId } })).status).toBe(
+      403,
+    );
+    expect(await state()).toEqual(before);
+
+    for (const [path, body] of [
+      ['/api/ticket/note/add', { message_id: messageId, text: 'seen' }],
+      ['/api/ticket/reaction', { message_id: messageId, reaction: '👍' }],
+      ['/api/ticket/pin', { message_id: messageId, pinned: true }],
+    ] as const) {
+      const r = await call('POST', path, { token: bob.token, body });
+      expect(r.status, `${path}: ${r.text}`).toBe(200);
+    }
+    const after = await state();
+    expect(after.notes).toHaveLength(2);
+    expect(after.reactions).toHaveLength(1);
+    expect(after.pinned).toBe(1);
+  });
+
+  it("MSG-42 RT-40 a chat's activity is not in the sync or event answers of a non-member", async () => {
+    const { ann, bob, cy } = await team();
+    const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
+    const sent = await send(ann.token, chat.id, 'secret');
+    expect(sent.status, sent.text).toBe(200);
+    const del = await call('POST', '/api/ticket/message/delete', {
+      token: ann.token,
+      body: { message_id: sent.body.data.id, ticket_id: chat.id },
+    });
+    expect(del.status, del.text).toBe(200);
+    const synced = async (token: string) => {
+      const r = await call('GET', '/ticket/data/sync?ts=0', { token });
+      expect(r.status, r.text).toBe(200);
+      return (r.body.tickets as { id: number }[]).map((t) => t.id);
+    };
+    const deletions = async (token: string) => {
+      const r = await call('GET', '/event/0', { token });
+      expect(r.status, r.text).toBe(200);
+      return (r.body.data as { action: string; ticket_id: number; ref_id: number }[]).filter(
+        (e) => e.ticket_id === chat.id,
+      );
+    };
+    for (const member of [ann, bob]) {
+      expect(await synced(member.token)).toContain(chat.id);
+      expect(await deletions(member.token)).toEqual([
+        expect.objectContaining({ action: 'delete_message', ref_id: sent.body.data.id }),
+      ]);
+    }
+    expect(await synced(cy.token)).not.toContain(chat.id);
+    expect(await deletions(cy.token)).toEqual([]);
+  });
+
+  it("MSG-10 a queue- id of a private chat sent to a readable ticket does not answer the chat's message", async () => {
+    const { admin, ann, bob, cy } = await team();
+    const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
+    const open = await insertTicket(db(), admin.accountId);
+    const queueId = newQueueId();
+    const sent = await send(ann.token, chat.id, 'secret', queueId);
+    expect(sent.status, sent.text).toBe(200);
+    const before = await rows('messages', admin.accountId);
+    const stolen = await send(cy.token, open, 'guess', queueId);
+    expect(stolen.status, stolen.text).toBe(400);
+    expect(stolen.body).toMatchObject({ result: 'failed', code: 'VALIDATION_FAILED' });
+    expect(stolen.text).not.toContain('secret');
+    // Nor through the reply call, which reads the id before it mails anything.
+    const replied = await call('POST', '/api/ticket/message/reply', {
+      token: cy.token,
+      body: { ticket_id: open, message: 'guess', client_id: queueId },
+    });
+    expect(replied.status, replied.text).toBe(400);
+    expect(replied.text).not.toContain('secret');
+    // Over the socket too.
+    const cySock = await connectSocket(s.url, cy.token, opened);
+    const acked = await cySock.emitWithAck('newChatMessage', {
+      ticket_id: open,
+      message: 'guess',
+      type: 'text',
+      client_id: queueId,
+    });
+    expect(acked.ok).toBe(false);
+    expect(JSON.stringify(acked)).not.toContain('secret');
+    expect(await rows('messages', admin.accountId)).toBe(before);
+    // The owner's repeat still answers the stored message.
+    const again = await send(ann.token, chat.id, 'secret', queueId);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.data.id).toBe(sent.body.data.id);
+
+    // Sent at the same time to the chat and to the open ticket (the batched path): neither answer carries
+    // the other's message, and one message is stored.
+    for (let i = 0; i < 5; i++) {
+      const id = newQueueId();
+      const [a, c] = await Promise.all([
+        send(ann.token, chat.id, `secret ${i}`, id),
+        send(cy.token, open, `mine ${i}`, id),
+      ]);
+      expect([a.status, c.status].sort()).toEqual([200, 400]);
+      if (c.status === 200) expect(c.body.data).toMatchObject({ ticketId: open, message: `mine ${i}` });
+      else expect(c.text).not.toContain('secret');
+      if (a.status === 200) expect(a.body.data).toMatchObject({ ticketId: chat.id, message: `secret ${i}` });
+      else expect(a.text).not.toContain('mine');
+      const stored = await db().selectFrom('messages').select('id').where('client_id', '=', id).execute();
+      expect(stored).toHaveLength(1);
+    }
   });
 
   it('CHAT-06 a chat is listed and shown only to its members (ticket lists and ticket info)', async () => {

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -5,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { ErrorCode, Health, Ready } from '@parley/contracts';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -25,6 +26,9 @@ export interface HttpDeps {
   logger: pino.Logger;
   metrics: Metrics;
 }
+
+const METRICS_REFUSED =
+  'Metrics are not public: send METRICS_TOKEN as a Bearer token, or ask from this machine (METRICS_PUBLIC).';
 
 /** Paths that are API, never the web app: an unknown one answers 404 JSON. */
 const API_PATH = /^\/(api|status|socket\.io|files)(\/|$)/;
@@ -46,7 +50,17 @@ export function containsNul(value: unknown): boolean {
   return false;
 }
 
-/** The Content-Security-Policy of every answer: scripts only from this origin, never inline. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Any site may frame this page (the live chat widget's page, embedded on customers' sites). */
+    frameable?: boolean;
+  }
+}
+
+/**
+ * The Content-Security-Policy of every answer: scripts only from this origin, never inline; framed only
+ * by our own pages (a signed-in page framed by another site could be clicked through unseen).
+ */
 export const CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -55,10 +69,36 @@ export const CSP = [
   "media-src 'self' blob:",
   "connect-src 'self' ws: wss:",
   "frame-src 'self'",
+  "frame-ancestors 'self'",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
 ].join('; ');
+/** The same policy for a `frameable` route: any site may frame it. */
+export const FRAMEABLE_CSP = CSP.replace("frame-ancestors 'self'", 'frame-ancestors *');
+
+/** HSTS over https: a year, this host only (sibling hosts may not serve https). */
+export const HSTS = 'max-age=31536000';
+
+/** Loopback addresses, IPv4 (also as IPv4-mapped IPv6) and IPv6. */
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Whether a caller may read `/metrics`: anyone with METRICS_PUBLIC=true; else a Bearer METRICS_TOKEN, or
+ * a call from this machine that no proxy forwarded (a reverse proxy on the same host adds X-Forwarded-For
+ * or Forwarded, so the public behind it is not taken for a local scraper).
+ */
+export function metricsAllowed(req: FastifyRequest, config: Pick<Config, 'METRICS_PUBLIC' | 'METRICS_TOKEN'>): boolean {
+  if (config.METRICS_PUBLIC) return true;
+  const auth = req.headers.authorization;
+  if (config.METRICS_TOKEN && auth?.startsWith('Bearer ')) {
+    const given = createHash('sha256').update(auth.slice(7).trim()).digest();
+    const wanted = createHash('sha256').update(config.METRICS_TOKEN).digest();
+    if (timingSafeEqual(given, wanted)) return true;
+  }
+  const forwarded = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined;
+  return !forwarded && LOOPBACK.test(req.socket.remoteAddress ?? '');
+}
 
 /** The HTTP pipeline every module's routes plug into: parsing, auth guard, errors, health, static web app. */
 export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
@@ -80,9 +120,17 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   });
   // Issue 6: no inline script ever runs in the app (an e-mail body with a <script> stays inert even if a
   // sanitizer missed it). Styles may be inline (the UI library sets style attributes).
-  app.addHook('onSend', async (_req, reply) => {
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
+  // Framing: our own pages only (CSP frame-ancestors, and X-Frame-Options for browsers without it), but
+  // any site for a `frameable` route. Referrer-Policy: other sites learn the origin, never a page's path.
+  app.addHook('onSend', async (req, reply) => {
+    const frameable = req.routeOptions.config?.frameable === true;
+    if (!reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', frameable ? FRAMEABLE_CSP : CSP);
+    if (!frameable) reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    // `req.protocol` is https when the connection is, or, with TRUST_PROXY, when X-Forwarded-Proto says so.
+    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Parley API', version: '0.1.0' } },
@@ -114,11 +162,18 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
       return reply.code(database ? 200 : 503).send({ status: database ? 'ready' : 'unavailable', database });
     },
   );
-  r.get('/metrics', { config: { auth: 'public' } }, async (_req, reply) => {
+  // The access rule is metricsAllowed's: METRICS_PUBLIC, a Bearer METRICS_TOKEN, or this machine.
+  r.get('/metrics', { config: { auth: 'public' } }, async (req, reply) => {
+    if (!metricsAllowed(req, config)) throw new AppError(401, ErrorCode.unauthorized, METRICS_REFUSED);
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  r.get('/api/docs', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  // API_DOCS_PUBLIC=false: the OpenAPI document for admins only.
+  r.get(
+    '/api/docs',
+    { config: { auth: config.API_DOCS_PUBLIC ? 'public' : 'admin' }, schema: { hide: true } },
+    async () => app.swagger(),
+  );
 
   const index = path.join(config.WEB_DIST, 'index.html');
   if (fs.existsSync(index)) {

@@ -12,12 +12,17 @@ import type { DB } from '../../../platform/db/db.js';
 import { AppError, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { toNote, toReaction } from '../messages.queries.js';
-import { messageAudience, staffAudience } from '../messages.realtime.js';
+import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
-/** A live message of the caller's account and its ticket's channel; else "Message not found." (404). */
-async function messageOf(trx: Trx, accountId: number, messageId: number) {
+/**
+ * A live message of the caller's account and its ticket's channel; else "Message not found." (404). A
+ * message of a conversation the caller may not read (a Workspace chat they are not a member of) is
+ * "You cannot read this conversation." (403), as its history is.
+ */
+async function messageOf(trx: Trx, auth: AuthContext, messageId: number) {
+  const accountId = auth.accountId;
   const m = await trx
     .selectFrom('messages')
     .innerJoin('tickets', 'tickets.id', 'messages.ticket_id')
@@ -35,13 +40,16 @@ async function messageOf(trx: Trx, accountId: number, messageId: number) {
     .where('messages.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!m) throw notFound(MESSAGE_STRINGS.messageNotFound);
+  const audience = { id: Number(m.ticket_id), accountId, channel: m.channel };
+  if (!(await canRead(trx, audience, auth.userId)))
+    throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
   return {
     id: Number(m.id),
     ticketId: Number(m.ticket_id),
     sender: m.sender,
     type: m.type,
     pinned: Number(m.pinned) === 1,
-    audience: { id: Number(m.ticket_id), accountId, channel: m.channel },
+    audience,
   };
 }
 
@@ -57,7 +65,7 @@ export async function deleteMessage(
   input: { message_id: number; ticket_id: number },
 ): Promise<void> {
   await runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth.accountId, input.message_id).catch(() => null);
+    const m = await messageOf(trx, auth, input.message_id).catch(() => null);
     if (!m || m.ticketId !== input.ticket_id) throw notFound(MESSAGE_STRINGS.ticketNotFound);
     if (m.type === 'system' || m.sender === 'server') throw bad(MESSAGE_STRINGS.systemMessage);
     if (m.sender !== auth.username && auth.type !== 'admin') throw forbidden(MESSAGE_STRINGS.notYours);
@@ -80,7 +88,7 @@ export async function deleteMessage(
 /** MSG-19 (design): adds a note to a message; `receiveNote` to the staff of the conversation. */
 export async function addNote(db: DB, auth: AuthContext, input: { message_id: number; text: string }): Promise<Note> {
   return runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth.accountId, input.message_id);
+    const m = await messageOf(trx, auth, input.message_id);
     const at = Date.now();
     const row = await trx
       .insertInto('message_notes')
@@ -116,7 +124,7 @@ async function ownNote(trx: Trx, auth: AuthContext, id: number) {
     .executeTakeFirst();
   if (!n) throw notFound(MESSAGE_STRINGS.noteNotFound);
   if (n.sender !== auth.username && auth.type !== 'admin') throw forbidden(MESSAGE_STRINGS.notYours);
-  const m = await messageOf(trx, auth.accountId, Number(n.message_id));
+  const m = await messageOf(trx, auth, Number(n.message_id));
   return { n, m };
 }
 
@@ -166,7 +174,7 @@ export async function react(
   input: { message_id: number; reaction: string; emoji_text: string; remove: boolean },
 ): Promise<void> {
   await runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth.accountId, input.message_id);
+    const m = await messageOf(trx, auth, input.message_id);
     const existing = await trx
       .selectFrom('message_reactions')
       .selectAll()
@@ -210,7 +218,7 @@ export async function react(
 /** MSG-19, MSG-20: pins and unpins a message; a no-op when it already is. */
 export async function pin(db: DB, auth: AuthContext, input: { message_id: number; pinned: boolean }): Promise<void> {
   await runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth.accountId, input.message_id);
+    const m = await messageOf(trx, auth, input.message_id);
     if (m.pinned === input.pinned) return;
     await trx
       .updateTable('messages')

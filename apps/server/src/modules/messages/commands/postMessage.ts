@@ -149,15 +149,24 @@ const isUniqueViolation = (err: unknown) => {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(e?.message ?? '');
 };
 
-/** The message already stored under this `queue-` id in the account, hydrated, or undefined. */
-async function byClientId(db: DB, accountId: number, clientId: string) {
+/** A `queue-` id already taken by a message of another conversation (the id is unique per account). */
+export const CLIENT_ID_TAKEN = 'This message id is already used.';
+
+/**
+ * The message already stored under this `queue-` id in this ticket, hydrated, or undefined. The id is
+ * unique per account: one stored in another conversation is a 400 that says nothing of it (that
+ * conversation may be one the caller cannot read).
+ */
+async function byClientId(db: DB, accountId: number, ticketId: number, clientId: string) {
   const row = await db
     .selectFrom('messages')
     .selectAll()
     .where('account_id', '=', accountId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
-  return row ? (await hydrate(db, accountId, [row]))[0] : undefined;
+  if (!row) return undefined;
+  if (Number(row.ticket_id) !== ticketId) throw bad(CLIENT_ID_TAKEN);
+  return (await hydrate(db, accountId, [row]))[0];
 }
 
 /** Checks the text of a message by its type; throws the clear 400 of each case. */
@@ -230,7 +239,7 @@ export async function sendMessage(
     if (!(await canRead(q, audience, auth.userId)))
       throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
     if (input.client_id) {
-      const seen = await byClientId(q, auth.accountId, input.client_id);
+      const seen = await byClientId(q, auth.accountId, input.ticket_id, input.client_id);
       if (seen) return { seen };
     }
     const files = [...(extra.files ?? []), ...(await filesOf(q, auth.accountId, input.files ?? []))];
@@ -268,7 +277,7 @@ export async function sendMessage(
   } catch (err) {
     // Two sends of one queue- id raced (two nodes, a retry overtaking the first): the loser answers the winner.
     if (input.client_id && isUniqueViolation(err)) {
-      const seen = await byClientId(db, auth.accountId, input.client_id);
+      const seen = await byClientId(db, auth.accountId, input.ticket_id, input.client_id);
       if (seen) return forReader(seen, reader);
     }
     throw err;
