@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, ConfigSchema, loadConfig } from './config.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -51,5 +52,23 @@ describe('FOUNDATION configuration', () => {
     expect((err as { code: number }).code).toBe(1);
     const lines = (err as { stderr: string }).stderr.trim().split('\n');
     expect(lines).toEqual(['Invalid configuration: PORT must be a whole number from 0 to 65535']);
+  });
+});
+
+describe('FOUNDATION the documented settings are the settings', () => {
+  const keys = Object.keys(ConfigSchema.shape).sort();
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operations'));
+
+  it("the README's configuration table lists every setting of the schema, and nothing else", () => {
+    expect(keys.length).toBeGreaterThan(20);
+    const documented = [...table.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((m) => m[1]).sort();
+    expect(documented).toEqual(keys);
+  });
+
+  it('.env.example lists every setting of the schema, and nothing else', () => {
+    const example = fs.readFileSync(path.join(root, '.env.example'), 'utf8');
+    const listed = [...example.matchAll(/^#?\s*([A-Z0-9_]+)=/gm)].map((m) => m[1]).sort();
+    expect([...new Set(listed)]).toEqual(keys);
   });
 });
