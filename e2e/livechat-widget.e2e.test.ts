@@ -239,6 +239,7 @@ describe('the widget flow in Chromium: chime, plain text, AI hints, conversion, 
     await queue(page, w, 'Walt');
     const waltTicket = await takeOne(agent, 'Walt');
     await agent.getByRole('button', { name: 'End chat' }).click();
+    await agent.getByTestId('confirm-end-chat').click();
     await w.getByText('Live Chat Ended').waitFor({ timeout: 10_000 });
     const before = await apiJson(`${server.url}/api/livechat/list?offset=0`, 'GET', undefined, adminToken);
     const groups = before.data as { session_id: number; session_name: string }[];

@@ -179,6 +179,17 @@ describe('live chat from a website visitor in Chromium', () => {
     await screenshot(agent, 'livechat-agent-chat-light');
 
     await agent.getByRole('button', { name: 'End chat' }).click();
+    await agent
+      .getByText('End this live chat? The visitor is asked to rate it and can no longer receive messages.')
+      .waitFor();
+    await screenshot(agent, 'livechat-agent-end-confirm-light');
+    await agent.getByTestId('confirm-end-chat').click();
+    // LIVECHAT-07: once ended, the agent's composer is closed with the reason; nothing more can be sent.
+    await agent
+      .getByTestId('composer-closed')
+      .filter({ hasText: 'This live chat has ended: the visitor can no longer receive messages.' })
+      .waitFor();
+    expect(await agent.getByTestId('composer-input').count()).toBe(0);
     await rate3(w, page, 'livechat-visitor-rating-light');
     await screenshot(page, 'livechat-visitor-ended-light');
     await expect.poll(() => storedRating(ticketId)).toMatchObject({ rating: 3, reason: 'The wait was long' });
@@ -227,6 +238,7 @@ describe('live chat from a website visitor in Chromium', () => {
     await screenshot(agent, 'livechat-agent-chat-dark');
 
     await agent.getByRole('button', { name: 'End chat' }).click();
+    await agent.getByTestId('confirm-end-chat').click();
     await rate3(w, page, 'livechat-visitor-rating-dark');
     await screenshot(page, 'livechat-visitor-ended-dark');
     await expect.poll(() => storedRating(ticketId)).toMatchObject({ rating: 3, reason: 'The wait was long' });

@@ -22,6 +22,10 @@ export const LIVECHAT_STRINGS = {
   removedNotice: "You got removed! You're not longer a participant in this conversation.",
   /** Design (LIVECHAT-06): the loser of a race. */
   taken: 'This live chat was already taken by another agent.',
+  /** Design: a message to a live chat that has ended would reach nobody; it is refused with this. */
+  endedNoSend: 'This live chat has ended: the visitor can no longer receive messages.',
+  /** Design: End chat asks first; the visitor is then asked to rate the chat. */
+  endConfirm: 'End this live chat? The visitor is asked to rate it and can no longer receive messages.',
   queueEmpty: 'There is no live chat waiting.',
   /** Design (LIVECHAT-22). */
   limit: (n: number) => `You have reached your plan's limit of ${n} concurrent live chats.`,

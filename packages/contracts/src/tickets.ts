@@ -162,6 +162,8 @@ export const TicketInfo = TicketListItem.extend({
   typing: z.array(z.string()),
   /** TICKET-14: the live chat session of a LIVECHAT ticket; null for other channels. */
   session_id: z.number().nullable(),
+  /** Design: the state of a LIVECHAT ticket's live chat (queued, chatting, ended, ...); null for other channels. */
+  livechat_state: z.string().nullable(),
   /** TICKET-14, MSG-52: the language replies are translated into, and the customer's own; '' when unset. */
   language: z.string(),
   source_lang: z.string(),

@@ -206,6 +206,46 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect(list.body.data[0]).toMatchObject({ session_name: 'Rita', collapsed: true });
   });
 
+  it('LIVECHAT-07 after a live chat has ended an agent message is refused with the reason and nothing is stored', async () => {
+    const { agents, token } = await account(1);
+    await queueVisitor(call, server.url, token, 'Nora', opened);
+    const s = await agentSocket(agents[0]!.token);
+    const r = await s.emitWithAck('acceptLiveChat', null);
+    const ticketId = r.ok ? r.ticket_id : 0;
+    const before = await call('POST', '/api/ticket/message', {
+      token: agents[0]!.token,
+      body: { ticket_id: ticketId, message: 'While it runs' },
+    });
+    expect(before.status, before.text).toBe(200);
+    const info = await call('GET', `/ticket/info/${agents[0]!.token}/${ticketId}`, {});
+    expect(info.body.data.livechat_state).toBe('chatting');
+    expect((await call('POST', '/api/livechat/end', { token: agents[0]!.token, body: { id: ticketId } })).status).toBe(
+      200,
+    );
+    const count = async () =>
+      Number(
+        (
+          await server.handle.db
+            .selectFrom('messages')
+            .select((e) => e.fn.countAll().as('n'))
+            .where('ticket_id', '=', ticketId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const n = await count();
+    const after = await call('POST', '/api/ticket/message', {
+      token: agents[0]!.token,
+      body: { ticket_id: ticketId, message: 'Nobody will read this' },
+    });
+    expect(after.status).toBe(409);
+    expect(after.body).toMatchObject({ code: 'LIVECHAT_ENDED', description: LIVECHAT_STRINGS.endedNoSend });
+    const overSocket = await s.emitWithAck('newChatMessage', { ticket_id: ticketId, message: 'Nor this', type: 'text' });
+    expect(overSocket).toMatchObject({ ok: false });
+    expect(await count()).toBe(n);
+    const ended = await call('GET', `/ticket/info/${agents[0]!.token}/${ticketId}`, {});
+    expect(ended.body.data.livechat_state).toBe('ended');
+  });
+
   it('RT-35 VISITOR-16 LIVECHAT-09 LIVECHAT-11 LIVECHAT-14 convert, merge (livechat.merged), participant removal', async () => {
     const { agents, token, admin } = await account(1);
     const v1 = await queueVisitor(call, server.url, token, 'Cora', opened);

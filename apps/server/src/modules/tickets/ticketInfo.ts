@@ -45,7 +45,7 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
     item.channel === 'LIVECHAT' || item.channel === 'livechat'
       ? await db
           .selectFrom('livechats')
-          .select('session_id')
+          .select(['session_id', 'state'])
           .where('account_id', '=', viewer.accountId)
           .where('ticket_id', '=', id)
           .orderBy('id', 'desc')
@@ -58,6 +58,7 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
     campaignName: campaign?.name ?? '',
     typing,
     session_id: chat ? Number(chat.session_id) : null,
+    livechat_state: chat ? chat.state : null,
     language: more.language,
     source_lang: more.source_lang,
     encryption_method: method(more.encryption_method),

@@ -1,9 +1,10 @@
 import { Alert, Button, Center, Divider, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
-import { isEmailChannel, type Message } from '@parley/contracts';
+import { isEmailChannel, LIVECHAT_STRINGS, type Message } from '@parley/contracts';
 import { IconPinFilled } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { HttpError } from '../../lib/http';
+import { realtime } from '../../lib/realtime';
 import { useConnected } from '../../lib/useConnected';
 import { toast } from '../../ui/toast';
 import { useTicketInfo } from '../tickets/TicketInfoPanel';
@@ -102,6 +103,14 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   // MSG-12, CRYPT-06, CRYPT-07: an encrypted ticket needs this browser's key to send; the pane waits for the
   // ticket's method so nothing is sent before it is known.
   const info = useTicketInfo(ticketId);
+  // A live chat that ends while it is open closes the composer (the ticket's info says so after a refetch).
+  useEffect(
+    () =>
+      realtime.on('liveChatEnded', (d) => {
+        if ((d as { ticket_id: number }).ticket_id === ticketId) void info.refetch();
+      }),
+    [ticketId, info.refetch],
+  );
   const encryption = info.data?.encryption_method ?? '';
   const key = useEncryptionKey(ticketId, encryption);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
@@ -252,7 +261,11 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
       <Text size="xs" c="dimmed" mih={18} data-testid="typing">
         {typing.names.length > 0 ? S.typing(typing.names) : ''}
       </Text>
-      {email ? (
+      {info.data?.livechat_state === 'ended' ? (
+        <Text ta="center" size="sm" c="dimmed" py="sm" data-testid="composer-closed">
+          {LIVECHAT_STRINGS.endedNoSend}
+        </Text>
+      ) : email ? (
         <EmailComposer
           ticketId={ticketId}
           me={me.username}

@@ -1,10 +1,11 @@
-import { Badge, Box, Button, Group, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Button, Group, Modal, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { toast } from '../../ui/toast';
 import { useLiveChatList, useReadOpenChat } from './api';
 import { MergeSessions } from './MergeSessions';
 
@@ -24,6 +25,7 @@ export function LiveChatsScreen() {
   const list = useLiveChatList();
   const navigate = useNavigate();
   const [open, setOpen] = useState<Record<number, boolean>>({});
+  const [ending, setEnding] = useState(false);
   const groups = list.groups;
   const current = groups.flatMap((g) => g.livechats).find((c) => c.ticket_id === ticketId);
   useReadOpenChat(ticketId);
@@ -78,11 +80,33 @@ export function LiveChatsScreen() {
                 >
                   {L.convert}
                 </Button>
-                <Button size="xs" color="red" onClick={() => void api('POST', '/api/livechat/end', { id: ticketId })}>
+                <Button size="xs" color="red" onClick={() => setEnding(true)}>
                   {L.end}
                 </Button>
               </Group>
             )}
+            <Modal opened={ending} onClose={() => setEnding(false)} title={L.end} centered size="sm">
+              <Stack>
+                <Text>{L.endConfirm}</Text>
+                <Group justify="flex-end">
+                  <Button variant="default" onClick={() => setEnding(false)}>
+                    Cancel
+                  </Button>
+                  <Button
+                    color="red.9"
+                    data-testid="confirm-end-chat"
+                    onClick={() => {
+                      setEnding(false);
+                      api('POST', '/api/livechat/end', { id: ticketId }).catch((e: Error) =>
+                        toast({ message: e.message, color: 'red' }),
+                      );
+                    }}
+                  >
+                    {L.end}
+                  </Button>
+                </Group>
+              </Stack>
+            </Modal>
             {current?.state === 'chatting' && (
               <Suspense fallback={null}>
                 <AiHints ticketId={ticketId} channel="LIVECHAT" />

@@ -1,5 +1,7 @@
 import {
   ErrorCode,
+  isLiveChatChannel,
+  LIVECHAT_STRINGS,
   MESSAGE_MAX_TEXT,
   MESSAGE_STRINGS,
   type Message,
@@ -219,6 +221,21 @@ export const fileOf = (r: {
  * (SQLite), are written together, in one transaction. Should a batch fail, each of its messages is sent
  * alone, checks and all, in its own transaction.
  */
+/**
+ * A live chat that has ended has no visitor to receive a message: an agent's message to it is refused with
+ * the reason (its notes, and messages before the end, stay). A converted chat is a MANUAL ticket by then.
+ */
+async function refuseEndedLiveChat(q: DB, accountId: number, ticketId: number): Promise<void> {
+  const chat = await q
+    .selectFrom('livechats')
+    .select('state')
+    .where('account_id', '=', accountId)
+    .where('ticket_id', '=', ticketId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (chat?.state === 'ended') throw new AppError(409, 'LIVECHAT_ENDED', LIVECHAT_STRINGS.endedNoSend);
+}
+
 export async function sendMessage(
   db: DB,
   auth: AuthContext,
@@ -238,6 +255,7 @@ export async function sendMessage(
     const audience = { id: input.ticket_id, accountId: auth.accountId, channel: ticket.channel };
     if (!(await canRead(q, audience, auth.userId)))
       throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
+    if (isLiveChatChannel(ticket.channel)) await refuseEndedLiveChat(q, auth.accountId, input.ticket_id);
     if (input.client_id) {
       const seen = await byClientId(q, auth.accountId, input.ticket_id, input.client_id);
       if (seen) return { seen };
