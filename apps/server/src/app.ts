@@ -125,6 +125,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     log: logger,
     redisUrl: config.REDIS_URL,
     redisPrefix: redisNamespace(config),
+    sessionCacheMs: config.SESSION_CACHE_MS,
   });
   realtime.io.on('connection', (s) => {
     metrics.sockets.inc();
