@@ -126,6 +126,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     redisUrl: config.REDIS_URL,
     redisPrefix: redisNamespace(config),
     sessionCacheMs: config.SESSION_CACHE_MS,
+    trustProxy: config.TRUST_PROXY,
   });
   realtime.io.on('connection', (s) => {
     metrics.sockets.inc();

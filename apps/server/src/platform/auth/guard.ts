@@ -25,9 +25,10 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * A write authenticated by the cookie must come from our own pages: the browser's Origin (or Referer)
  * must name this host. SameSite=Lax already stops most cross-site posts; this closes the rest (old
- * browsers, sibling subdomains). Bearer and token-parameter calls carry no ambient credential.
+ * browsers, sibling subdomains). Bearer and token-parameter calls carry no ambient credential. The socket
+ * handshake applies the same rule to a cookie (see realtime).
  */
-export function crossSite(req: FastifyRequest): boolean {
+export function crossSite(req: Pick<FastifyRequest, 'headers' | 'host'>): boolean {
   const source = req.headers.origin ?? req.headers.referer;
   if (!source) return req.headers['sec-fetch-site'] === 'cross-site';
   try {

@@ -6,6 +6,7 @@ import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type pino from 'pino';
 import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
+import { crossSite } from '../auth/guard.js';
 import type { AuthContext } from '../auth/sessions.js';
 import { onSessionsEnded, resolveSession, SessionCache, sessionLive } from '../auth/sessions.js';
 import type { DB } from '../db/db.js';
@@ -52,6 +53,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/** The host the client addressed, as Fastify's `req.host` reads it (the proxy's last X-Forwarded-Host). */
+function publicHost(headers: Record<string, string | string[] | undefined>, trustProxy = false): string {
+  const forwarded = headers['x-forwarded-host'];
+  const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
+  if (trustProxy && last) return last;
+  return String(headers.host ?? '');
+}
+
 export interface RealtimeOptions {
   httpServer: HttpServer;
   db: DB;
@@ -61,6 +70,8 @@ export interface RealtimeOptions {
   redisPrefix?: string;
   /** How long a socket may trust that its session is live before it asks again (`SESSION_CACHE_MS`). */
   sessionCacheMs?: number;
+  /** Behind a trusted proxy the public host is X-Forwarded-Host, as for HTTP (`TRUST_PROXY`). */
+  trustProxy?: boolean;
 }
 
 /** The room of one session's sockets: ending the session disconnects them, on every node. */
@@ -119,7 +130,16 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
     try {
       const parsed = HandshakeAuth.safeParse(socket.handshake.auth ?? {});
       if (!parsed.success) return next(new Error('invalid handshake'));
-      const token = parsed.data.token ?? cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
+      const headers = socket.request.headers;
+      let token = parsed.data.token;
+      if (!token) {
+        token = cookieValue(headers.cookie, SESSION_COOKIE);
+        // The cookie goes with every request to this host, whichever page opens the socket: the handshake
+        // must come from our own pages, as a cookie-authenticated write must (a WebSocket always sends Origin;
+        // a same-origin polling GET may not, and is judged by Referer or Sec-Fetch-Site then).
+        if (token && crossSite({ headers, host: publicHost(headers, o.trustProxy) }))
+          return next(new Error('cross-site'));
+      }
       const auth = await resolveSession(o.db, token);
       if (!auth) return next(new Error('unauthorized'));
       socket.data.auth = auth;
