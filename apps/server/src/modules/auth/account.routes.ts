@@ -10,7 +10,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listSessions, revokeOtherSessions, revokeUserSession } from '../../platform/auth/sessions.js';
+import {
+  forgetResolvedSessions,
+  listSessions,
+  revokeOtherSessions,
+  revokeUserSession,
+} from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { hashPassword, verifyPassword } from '../accounts/index.js';
@@ -95,7 +100,7 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
   // Step 1: a new secret (not active yet) and its QR code.
   r.post(
     '/api/user/2fa/setup',
-    { config: { auth: 'user' }, schema: { response: { 200: TwoFactorSetupAnswer } } },
+    { config: { auth: 'user', tfaSetup: true }, schema: { response: { 200: TwoFactorSetupAnswer } } },
     async (req) => {
       const auth = req.auth!;
       const u = await passwordOf(auth.accountId, auth.userId);
@@ -114,7 +119,10 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
   // Step 2: a code from the app proves the secret was stored; backup codes are shown once.
   r.post(
     '/api/user/2fa/enable',
-    { config: { auth: 'user' }, schema: { body: TwoFactorEnableInput, response: { 200: TwoFactorEnableAnswer } } },
+    {
+      config: { auth: 'user', tfaSetup: true },
+      schema: { body: TwoFactorEnableInput, response: { 200: TwoFactorEnableAnswer } },
+    },
     async (req) => {
       const auth = req.auth!;
       const u = await passwordOf(auth.accountId, auth.userId);
@@ -129,6 +137,8 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .where('account_id', '=', auth.accountId)
         .where('id', '=', auth.userId)
         .execute();
+      // A required setup is done: the next call must not meet a session resolved before it.
+      forgetResolvedSessions();
       await recordAudit(db, {
         accountId: auth.accountId,
         userId: auth.userId,
@@ -154,6 +164,7 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .where('account_id', '=', auth.accountId)
         .where('id', '=', auth.userId)
         .execute();
+      forgetResolvedSessions();
       await recordAudit(db, {
         accountId: auth.accountId,
         userId: auth.userId,

@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db/db.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import { type AuthContext, resolveSession, SessionCache } from './sessions.js';
 
 /** Every route says who may call it; a route without this fails start-up (see `requireRouteAuth`). */
@@ -10,6 +10,8 @@ export type RouteAuth = 'public' | 'optional' | 'user' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Open to a user who must still set up two-factor sign-in (the setup itself, sign-out). */
+    tfaSetup?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -62,6 +64,9 @@ function tokenAndSource(req: FastifyRequest): { token: string; cookie: boolean }
   return undefined;
 }
 
+/** The answer to any other call of a user the account requires two-factor sign-in of, until they set it up. */
+export const TFA_SETUP_REQUIRED = 'Your account requires two-factor sign-in. Set it up to continue.';
+
 const EXEMPT = [/^\/\*$/, /^\/api\/docs/];
 
 export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 0): void {
@@ -85,6 +90,9 @@ export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 
     req.auth = await resolveSession(db, found?.token, sessions);
     if (mode === 'optional') return;
     if (!req.auth) throw unauthorized();
+    // The account requires two-factor sign-in: a password alone opens only the setup (and sign-out).
+    if (req.auth.tfaSetupRequired && !req.routeOptions.config.tfaSetup)
+      throw new AppError(403, 'TFA_SETUP_REQUIRED', TFA_SETUP_REQUIRED);
     if (mode === 'admin' && req.auth.type !== 'admin') throw forbidden();
   });
 }

@@ -12,6 +12,56 @@ export interface AuthContext {
   username: string;
   name: string;
   type: UserType;
+  /**
+   * The account requires two-factor sign-in and this user has not set it up: until they do, only the setup
+   * and sign-out answer them (see the auth guard). Set on every resolved session.
+   */
+  tfaSetupRequired?: boolean;
+}
+
+/** The live sessions (not revoked or expired, their user active) with what an AuthContext needs. */
+function liveSessions(db: DB, at: number) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select([
+      's.id',
+      's.account_id',
+      's.user_id',
+      's.last_seen_at',
+      's.expires_at',
+      's.token_expires_at',
+      'u.username',
+      'u.name',
+      'u.type',
+      'u.totp_enabled',
+      'a.require_2fa',
+    ])
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', at)
+    .where('u.active', '=', 1);
+}
+
+function authOf(row: {
+  id: number;
+  account_id: number;
+  user_id: number;
+  username: string;
+  name: string;
+  type: string;
+  totp_enabled: number;
+  require_2fa: number;
+}): AuthContext {
+  return {
+    sessionId: Number(row.id),
+    accountId: Number(row.account_id),
+    userId: Number(row.user_id),
+    username: row.username,
+    name: row.name,
+    type: row.type as UserType,
+    tfaSetupRequired: Boolean(Number(row.require_2fa)) && !Number(row.totp_enabled),
+  };
 }
 
 const TTL_MS = SESSION_TTL_DAYS * 24 * 3600 * 1000;
@@ -86,7 +136,8 @@ export function onSessionsEnded(db: DB, fn: SessionsEndedHandler): () => void {
 }
 
 /**
- * Says that sessions ended (their rows are revoked and committed). The revoke functions below call it
+ * Says that sessions ended (their rows are revoked and committed), or may no longer act as they did (their
+ * account now requires a two-factor setup): their sockets close. The revoke functions below call it
  * themselves; one that ran inside a transaction leaves it to the caller, after the commit.
  */
 export function sessionsEnded(db: DB, sessionIds: number[]): void {
@@ -96,7 +147,7 @@ export function sessionsEnded(db: DB, sessionIds: number[]): void {
 }
 
 /**
- * Whether a session is still live (not revoked, not expired, its user active), by id: what a socket checks
+ * A session by id while it is live (not revoked, not expired, its user active), else null: what a socket checks
  * before it acts, long after its handshake. The access token may have been renewed since (rotation), so
  * the token the socket connected with says nothing. Live answers are kept in `cache` for its time.
  */
@@ -104,34 +155,19 @@ export async function sessionLive(
   db: DB,
   ctx: Pick<AuthContext, 'accountId' | 'sessionId'>,
   cache?: SessionCache,
-): Promise<boolean> {
+): Promise<AuthContext | null> {
   const at = Date.now();
   const key = `session:${ctx.sessionId}`;
-  if (cache?.get(key, at)) return true;
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-    .select(['s.id', 's.account_id', 's.user_id', 's.expires_at', 'u.username', 'u.name', 'u.type'])
+  const cached = cache?.get(key, at);
+  if (cached) return cached;
+  const row = await liveSessions(db, at)
     .where('s.account_id', '=', ctx.accountId)
     .where('s.id', '=', ctx.sessionId)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', at)
-    .where('u.active', '=', 1)
     .executeTakeFirst();
-  if (!row) return false;
-  cache?.set(
-    key,
-    {
-      sessionId: Number(row.id),
-      accountId: Number(row.account_id),
-      userId: Number(row.user_id),
-      username: row.username,
-      name: row.name,
-      type: row.type as UserType,
-    },
-    Math.min(at + cache.ms, Number(row.expires_at)),
-  );
-  return true;
+  if (!row) return null;
+  const auth = authOf(row);
+  cache?.set(key, auth, Math.min(at + cache.ms, Number(row.expires_at)));
+  return auth;
 }
 
 export async function createSession(
@@ -172,38 +208,15 @@ export async function resolveSession(
   const hash = hashToken(token);
   const cached = cache?.get(hash, at);
   if (cached) return cached;
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-    .select([
-      's.id',
-      's.account_id',
-      's.user_id',
-      's.last_seen_at',
-      's.expires_at',
-      's.token_expires_at',
-      'u.username',
-      'u.name',
-      'u.type',
-    ])
+  const row = await liveSessions(db, at)
     .where('s.token_hash', '=', hash)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', at)
     .where('s.token_expires_at', '>', at)
-    .where('u.active', '=', 1)
     .executeTakeFirst();
   if (!row) return null;
   if (at - Number(row.last_seen_at) > TOUCH_EVERY_MS) {
     await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', row.id).execute();
   }
-  const auth: AuthContext = {
-    sessionId: Number(row.id),
-    accountId: Number(row.account_id),
-    userId: Number(row.user_id),
-    username: row.username,
-    name: row.name,
-    type: row.type as UserType,
-  };
+  const auth = authOf(row);
   if (cache) cache.set(hash, auth, Math.min(at + cache.ms, Number(row.expires_at), Number(row.token_expires_at)));
   return auth;
 }
@@ -303,23 +316,8 @@ export async function refreshSession(db: DB, refreshToken: string | undefined): 
 
 /** Who a live session belongs to, by session id. */
 async function sessionContext(db: DB, sessionId: number): Promise<AuthContext | null> {
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-    .select(['s.id', 's.account_id', 's.user_id', 'u.username', 'u.name', 'u.type'])
-    .where('s.id', '=', sessionId)
-    .where('s.revoked_at', 'is', null)
-    .where('u.active', '=', 1)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
-    sessionId: Number(row.id),
-    accountId: Number(row.account_id),
-    userId: Number(row.user_id),
-    username: row.username,
-    name: row.name,
-    type: row.type as UserType,
-  };
+  const row = await liveSessions(db, Date.now()).where('s.id', '=', sessionId).executeTakeFirst();
+  return row ? authOf(row) : null;
 }
 
 export interface SessionRow {

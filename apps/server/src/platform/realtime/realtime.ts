@@ -6,7 +6,7 @@ import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type pino from 'pino';
 import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
-import { crossSite } from '../auth/guard.js';
+import { crossSite, TFA_SETUP_REQUIRED } from '../auth/guard.js';
 import type { AuthContext } from '../auth/sessions.js';
 import { onSessionsEnded, resolveSession, SessionCache, sessionLive } from '../auth/sessions.js';
 import type { DB } from '../db/db.js';
@@ -142,6 +142,8 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
       }
       const auth = await resolveSession(o.db, token);
       if (!auth) return next(new Error('unauthorized'));
+      // The account requires two-factor sign-in and it is not set up yet: no live events, no sending.
+      if (auth.tfaSetupRequired) return next(new Error('two-factor setup required'));
       socket.data.auth = auth;
       next();
     } catch (err) {
@@ -180,8 +182,8 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
       };
       sessionLive(o.db, auth, sessions).then(
         (live) => {
-          if (live) return next();
-          refuse(SESSION_ENDED);
+          if (live && !live.tfaSetupRequired) return next();
+          refuse(live ? TFA_SETUP_REQUIRED : SESSION_ENDED);
           socket.disconnect(true);
         },
         (err) => {
@@ -195,7 +197,8 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
     const lastSeq = HandshakeAuth.parse(socket.handshake.auth ?? {}).lastSeq;
     try {
       // The session may have ended between the handshake and the join (its disconnect found no socket).
-      if (!(await sessionLive(o.db, auth))) {
+      const live = await sessionLive(o.db, auth);
+      if (!live || live.tfaSetupRequired) {
         socket.disconnect(true);
         return;
       }
