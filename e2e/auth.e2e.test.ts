@@ -43,6 +43,13 @@ describe('ISSUE3 sign-in and sessions in Chromium', () => {
     await signIn(page, server.url, 'ann');
     await page.getByTestId('welcome').waitFor();
     await page.goto(`${server.url}/settings/security`);
+    // Enrolling asks for the password: without it, or with a wrong one, nothing is set up.
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await page.getByRole('alert').getByText('Password is required.').waitFor();
+    await page.getByLabel('Your password, to set it up').fill('not the password');
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await page.getByRole('alert').getByText('Your current password is not correct.').waitFor();
+    await page.getByLabel('Your password, to set it up').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = (await page.getByTestId('tfa-secret').textContent())!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -57,7 +64,8 @@ describe('ISSUE3 sign-in and sessions in Chromium', () => {
     await signIn(page, server.url, 'ann');
     const tfa = page.getByLabel('Two-factor code');
     await tfa.waitFor();
-    await tfa.fill(await generate({ secret }));
+    // The code that turned it on is used up: the next one (a phone clock a little ahead) signs in.
+    await tfa.fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('welcome').waitFor();
 

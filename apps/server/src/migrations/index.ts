@@ -19,6 +19,7 @@ import { m0017_user_photo_sip } from './0017_user_photo_sip.js';
 import { m0018_call_server } from './0018_call_server.js';
 import { m0019_ticket_fields } from './0019_ticket_fields.js';
 import { m0020_events_pending_order } from './0020_events_pending_order.js';
+import { m0021_totp_last_step } from './0021_totp_last_step.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -42,6 +43,7 @@ const all: Record<string, ParleyMigration> = {
   '0018_call_server': m0018_call_server,
   '0019_ticket_fields': m0019_ticket_fields,
   '0020_events_pending_order': m0020_events_pending_order,
+  '0021_totp_last_step': m0021_totp_last_step,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -6,6 +6,7 @@ import {
   TwoFactorEnableAnswer,
   TwoFactorEnableInput,
   TwoFactorSetupAnswer,
+  TwoFactorSetupInput,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,7 +21,7 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { hashPassword, verifyPassword } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
-import { checkTotp, newBackupCodes, newTotp } from './twoFactor.js';
+import { newBackupCodes, newTotp, useTotp } from './twoFactor.js';
 
 const WRONG_PASSWORD = 'Your current password is not correct.';
 
@@ -97,14 +98,20 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
     },
   );
 
-  // Step 1: a new secret (not active yet) and its QR code.
+  // Step 1: with the password (a session alone must not lock its owner out), a new secret (not active yet)
+  // and its QR code.
   r.post(
     '/api/user/2fa/setup',
-    { config: { auth: 'user', tfaSetup: true }, schema: { response: { 200: TwoFactorSetupAnswer } } },
+    {
+      config: { auth: 'user', tfaSetup: true },
+      schema: { body: TwoFactorSetupInput, response: { 200: TwoFactorSetupAnswer } },
+    },
     async (req) => {
       const auth = req.auth!;
       const u = await passwordOf(auth.accountId, auth.userId);
       if (u.totp_enabled) throw new AppError(409, 'TFA_ALREADY_ENABLED', 'Two-factor sign-in is already on.');
+      if (!(await verifyPassword(u.password_hash, req.body.password)))
+        throw new AppError(400, 'WRONG_PASSWORD', WRONG_PASSWORD);
       const t = await newTotp('Parley', u.username);
       await db
         .updateTable('users')
@@ -128,7 +135,12 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
       const u = await passwordOf(auth.accountId, auth.userId);
       if (u.totp_enabled) throw new AppError(409, 'TFA_ALREADY_ENABLED', 'Two-factor sign-in is already on.');
       if (!u.totp_secret) throw new AppError(400, 'TFA_NOT_SET_UP', 'Start the two-factor setup first.');
-      if (!(await checkTotp(u.totp_secret, req.body.code)))
+      const used = await useTotp(
+        db,
+        { accountId: auth.accountId, userId: auth.userId, secret: u.totp_secret },
+        req.body.code,
+      );
+      if (!used)
         throw new AppError(400, 'TFA_BAD_CODE', 'That code is not right. Check the time on your phone and try again.');
       const { codes, hashes } = newBackupCodes();
       await db

@@ -113,7 +113,10 @@ describe.each(dialects)('AUTH required two-factor sign-in (%s)', (dialect) => {
     const admin = await signUpVia(call);
     const agent = await addUserVia(call, admin.token, { username: `req-${uniq()}`, type: 'agent' });
     const setup = await call('POST', '/api/user/2fa/setup', { token: admin.token, body: { password: admin.password } });
-    await call('POST', '/api/user/2fa/enable', { token: admin.token, body: { code: await totpNow(setup.body.secret) } });
+    await call('POST', '/api/user/2fa/enable', {
+      token: admin.token,
+      body: { code: await totpNow(setup.body.secret) },
+    });
     const agentSocket = await connectSocket(s.url, agent.token, opened);
     const adminSocket = await connectSocket(s.url, admin.token, opened);
     let reason = '';
