@@ -289,3 +289,36 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     expect((await call('GET', `/api/events?after=${lastSeq}`)).status).toBe(401);
   });
 });
+
+describe('realtime behind a trusted proxy (sqlite)', () => {
+  let s: Server;
+  const open: Socket[] = [];
+  beforeAll(async () => {
+    s = await startTestServer('sqlite', { TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    for (const so of open.splice(0)) so.disconnect();
+    await s?.stop();
+  });
+
+  it('AUTH-11 a cookie handshake is judged by the public host the proxy forwards, as HTTP is', async () => {
+    const a = await signUpVia(apiClient(s.url));
+    const attempt = (headers: Record<string, string>) => {
+      const socket = connect(s.url, {
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+        extraHeaders: { cookie: `${SESSION_COOKIE}=${a.token}`, 'x-forwarded-host': 'parley.example', ...headers },
+      });
+      open.push(socket);
+      return new Promise<string>((resolve) => {
+        socket.once('catchUp', () => resolve('connected'));
+        socket.once('connect_error', (err) => resolve(err.message));
+      });
+    };
+    expect(await attempt({ origin: 'https://parley.example' })).toBe('connected');
+    // The address the proxy itself reached is not the page's origin.
+    expect(await attempt({ origin: s.url })).toBe('cross-site');
+    expect(await attempt({ origin: 'https://evil.example' })).toBe('cross-site');
+  });
+});
