@@ -139,6 +139,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     log: logger,
     redisUrl: config.REDIS_URL,
     redisPrefix: redisNamespace(config),
+    sessionCacheMs: config.SESSION_CACHE_MS,
+    trustProxy: config.TRUST_PROXY,
   });
   realtime.io.on('connection', (s) => {
     metrics.sockets.inc();

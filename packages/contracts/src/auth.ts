@@ -144,6 +144,8 @@ export const SessionItem = z.object({
 });
 export type SessionItem = z.infer<typeof SessionItem>;
 
+/** Enrolling asks for the password: a session alone (a stolen one) must not be able to lock the owner out. */
+export const TwoFactorSetupInput = z.object({ password: z.string().min(1, 'Password is required.').max(1000) });
 export const TwoFactorSetupAnswer = z.object({ secret: z.string(), uri: z.string(), qr: z.string() });
 export const TwoFactorEnableInput = z.object({
   code: z

@@ -20,6 +20,7 @@ import { m0018_call_server } from './0018_call_server.js';
 import { m0019_ticket_fields } from './0019_ticket_fields.js';
 import { m0020_events_pending_order } from './0020_events_pending_order.js';
 import { m0021_rate_limit_hits } from './0021_rate_limit_hits.js';
+import { m0022_totp_last_step } from './0022_totp_last_step.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -44,6 +45,7 @@ const all: Record<string, ParleyMigration> = {
   '0019_ticket_fields': m0019_ticket_fields,
   '0020_events_pending_order': m0020_events_pending_order,
   '0021_rate_limit_hits': m0021_rate_limit_hits,
+  '0022_totp_last_step': m0022_totp_last_step,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -84,7 +84,8 @@ function TrialGate({ session, children }: { session: AuthCheckAnswer; children: 
 
 function AppRoutes() {
   const { state } = useSession();
-  const signedIn = state.phase === 'signedIn';
+  // The server refuses the socket of a user who must still set up two-factor sign-in: connect once it is done.
+  const signedIn = state.phase === 'signedIn' && !state.session.tfa_setup_required;
   useEffect(() => {
     if (signedIn) realtime.connect();
     else realtime.disconnect();

@@ -6,16 +6,22 @@ import {
   TwoFactorEnableAnswer,
   TwoFactorEnableInput,
   TwoFactorSetupAnswer,
+  TwoFactorSetupInput,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listSessions, revokeOtherSessions, revokeUserSession } from '../../platform/auth/sessions.js';
+import {
+  forgetResolvedSessions,
+  listSessions,
+  revokeOtherSessions,
+  revokeUserSession,
+} from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { hashPassword, verifyPassword } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
-import { checkTotp, newBackupCodes, newTotp } from './twoFactor.js';
+import { newBackupCodes, newTotp, useTotp } from './twoFactor.js';
 
 const WRONG_PASSWORD = 'Your current password is not correct.';
 
@@ -92,14 +98,20 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
     },
   );
 
-  // Step 1: a new secret (not active yet) and its QR code.
+  // Step 1: with the password (a session alone must not lock its owner out), a new secret (not active yet)
+  // and its QR code.
   r.post(
     '/api/user/2fa/setup',
-    { config: { auth: 'user' }, schema: { response: { 200: TwoFactorSetupAnswer } } },
+    {
+      config: { auth: 'user', tfaSetup: true },
+      schema: { body: TwoFactorSetupInput, response: { 200: TwoFactorSetupAnswer } },
+    },
     async (req) => {
       const auth = req.auth!;
       const u = await passwordOf(auth.accountId, auth.userId);
       if (u.totp_enabled) throw new AppError(409, 'TFA_ALREADY_ENABLED', 'Two-factor sign-in is already on.');
+      if (!(await verifyPassword(u.password_hash, req.body.password)))
+        throw new AppError(400, 'WRONG_PASSWORD', WRONG_PASSWORD);
       const t = await newTotp('Parley', u.username);
       await db
         .updateTable('users')
@@ -114,13 +126,21 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
   // Step 2: a code from the app proves the secret was stored; backup codes are shown once.
   r.post(
     '/api/user/2fa/enable',
-    { config: { auth: 'user' }, schema: { body: TwoFactorEnableInput, response: { 200: TwoFactorEnableAnswer } } },
+    {
+      config: { auth: 'user', tfaSetup: true },
+      schema: { body: TwoFactorEnableInput, response: { 200: TwoFactorEnableAnswer } },
+    },
     async (req) => {
       const auth = req.auth!;
       const u = await passwordOf(auth.accountId, auth.userId);
       if (u.totp_enabled) throw new AppError(409, 'TFA_ALREADY_ENABLED', 'Two-factor sign-in is already on.');
       if (!u.totp_secret) throw new AppError(400, 'TFA_NOT_SET_UP', 'Start the two-factor setup first.');
-      if (!(await checkTotp(u.totp_secret, req.body.code)))
+      const used = await useTotp(
+        db,
+        { accountId: auth.accountId, userId: auth.userId, secret: u.totp_secret },
+        req.body.code,
+      );
+      if (!used)
         throw new AppError(400, 'TFA_BAD_CODE', 'That code is not right. Check the time on your phone and try again.');
       const { codes, hashes } = newBackupCodes();
       await db
@@ -129,6 +149,8 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .where('account_id', '=', auth.accountId)
         .where('id', '=', auth.userId)
         .execute();
+      // A required setup is done: the next call must not meet a session resolved before it.
+      forgetResolvedSessions();
       await recordAudit(db, {
         accountId: auth.accountId,
         userId: auth.userId,
@@ -154,6 +176,7 @@ export function myAccountRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .where('account_id', '=', auth.accountId)
         .where('id', '=', auth.userId)
         .execute();
+      forgetResolvedSessions();
       await recordAudit(db, {
         accountId: auth.accountId,
         userId: auth.userId,

@@ -117,7 +117,10 @@ export function authRoutes(
   // AUTH-29: current=1 (the default) ends this session; current=0 ends every other session of the user.
   r.delete(
     '/api/user/signout',
-    { config: { auth: 'user' }, schema: { querystring: SignOutQuery, response: { 200: ResultAnswer } } },
+    {
+      config: { auth: 'user', tfaSetup: true },
+      schema: { querystring: SignOutQuery, response: { 200: ResultAnswer } },
+    },
     async (req, reply) => {
       const auth = req.auth!;
       const others = req.query.current === '0' || req.query.current === 'false';

@@ -200,7 +200,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     const acct = await signUpVia(call);
     const u = await addUserVia(call, acct.token, { username: `tfa-${uniq()}`, type: 'agent' });
 
-    const setup = await call('POST', '/api/user/2fa/setup', { token: u.token });
+    const setup = await call('POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } });
     expect(setup.status).toBe(200);
     const { secret, uri, qr } = setup.body;
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -230,7 +230,9 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(Number(stored.totp_enabled)).toBe(1);
     for (const code of codes) expect(stored.backup_codes).not.toContain(code.replace('-', ''));
-    expect((await call('POST', '/api/user/2fa/setup', { token: u.token })).status).toBe(409);
+    expect((await call('POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } })).status).toBe(
+      409,
+    );
     expect((await check(u.token)).body.tfa_enabled).toBe(true);
 
     // The right password alone is not enough, and is not counted as a failure.
@@ -244,7 +246,8 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     const wrongPassword = await signInVia(call, u.username, 'not it', { tfa: await totpAt(secret) });
     expect(wrongPassword.body.description).toBe(BAD_CREDENTIALS);
 
-    const withTotp = await signInVia(call, u.username, u.password, { tfa: await totpAt(secret) });
+    // The code that turned it on was used up: the next step's (accepted for clocks that drift) signs in.
+    const withTotp = await signInVia(call, u.username, u.password, { tfa: await totpAt(secret, 30) });
     expect(withTotp.status).toBe(200);
     expect((await check(withTotp.body.token)).body.result).toBe('success');
 
@@ -287,7 +290,8 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
   it('AUTH-05 a backup code works once even when it is sent twice at the same moment', async () => {
     const acct = await signUpVia(call);
     const u = await addUserVia(call, acct.token, { username: `race-${uniq()}`, type: 'agent' });
-    const { secret } = (await call('POST', '/api/user/2fa/setup', { token: u.token })).body;
+    const { secret } = (await call('POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } }))
+      .body;
     const codes: string[] = (
       await call('POST', '/api/user/2fa/enable', { token: u.token, body: { code: await totpAt(secret) } })
     ).body.backup_codes;
@@ -311,7 +315,9 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     expect(c.settings[0].require_2fa).toBe(true);
 
     // Once the user has 2FA, nothing more is asked.
-    const { secret } = (await call('POST', '/api/user/2fa/setup', { token: agent.token })).body;
+    const { secret } = (
+      await call('POST', '/api/user/2fa/setup', { token: agent.token, body: { password: agent.password } })
+    ).body;
     await call('POST', '/api/user/2fa/enable', { token: agent.token, body: { code: await totpAt(secret) } });
     expect((await check(agent.token)).body.tfa_setup_required).toBe(false);
     // Other accounts are not affected.
@@ -549,7 +555,9 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     const acct = await signUpVia(call);
     const agent = await addUserVia(call, acct.token, { username: `aud-${uniq()}`, type: 'agent' });
     expect((await signInVia(call, agent.username, 'not it')).status).toBe(401);
-    const { secret } = (await call('POST', '/api/user/2fa/setup', { token: agent.token })).body;
+    const { secret } = (
+      await call('POST', '/api/user/2fa/setup', { token: agent.token, body: { password: agent.password } })
+    ).body;
     await call('POST', '/api/user/2fa/enable', { token: agent.token, body: { code: await totpAt(secret) } });
     const second = await signInVia(call, acct.username, acct.password);
     await call('DELETE', `/api/user/sessions/${await currentSessionId(second.body.token)}`, { token: acct.token });

@@ -239,7 +239,11 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     });
     expect(after.status).toBe(409);
     expect(after.body).toMatchObject({ code: 'LIVECHAT_ENDED', description: LIVECHAT_STRINGS.endedNoSend });
-    const overSocket = await s.emitWithAck('newChatMessage', { ticket_id: ticketId, message: 'Nor this', type: 'text' });
+    const overSocket = await s.emitWithAck('newChatMessage', {
+      ticket_id: ticketId,
+      message: 'Nor this',
+      type: 'text',
+    });
     expect(overSocket).toMatchObject({ ok: false });
     expect(await count()).toBe(n);
     const ended = await call('GET', `/ticket/info/${agents[0]!.token}/${ticketId}`, {});

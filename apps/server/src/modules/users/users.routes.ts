@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forgetResolvedSessions, sessionsEnded } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { notFound } from '../../platform/http/errors.js';
 import { runCommand } from '../../platform/outbox/index.js';
@@ -87,6 +88,23 @@ export function usersRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .set({ require_2fa: req.body.require_2fa ? 1 : 0, updated_at: Date.now() })
         .where('id', '=', auth.accountId)
         .execute();
+      forgetResolvedSessions();
+      if (req.body.require_2fa) {
+        // Users without two-factor sign-in may now only set it up: their open sockets close (a new one is
+        // refused until they have), as an ended session's do.
+        const held = await db
+          .selectFrom('sessions as s')
+          .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+          .select('s.id')
+          .where('s.account_id', '=', auth.accountId)
+          .where('s.revoked_at', 'is', null)
+          .where('u.totp_enabled', '=', 0)
+          .execute();
+        sessionsEnded(
+          db,
+          held.map((r) => Number(r.id)),
+        );
+      }
       await recordAudit(db, {
         accountId: auth.accountId,
         userId: auth.userId,

@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db/db.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import { type AuthContext, resolveSession, SessionCache } from './sessions.js';
 
 /** Every route says who may call it; a route without this fails start-up (see `requireRouteAuth`). */
@@ -10,6 +10,8 @@ export type RouteAuth = 'public' | 'optional' | 'user' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Open to a user who must still set up two-factor sign-in (the setup itself, sign-out). */
+    tfaSetup?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -28,8 +30,9 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * browsers, sibling subdomains). Bearer and token-parameter calls carry no ambient credential.
  * A write with neither header is refused: browsers send Origin on every POST, PUT, PATCH and DELETE,
  * our own pages' included, so only a client that hides where it comes from lacks both.
+ * The socket handshake applies the same rule to a cookie (see realtime).
  */
-export function crossSite(req: FastifyRequest): boolean {
+export function crossSite(req: Pick<FastifyRequest, 'headers' | 'host'>): boolean {
   const source = req.headers.origin ?? req.headers.referer;
   if (!source) return true;
   try {
@@ -63,6 +66,9 @@ function tokenAndSource(req: FastifyRequest): { token: string; cookie: boolean }
   return undefined;
 }
 
+/** The answer to any other call of a user the account requires two-factor sign-in of, until they set it up. */
+export const TFA_SETUP_REQUIRED = 'Your account requires two-factor sign-in. Set it up to continue.';
+
 const EXEMPT = [/^\/\*$/, /^\/api\/docs/];
 
 export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 0): void {
@@ -86,6 +92,9 @@ export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 
     req.auth = await resolveSession(db, found?.token, sessions);
     if (mode === 'optional') return;
     if (!req.auth) throw unauthorized();
+    // The account requires two-factor sign-in: a password alone opens only the setup (and sign-out).
+    if (req.auth.tfaSetupRequired && !req.routeOptions.config.tfaSetup)
+      throw new AppError(403, 'TFA_SETUP_REQUIRED', TFA_SETUP_REQUIRED);
     if (mode === 'admin' && req.auth.type !== 'admin') throw forbidden();
   });
 }

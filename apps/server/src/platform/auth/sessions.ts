@@ -1,5 +1,7 @@
 import { SESSION_TTL_DAYS, type UserType } from '@parley/contracts';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db/db.js';
+import type { Database } from '../db/schema.js';
 import { hashToken, newToken } from './tokens.js';
 
 /** Who is calling: resolved from a session token on every authenticated request and socket. */
@@ -10,6 +12,56 @@ export interface AuthContext {
   username: string;
   name: string;
   type: UserType;
+  /**
+   * The account requires two-factor sign-in and this user has not set it up: until they do, only the setup
+   * and sign-out answer them (see the auth guard). Set on every resolved session.
+   */
+  tfaSetupRequired?: boolean;
+}
+
+/** The live sessions (not revoked or expired, their user active) with what an AuthContext needs. */
+function liveSessions(db: DB, at: number) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select([
+      's.id',
+      's.account_id',
+      's.user_id',
+      's.last_seen_at',
+      's.expires_at',
+      's.token_expires_at',
+      'u.username',
+      'u.name',
+      'u.type',
+      'u.totp_enabled',
+      'a.require_2fa',
+    ])
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', at)
+    .where('u.active', '=', 1);
+}
+
+function authOf(row: {
+  id: number;
+  account_id: number;
+  user_id: number;
+  username: string;
+  name: string;
+  type: string;
+  totp_enabled: number;
+  require_2fa: number;
+}): AuthContext {
+  return {
+    sessionId: Number(row.id),
+    accountId: Number(row.account_id),
+    userId: Number(row.user_id),
+    username: row.username,
+    name: row.name,
+    type: row.type as UserType,
+    tfaSetupRequired: Boolean(Number(row.require_2fa)) && !Number(row.totp_enabled),
+  };
 }
 
 const TTL_MS = SESSION_TTL_DAYS * 24 * 3600 * 1000;
@@ -68,6 +120,56 @@ export function forgetResolvedSessions(): void {
   for (const c of caches) c.clear();
 }
 
+type SessionsEndedHandler = (sessionIds: number[]) => void;
+// Keyed by the database handle: several servers in one process (tests) must not end each other's sockets.
+const endedHandlers = new WeakMap<DB, Set<SessionsEndedHandler>>();
+
+/** Called with the ids of sessions ended through `db` (realtime disconnects their sockets on every node). */
+export function onSessionsEnded(db: DB, fn: SessionsEndedHandler): () => void {
+  let set = endedHandlers.get(db);
+  if (!set) {
+    set = new Set();
+    endedHandlers.set(db, set);
+  }
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+/**
+ * Says that sessions ended (their rows are revoked and committed), or may no longer act as they did (their
+ * account now requires a two-factor setup): their sockets close. The revoke functions below call it
+ * themselves; one that ran inside a transaction leaves it to the caller, after the commit.
+ */
+export function sessionsEnded(db: DB, sessionIds: number[]): void {
+  forgetResolvedSessions();
+  if (sessionIds.length === 0) return;
+  for (const fn of endedHandlers.get(db) ?? []) fn(sessionIds);
+}
+
+/**
+ * A session by id while it is live (not revoked, not expired, its user active), else null: what a socket checks
+ * before it acts, long after its handshake. The access token may have been renewed since (rotation), so
+ * the token the socket connected with says nothing. Live answers are kept in `cache` for its time.
+ */
+export async function sessionLive(
+  db: DB,
+  ctx: Pick<AuthContext, 'accountId' | 'sessionId'>,
+  cache?: SessionCache,
+): Promise<AuthContext | null> {
+  const at = Date.now();
+  const key = `session:${ctx.sessionId}`;
+  const cached = cache?.get(key, at);
+  if (cached) return cached;
+  const row = await liveSessions(db, at)
+    .where('s.account_id', '=', ctx.accountId)
+    .where('s.id', '=', ctx.sessionId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const auth = authOf(row);
+  cache?.set(key, auth, Math.min(at + cache.ms, Number(row.expires_at)));
+  return auth;
+}
+
 export async function createSession(
   db: Pick<DB, 'insertInto'>,
   s: { accountId: number; userId: number; userAgent?: string; ip?: string },
@@ -106,38 +208,15 @@ export async function resolveSession(
   const hash = hashToken(token);
   const cached = cache?.get(hash, at);
   if (cached) return cached;
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-    .select([
-      's.id',
-      's.account_id',
-      's.user_id',
-      's.last_seen_at',
-      's.expires_at',
-      's.token_expires_at',
-      'u.username',
-      'u.name',
-      'u.type',
-    ])
+  const row = await liveSessions(db, at)
     .where('s.token_hash', '=', hash)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', at)
     .where('s.token_expires_at', '>', at)
-    .where('u.active', '=', 1)
     .executeTakeFirst();
   if (!row) return null;
   if (at - Number(row.last_seen_at) > TOUCH_EVERY_MS) {
     await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', row.id).execute();
   }
-  const auth: AuthContext = {
-    sessionId: Number(row.id),
-    accountId: Number(row.account_id),
-    userId: Number(row.user_id),
-    username: row.username,
-    name: row.name,
-    type: row.type as UserType,
-  };
+  const auth = authOf(row);
   if (cache) cache.set(hash, auth, Math.min(at + cache.ms, Number(row.expires_at), Number(row.token_expires_at)));
   return auth;
 }
@@ -149,20 +228,24 @@ export async function revokeSession(db: DB, ctx: Pick<AuthContext, 'accountId' |
     .where('account_id', '=', ctx.accountId)
     .where('id', '=', ctx.sessionId)
     .execute();
-  forgetResolvedSessions();
+  sessionsEnded(db, [ctx.sessionId]);
 }
 
 /** Ends every session of a user but one (sign-out everywhere else, password change). */
 export async function revokeOtherSessions(db: DB, ctx: AuthContext): Promise<void> {
-  await db
+  const ended = await db
     .updateTable('sessions')
     .set({ revoked_at: Date.now() })
     .where('account_id', '=', ctx.accountId)
     .where('user_id', '=', ctx.userId)
     .where('id', '<>', ctx.sessionId)
     .where('revoked_at', 'is', null)
+    .returning('id')
     .execute();
-  forgetResolvedSessions();
+  sessionsEnded(
+    db,
+    ended.map((r) => Number(r.id)),
+  );
 }
 
 export type RefreshResult =
@@ -198,7 +281,7 @@ export async function refreshSession(db: DB, refreshToken: string | undefined): 
   if (row.refresh_hash !== h) {
     if (at - Number(row.rotated_at) > ROTATION_GRACE_MS) {
       await db.updateTable('sessions').set({ revoked_at: at }).where('id', '=', row.id).execute();
-      forgetResolvedSessions();
+      sessionsEnded(db, [Number(row.id)]);
       return { ok: false, reason: 'reused' };
     }
     // A second tab raced the first one's rotation. Rotating again would kill the pair the first tab just
@@ -233,23 +316,8 @@ export async function refreshSession(db: DB, refreshToken: string | undefined): 
 
 /** Who a live session belongs to, by session id. */
 async function sessionContext(db: DB, sessionId: number): Promise<AuthContext | null> {
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-    .select(['s.id', 's.account_id', 's.user_id', 'u.username', 'u.name', 'u.type'])
-    .where('s.id', '=', sessionId)
-    .where('s.revoked_at', 'is', null)
-    .where('u.active', '=', 1)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
-    sessionId: Number(row.id),
-    accountId: Number(row.account_id),
-    userId: Number(row.user_id),
-    username: row.username,
-    name: row.name,
-    type: row.type as UserType,
-  };
+  const row = await liveSessions(db, Date.now()).where('s.id', '=', sessionId).executeTakeFirst();
+  return row ? authOf(row) : null;
 }
 
 export interface SessionRow {
@@ -293,18 +361,31 @@ export async function revokeUserSession(
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  forgetResolvedSessions();
-  return Number(r.numUpdatedRows) === 1;
+  const ended = Number(r.numUpdatedRows) === 1;
+  sessionsEnded(db, ended ? [id] : []);
+  return ended;
 }
 
-/** Ends every session of a user (deactivation, admin action). */
-export async function revokeAllSessions(db: Pick<DB, 'updateTable'>, accountId: number, userId: number): Promise<void> {
-  await db
+/**
+ * Ends every session of a user (deactivation, password reset); the ids of the sessions it ended. Given a
+ * transaction, the caller calls `sessionsEnded` once it committed: a socket disconnected before then could
+ * reconnect on the session that is not revoked yet.
+ */
+export async function revokeAllSessions(
+  db: DB | Transaction<Database>,
+  accountId: number,
+  userId: number,
+): Promise<number[]> {
+  const ended = await db
     .updateTable('sessions')
     .set({ revoked_at: Date.now() })
     .where('account_id', '=', accountId)
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
+    .returning('id')
     .execute();
-  forgetResolvedSessions();
+  const ids = ended.map((r) => Number(r.id));
+  if (db.isTransaction) forgetResolvedSessions();
+  else sessionsEnded(db, ids);
+  return ids;
 }

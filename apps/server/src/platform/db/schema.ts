@@ -90,6 +90,8 @@ export interface UsersTable {
   last_seen_at: number | null;
   totp_secret: string | null;
   totp_enabled: Generated<number>;
+  /** The TOTP time step of the last code used; codes of that step or older are refused. */
+  totp_last_step: Generated<number>;
   /** JSON list of SHA-256 hashes of unused backup codes. */
   backup_codes: Generated<string>;
   /** JSON list of department ids. */

@@ -83,6 +83,44 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     await s?.stop();
   });
 
+  it('AUTH-11 a cookie handshake from another origin is refused; our own origin and a token handshake connect', async () => {
+    const a = await signUpVia(call);
+    const host = new URL(s.url).host;
+    const cookie = `${SESSION_COOKIE}=${a.token}`;
+    /** A real client sending the session cookie and the given headers over one transport. */
+    const attempt = (transport: 'websocket' | 'polling', headers: Record<string, string>, token?: string) => {
+      const socket = connect(s.url, {
+        transports: [transport],
+        reconnection: false,
+        forceNew: true,
+        extraHeaders: { cookie, ...headers },
+        ...(token ? { auth: { token } } : {}),
+      });
+      open.push(socket);
+      return new Promise<string>((resolve) => {
+        socket.once('catchUp', () => resolve('connected'));
+        socket.once('connect_error', (err) => resolve(err.message));
+      });
+    };
+    for (const transport of ['websocket', 'polling'] as const) {
+      // A page of another site, or of another origin of the same site (a sibling host or port), is refused.
+      expect(await attempt(transport, { origin: 'https://evil.example' }), transport).toBe('cross-site');
+      expect(await attempt(transport, { origin: `http://evil.${host}` }), transport).toBe('cross-site');
+      expect(await attempt(transport, { origin: 'http://127.0.0.1:1' }), transport).toBe('cross-site');
+      expect(await attempt(transport, { origin: 'null' }), transport).toBe('cross-site');
+      expect(await attempt(transport, { referer: 'https://evil.example/page' }), transport).toBe('cross-site');
+      expect(await attempt(transport, { 'sec-fetch-site': 'cross-site' }), transport).toBe('cross-site');
+      // Our own page: Origin names this host.
+      expect(await attempt(transport, { origin: s.url }), transport).toBe('connected');
+      // A token handshake carries no ambient credential: the Origin does not matter.
+      expect(await attempt(transport, { origin: 'https://evil.example' }, a.token), transport).toBe('connected');
+    }
+    // A same-origin polling GET may carry no Origin: its Referer (or Sec-Fetch-Site) says where it comes from.
+    expect(await attempt('polling', { referer: `${s.url}/tickets`, 'sec-fetch-site': 'same-origin' })).toBe(
+      'connected',
+    );
+  });
+
   it('FOUNDATION REALTIME a socket without a token or with a bad token is refused; a valid token connects', async () => {
     const a = await signUpVia(call);
 
@@ -106,12 +144,13 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     open.push(viaBadCookie);
     const cookieErr = await new Promise<Error>((resolve) => viaBadCookie.once('connect_error', resolve));
     expect(cookieErr.message).toBe('unauthorized');
-    // The HttpOnly session cookie is accepted in place of the handshake token.
+    // The HttpOnly session cookie is accepted in place of the handshake token (from our own page: a browser
+    // always sends Origin with a WebSocket).
     const viaCookie = connect(s.url, {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie: `${SESSION_COOKIE}=${a.token}` },
+      extraHeaders: { cookie: `${SESSION_COOKIE}=${a.token}`, origin: s.url },
     });
     open.push(viaCookie);
     await new Promise<void>((resolve, reject) => {
@@ -248,5 +287,38 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     const none = await call('GET', `/api/events?after=${overHttp.body.head + 1000}`, { token: a.token });
     expect(none.body.events).toEqual([]);
     expect((await call('GET', `/api/events?after=${lastSeq}`)).status).toBe(401);
+  });
+});
+
+describe('realtime behind a trusted proxy (sqlite)', () => {
+  let s: Server;
+  const open: Socket[] = [];
+  beforeAll(async () => {
+    s = await startTestServer('sqlite', { TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    for (const so of open.splice(0)) so.disconnect();
+    await s?.stop();
+  });
+
+  it('AUTH-11 a cookie handshake is judged by the public host the proxy forwards, as HTTP is', async () => {
+    const a = await signUpVia(apiClient(s.url));
+    const attempt = (headers: Record<string, string>) => {
+      const socket = connect(s.url, {
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+        extraHeaders: { cookie: `${SESSION_COOKIE}=${a.token}`, 'x-forwarded-host': 'parley.example', ...headers },
+      });
+      open.push(socket);
+      return new Promise<string>((resolve) => {
+        socket.once('catchUp', () => resolve('connected'));
+        socket.once('connect_error', (err) => resolve(err.message));
+      });
+    };
+    expect(await attempt({ origin: 'https://parley.example' })).toBe('connected');
+    // The address the proxy itself reached is not the page's origin.
+    expect(await attempt({ origin: s.url })).toBe('cross-site');
+    expect(await attempt({ origin: 'https://evil.example' })).toBe('cross-site');
   });
 });

@@ -6,8 +6,9 @@ import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type pino from 'pino';
 import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
+import { crossSite, TFA_SETUP_REQUIRED } from '../auth/guard.js';
 import type { AuthContext } from '../auth/sessions.js';
-import { resolveSession } from '../auth/sessions.js';
+import { onSessionsEnded, resolveSession, SessionCache, sessionLive } from '../auth/sessions.js';
 import type { DB } from '../db/db.js';
 import { eventsAfter, headSeq, type Listener, type StoredEvent } from '../outbox/index.js';
 
@@ -52,6 +53,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/** The host the client addressed, as Fastify's `req.host` reads it (the proxy's last X-Forwarded-Host). */
+function publicHost(headers: Record<string, string | string[] | undefined>, trustProxy = false): string {
+  const forwarded = headers['x-forwarded-host'];
+  const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
+  if (trustProxy && last) return last;
+  return String(headers.host ?? '');
+}
+
 export interface RealtimeOptions {
   httpServer: HttpServer;
   db: DB;
@@ -59,7 +68,17 @@ export interface RealtimeOptions {
   redisUrl?: string;
   /** The stream and channel names of this installation in Redis (see `redisNamespace`). */
   redisPrefix?: string;
+  /** How long a socket may trust that its session is live before it asks again (`SESSION_CACHE_MS`). */
+  sessionCacheMs?: number;
+  /** Behind a trusted proxy the public host is X-Forwarded-Host, as for HTTP (`TRUST_PROXY`). */
+  trustProxy?: boolean;
 }
+
+/** The room of one session's sockets: ending the session disconnects them, on every node. */
+const sessionRoom = (sessionId: number) => `session:${sessionId}`;
+
+/** What a socket's acknowledgement says when its session ended before it acted. */
+const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
 /**
  * The nodes of one installation share a Redis stream; two installations on one Redis must not, or each
@@ -111,9 +130,21 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
     try {
       const parsed = HandshakeAuth.safeParse(socket.handshake.auth ?? {});
       if (!parsed.success) return next(new Error('invalid handshake'));
-      const token = parsed.data.token ?? cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
+      const headers = socket.request.headers;
+      let token = parsed.data.token;
+      if (!token) {
+        token = cookieValue(headers.cookie, SESSION_COOKIE);
+        // The cookie goes with every request to this host, whichever page opens the socket: the handshake
+        // must come from our own pages, as a cookie-authenticated write must (a WebSocket always sends Origin;
+        // a same-origin polling GET may not, and is judged by Referer or Sec-Fetch-Site then).
+        const sameOriginFetch = !headers.origin && !headers.referer && headers['sec-fetch-site'] === 'same-origin';
+        if (token && !sameOriginFetch && crossSite({ headers, host: publicHost(headers, o.trustProxy) }))
+          return next(new Error('cross-site'));
+      }
       const auth = await resolveSession(o.db, token);
       if (!auth) return next(new Error('unauthorized'));
+      // The account requires two-factor sign-in and it is not set up yet: no live events, no sending.
+      if (auth.tfaSetupRequired) return next(new Error('two-factor setup required'));
       socket.data.auth = auth;
       next();
     } catch (err) {
@@ -123,6 +154,13 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
   });
 
   const handlers: ((s: AppSocket) => void)[] = [];
+  const sessions = new SessionCache(o.sessionCacheMs ?? 0);
+
+  // A session ended (sign-out, Settings, password change or reset, deactivation): its sockets close on every
+  // node (the adapter carries the disconnect), so they get no later events.
+  const stopEnding = onSessionsEnded(o.db, (ids) => {
+    io.in(ids.map(sessionRoom)).disconnectSockets(true);
+  });
 
   // Each WebSocket frame engine.io writes is a syscall of its own; packets that queued while the previous
   // write was in flight (a busy ticket's newMessage and updateTicket, a catch-up) leave in one flush. Corking
@@ -135,10 +173,36 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
   io.on('connection', async (socket) => {
     const { auth } = socket.data;
     // Join first, then read the backlog: an event committed in between arrives twice, never zero times.
-    socket.join([rooms.account(auth.accountId), rooms.user(auth.userId)]);
+    socket.join([rooms.account(auth.accountId), rooms.user(auth.userId), sessionRoom(auth.sessionId)]);
+    // Every client event first checks that the session still stands: a disconnect another node sent may not
+    // have arrived yet. One that does not is refused (its acknowledgement says so) and the socket closed.
+    socket.use((packet, next) => {
+      const refuse = (error: string) => {
+        const ack = packet.at(-1);
+        if (typeof ack === 'function') ack({ ok: false, error });
+      };
+      sessionLive(o.db, auth, sessions).then(
+        (live) => {
+          if (live && !live.tfaSetupRequired) return next();
+          refuse(live ? TFA_SETUP_REQUIRED : SESSION_ENDED);
+          socket.disconnect(true);
+        },
+        (err) => {
+          // Not known to be live: the event is not handled.
+          o.log.error({ err }, 'socket session check failed');
+          refuse('Unavailable.');
+        },
+      );
+    });
     for (const h of handlers) h(socket);
     const lastSeq = HandshakeAuth.parse(socket.handshake.auth ?? {}).lastSeq;
     try {
+      // The session may have ended between the handshake and the join (its disconnect found no socket).
+      const live = await sessionLive(o.db, auth);
+      if (!live || live.tfaSetupRequired) {
+        socket.disconnect(true);
+        return;
+      }
       await sendCatchUp(socket, lastSeq);
     } catch (err) {
       o.log.error({ err }, 'catch-up failed');
@@ -185,6 +249,8 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
     listener,
     onConnection: (fn) => handlers.push(fn),
     async close() {
+      stopEnding();
+      sessions.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const c of redisClients) await c.quit().catch(() => {});
     },

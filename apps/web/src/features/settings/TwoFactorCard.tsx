@@ -39,11 +39,15 @@ export function TwoFactorCard({ enabled, onChange }: { enabled: boolean; onChang
     }
   };
 
-  const start = () =>
-    run(async () => {
-      const r = await settingsApi.tfaSetup();
+  // Enrolling asks for the password, as turning it off does: a session left open is not enough.
+  const start = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      const r = await settingsApi.tfaSetup(password);
+      setPassword('');
       setStep({ kind: 'scan', secret: r.secret, qr: r.qr });
     });
+  };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -134,12 +138,20 @@ export function TwoFactorCard({ enabled, onChange }: { enabled: boolean; onChang
             </Stack>
           </form>
         ) : (
-          <>
-            <Text size="sm">{t.tfaOff}</Text>
-            <Button onClick={start} loading={busy} w="fit-content">
-              {t.tfaStart}
-            </Button>
-          </>
+          <form onSubmit={start} noValidate>
+            <Stack>
+              <Text size="sm">{t.tfaOff}</Text>
+              <PasswordInput
+                label={t.tfaStartPassword}
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+              <Button type="submit" loading={busy} w="fit-content">
+                {t.tfaStart}
+              </Button>
+            </Stack>
+          </form>
         )}
       </Stack>
     </Card>

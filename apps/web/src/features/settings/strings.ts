@@ -20,6 +20,7 @@ export const t = {
     'Your backup codes. Each works once if you lose your phone. Keep them somewhere safe: they are shown only now.',
   tfaDisable: 'Turn off',
   tfaDisablePassword: 'Your password, to turn it off',
+  tfaStartPassword: 'Your password, to set it up',
   tfaRequiredTitle: 'Your team requires two-factor sign-in',
   tfaRequiredText: 'Set it up once to continue. It takes a minute with any authenticator app.',
   thisDevice: 'This device',

@@ -5,7 +5,7 @@ import type { DB } from '../../../platform/db/db.js';
 import { verifyPassword } from '../../accounts/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { settleAttempt, takeAttempt } from '../throttle.js';
-import { checkTotp, consumeBackupCode } from '../twoFactor.js';
+import { consumeBackupCode, useTotp } from '../twoFactor.js';
 
 export type SignInResult =
   | { ok: true; token: string; refreshToken: string; accountId: number; userId: number }
@@ -65,7 +65,8 @@ export async function signIn(
       await settleAttempt(db, attempt, 'uncounted');
       return { ok: false, status: 401, description: TFA_REQUIRED };
     }
-    if (!(await checkTotp(user.totp_secret, input.tfa))) {
+    const secret = user.totp_secret;
+    if (!(await useTotp(db, { accountId: Number(user.account_id), userId: Number(user.id), secret }, input.tfa))) {
       const left = consumeBackupCode(JSON.parse(user.backup_codes), input.tfa);
       if (!left) return fail('two-factor code', BAD_TFA);
       // Only if the list is still the one read above: two requests with the same code cannot both use it.

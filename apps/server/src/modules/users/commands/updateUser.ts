@@ -1,7 +1,7 @@
 import type { UpdateUserInput } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
-import { forgetResolvedSessions, revokeAllSessions } from '../../../platform/auth/sessions.js';
+import { forgetResolvedSessions, revokeAllSessions, sessionsEnded } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
@@ -13,7 +13,8 @@ import { checkDepartments } from './checkDepartments.js';
  * at least one active admin. Emits `user.updated`.
  */
 export async function updateUser(db: DB, actor: AuthContext & { ip: string }, id: number, input: UpdateUserInput) {
-  return runCommand(db, async (trx) => {
+  let ended: number[] = [];
+  await runCommand(db, async (trx) => {
     if (input.active === false || (input.type !== undefined && input.type !== 'admin')) {
       // Two admins demoting each other at once would both count two admins: the account row's lock
       // makes such edits of one account take turns (Postgres; SQLite writes one at a time anyway).
@@ -56,7 +57,7 @@ export async function updateUser(db: DB, actor: AuthContext & { ip: string }, id
       .where('account_id', '=', actor.accountId)
       .where('id', '=', id)
       .execute();
-    if (active === false) await revokeAllSessions(trx, actor.accountId, id);
+    if (active === false) ended = await revokeAllSessions(trx, actor.accountId, id);
     // Name, username, type and active are part of every resolved session.
     forgetResolvedSessions();
     await recordAudit(trx, {
@@ -73,4 +74,6 @@ export async function updateUser(db: DB, actor: AuthContext & { ip: string }, id
       payload: { userId: id, changes: Object.keys(input) },
     });
   });
+  // Committed: the user's open sockets close on every node.
+  sessionsEnded(db, ended);
 }
