@@ -45,7 +45,7 @@ export interface ParleyOptions {
   background?: boolean;
   /** The SLA engine's clock (tests inject one). */
   clock?: () => number;
-  /** Web Push trust (tests pass an agent trusting their local push endpoint). */
+  /** Web Push trust for PUSH_ALLOWED_HOSTS (tests pass an agent trusting their local push endpoint). */
   pushAgent?: https.Agent;
 }
 
@@ -115,7 +115,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : noTranslator,
   });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
-  notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey });
+  notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey, pushAllowedHosts: config.PUSH_ALLOWED_HOSTS });
   profileRoutes(app, { db });
   await app.ready();
 
@@ -169,12 +169,18 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(slaTicketListener);
   relay.register(slaLabelsListener);
   const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
-  relay.register(pushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }));
+  const push = {
+    db,
+    keys: vapid,
+    subject: pushSubject,
+    log: logger,
+    allowedHosts: config.PUSH_ALLOWED_HOSTS,
+    agent: opts.pushAgent,
+  };
+  relay.register(pushListener(push));
   relay.register(mentionListener);
   relay.register(emotionListener({ dataDir: config.DATA_DIR }));
-  relay.register(
-    conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
-  );
+  relay.register(conversationPushListener(push));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   metrics.gauge(
     'parley_relay_events_fanned_out_at_commit',
