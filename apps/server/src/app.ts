@@ -11,7 +11,7 @@ import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
-import { httpTranslator, messageRoutes, messageSocket, noTranslator } from './modules/messages/index.js';
+import { httpTranslator, messageRoutes, messageSocket, noTranslator, UploadGate } from './modules/messages/index.js';
 import {
   assignedListener,
   conversationPushListener,
@@ -107,10 +107,18 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   eventsRoutes(app, { db });
   const visitorLimits = liveChatRoutes(app, { db, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
   workspaceRoutes(app, { db });
-  aiRoutes(app, { db, hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : noHints });
+  // Multipart requests read at once, per account and in this process (uploads, replies, voice).
+  const uploadGate = new UploadGate(config.UPLOADS_PER_ACCOUNT, config.UPLOADS_PER_PROCESS);
+  aiRoutes(app, {
+    db,
+    hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : noHints,
+    dataDir: config.DATA_DIR,
+    uploadGate,
+  });
   await messageRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
+    uploadGate,
     mailer,
     translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : noTranslator,
   });

@@ -118,6 +118,9 @@ export const ConfigSchema = z.object({
    * resolve to (a test push service on 127.0.0.1, a push relay inside the network).
    */
   PUSH_ALLOWED_HOSTS: hostPortList,
+  /** Multipart requests (uploads) read at once for one account, and in this process; past either: 429. */
+  UPLOADS_PER_ACCOUNT: int(4, 1, 1000),
+  UPLOADS_PER_PROCESS: int(16, 1, 10_000),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'TRUST_PROXY' | 'APP_VERSION'> & {
