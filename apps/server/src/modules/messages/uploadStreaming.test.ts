@@ -237,6 +237,24 @@ describe.each(dialects)('uploads streamed to disk, capped at once (%s)', (dialec
     expect(await rowsOf(a.accountId)).toBe(before + 3);
   }, 60_000);
 
+  it('MSG-35 text fields past 1 MB together are refused with 413, nothing stored', async () => {
+    const rows = async () =>
+      (await db().selectFrom('uploads').select('id').where('account_id', '=', a.accountId).execute()).length;
+    const before = await rows();
+    const r = await send(a.token, [
+      { field: 'note', value: 'x'.repeat(600 * 1024) },
+      { field: 'note', value: 'y'.repeat(600 * 1024) },
+      { field: 'attachment[]', filename: 'a.txt', size: 10 },
+    ]);
+    expect(r.status).toBe(413);
+    expect(r.body).toEqual({
+      result: 'failed',
+      code: ErrorCode.tooLarge,
+      description: 'The form fields are too long.',
+    });
+    expect(await rows()).toBe(before);
+  });
+
   it('MSG-35 a 200-character name is stored short enough to download, its extension kept', async () => {
     const long = `${'n'.repeat(196)}.pdf`;
     const up = await send(a.token, [{ field: 'attachment[]', filename: long, size: 10 }]);
