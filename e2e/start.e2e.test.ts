@@ -35,7 +35,7 @@ const answers = (url: string) =>
  * `npm start` as an operator runs it: `node scripts/start.mjs` over a fresh data directory and an empty
  * WEB_DIST (a fresh install: nothing built), on a free port.
  */
-async function npmStart(webDist: string) {
+async function npmStart(webDist: string, started: ChildProcess[]) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let out = '';
@@ -51,6 +51,7 @@ async function npmStart(webDist: string) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.push(proc);
   proc.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
   });
@@ -58,17 +59,17 @@ async function npmStart(webDist: string) {
     out += d.toString();
   });
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const listening = () => out.split('\n').find((l) => l.includes('Parley is listening'));
   await until(
     async () => {
       if (proc.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
-      return (await fetch(`${url}/readyz`).catch(() => null))?.ok === true;
+      return Boolean(listening()) && (await fetch(`${url}/readyz`).catch(() => null))?.ok === true;
     },
     'the server to answer',
     240_000,
   );
   // The server's own process id, from its start-up line.
-  const line = out.split('\n').find((l) => l.includes('Parley is listening'));
-  const serverPid = Number(JSON.parse(line ?? '{}').pid);
+  const serverPid = Number(JSON.parse(listening() ?? '{}').pid);
   expect(serverPid).toBeGreaterThan(0);
   expect(serverPid).not.toBe(proc.pid);
   return { proc, url, serverPid, exited, logs: () => out };
@@ -78,12 +79,13 @@ describe('npm start', () => {
   const webDist = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-dist-')), 'dist');
   const started: ChildProcess[] = [];
   afterAll(() => {
-    for (const p of started) if (p.exitCode === null) p.kill('SIGKILL');
+    // A test that failed half-way leaves no process behind (the server follows start.mjs).
+    for (const p of started) if (p.exitCode === null) p.kill('SIGTERM');
+    fs.rmSync(path.dirname(webDist), { recursive: true, force: true });
   });
 
   it('a fresh install builds the web app and the widget page: /w/livechat/:token is served; SIGTERM stops the server too', async () => {
-    const s = await npmStart(webDist);
-    started.push(s.proc);
+    const s = await npmStart(webDist, started);
     const widget = await fetch(`${s.url}/w/livechat/anytoken1234`);
     expect(widget.status, s.logs()).toBe(200);
     expect(await widget.text()).toBe(fs.readFileSync(path.join(webDist, 'w', 'widget.html'), 'utf8'));
@@ -98,16 +100,14 @@ describe('npm start', () => {
   }, 300_000);
 
   it('start.mjs killed outright (SIGKILL): the server stops by itself and frees the port', async () => {
-    const s = await npmStart(webDist);
-    started.push(s.proc);
+    const s = await npmStart(webDist, started);
     s.proc.kill('SIGKILL');
     await until(() => !alive(s.serverPid), 'the server process to end', 15_000);
     expect(await answers(`${s.url}/healthz`)).toBe(false);
   }, 120_000);
 
   it('the server ending ends start.mjs with its exit code', async () => {
-    const s = await npmStart(webDist);
-    started.push(s.proc);
+    const s = await npmStart(webDist, started);
     process.kill(s.serverPid, 'SIGTERM');
     expect(await s.exited).toBe(0);
     expect(alive(s.serverPid)).toBe(false);

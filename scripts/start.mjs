@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
-// The server serves WEB_DIST (relative to where it starts, like the server reads it); the build writes there.
+// The server serves WEB_DIST and the build writes there: resolved here once, and passed to both as is.
 const dist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(web, 'dist');
 // What `npm run build` makes: the app's index.html and the widget's page (vite.config.ts, mode widget).
 const outputs = [path.join(dist, 'index.html'), path.join(dist, 'w', 'widget.html')];
@@ -84,6 +84,10 @@ const code = await run(
     path.join(root, 'apps/server/src/main.ts'),
     ...process.argv.slice(2),
   ],
-  { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
+  {
+    cwd: root,
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: process.env.WEB_DIST ? { ...process.env, WEB_DIST: dist } : process.env,
+  },
 );
 process.exit(code);
