@@ -72,6 +72,8 @@ export async function startPushEndpoint() {
   const authSecret = crypto.randomBytes(16);
   return {
     received,
+    /** The PUSH_ALLOWED_HOSTS entry that lets the server send here (a loopback address is refused otherwise). */
+    allowedHost: `127.0.0.1:${port}`,
     certFile: tls.certFile,
     agent: new https.Agent({ ca: tls.cert }),
     subscription: (name: string) => ({

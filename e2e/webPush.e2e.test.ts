@@ -28,7 +28,10 @@ describe('Web Push in Chromium', () => {
 
   beforeAll(async () => {
     push = await startPushEndpoint();
-    [server, browser] = await Promise.all([startServer({ NODE_EXTRA_CA_CERTS: push.certFile }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startServer({ NODE_EXTRA_CA_CERTS: push.certFile, PUSH_ALLOWED_HOSTS: push.allowedHost }),
+      launchBrowser(),
+    ]);
     await cli(server, 'demo', '--tickets', '5', '--password', PASSWORD);
     sqlite = new Database(path.join(server.dataDir, 'parley.db'));
     sqlite.pragma('busy_timeout = 5000');

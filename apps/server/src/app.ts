@@ -11,7 +11,7 @@ import { departmentRoutes } from './modules/departments/index.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
-import { httpTranslator, messageRoutes, messageSocket } from './modules/messages/index.js';
+import { httpTranslator, messageRoutes, messageSocket, UploadGate } from './modules/messages/index.js';
 import {
   assignedListener,
   conversationPushListener,
@@ -46,7 +46,7 @@ export interface ParleyOptions {
   background?: boolean;
   /** The SLA engine's clock (tests inject one). */
   clock?: () => number;
-  /** Web Push trust (tests pass an agent trusting their local push endpoint). */
+  /** Web Push trust for PUSH_ALLOWED_HOSTS (tests pass an agent trusting their local push endpoint). */
   pushAgent?: https.Agent;
 }
 
@@ -120,15 +120,23 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   eventsRoutes(app, { db });
   const visitorLimits = liveChatRoutes(app, { db, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
   workspaceRoutes(app, { db });
-  aiRoutes(app, { db, hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : null });
+  // Multipart requests read at once, per account and in this process (uploads, replies, voice).
+  const uploadGate = new UploadGate(config.UPLOADS_PER_ACCOUNT, config.UPLOADS_PER_PROCESS);
+  aiRoutes(app, {
+    db,
+    hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : null,
+    dataDir: config.DATA_DIR,
+    uploadGate,
+  });
   await messageRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
+    uploadGate,
     mailer,
     translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : null,
   });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
-  notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey });
+  notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey, pushAllowedHosts: config.PUSH_ALLOWED_HOSTS });
   profileRoutes(app, { db });
   servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
@@ -185,12 +193,18 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(slaTicketListener);
   relay.register(slaLabelsListener);
   const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
-  relay.register(pushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }));
+  const push = {
+    db,
+    keys: vapid,
+    subject: pushSubject,
+    log: logger,
+    allowedHosts: config.PUSH_ALLOWED_HOSTS,
+    agent: opts.pushAgent,
+  };
+  relay.register(pushListener(push));
   relay.register(mentionListener);
   relay.register(emotionListener({ dataDir: config.DATA_DIR }));
-  relay.register(
-    conversationPushListener({ db, keys: vapid, subject: pushSubject, log: logger, agent: opts.pushAgent }),
-  );
+  relay.register(conversationPushListener(push));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   metrics.gauge(
     'parley_relay_events_fanned_out_at_commit',

@@ -50,6 +50,30 @@ const hostMap = z
     return map;
   });
 
+/**
+ * `host` or `host:port` entries, comma-separated (`[::1]:8443` for IPv6), spelled as a URL spells them. An
+ * entry without a port means https's default 443.
+ */
+const hostPortList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const list: { host: string; port: string }[] = [];
+    for (const entry of (v ?? '').split(',').map((s) => s.trim())) {
+      if (!entry) continue;
+      let parsed: URL | null = null;
+      try {
+        if (!/[/?#@\s]/.test(entry)) parsed = new URL(`https://${entry}`);
+      } catch {}
+      if (!parsed) {
+        ctx.addIssue({ code: 'custom', message: 'must look like host or host:port, comma-separated' });
+        return z.NEVER;
+      }
+      list.push({ host: parsed.hostname, port: parsed.port });
+    }
+    return list;
+  });
+
 /** Every setting Parley reads, with its default. The README lists the same table. */
 export const ConfigSchema = z.object({
   PORT: int(3000, 0, 65535),
@@ -103,6 +127,14 @@ export const ConfigSchema = z.object({
   RESET_LIMIT_PER_ADDRESS: int(3, 1),
   /** Password-reset requests per IP address per hour. */
   RESET_LIMIT_PER_IP: int(10, 1),
+  /**
+   * Web Push goes to the browsers' push services only; these hosts are allowed besides them, whatever they
+   * resolve to (a test push service on 127.0.0.1, a push relay inside the network).
+   */
+  PUSH_ALLOWED_HOSTS: hostPortList,
+  /** Multipart requests (uploads) read at once for one account, and in this process; past either: 429. */
+  UPLOADS_PER_ACCOUNT: int(4, 1, 1000),
+  UPLOADS_PER_PROCESS: int(16, 1, 10_000),
 });
 
 export type Config = Omit<

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   AI_STRINGS,
   AiHintAnswer,
@@ -11,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
-import { readMultipart, sniff } from '../messages/index.js';
+import { readMultipart, sniffFile, type UploadGate } from '../messages/index.js';
 import type { HintProvider } from './hints.js';
 import { analyseVoice, decodeWav } from './voice.js';
 
@@ -20,7 +21,10 @@ import { analyseVoice, decodeWav } from './voice.js';
  * be one of the caller's account, and one AI-03 allows (not the caller's own, not the translation bot's).
  * Without a provider (`hints: null`) a valid question is answered `not_configured`.
  */
-export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvider | null }): void {
+export function aiRoutes(
+  app: FastifyInstance,
+  deps: { db: DB; hints: HintProvider | null; dataDir: string; uploadGate: UploadGate },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/wauchat/recommendation',
@@ -52,14 +56,15 @@ export function aiRoutes(app: FastifyInstance, deps: { db: DB; hints: HintProvid
   r.post(
     '/api/upload/voice',
     { config: { auth: 'user' }, schema: { response: { 200: VoiceAnalysis } } },
-    async (req) => {
+    async (req, res) => {
       if (!req.isMultipart()) throw new AppError(400, ErrorCode.validation, VOICE_STRINGS.noFile);
-      const body = await readMultipart(req);
+      const body = await readMultipart(req, res, deps);
       const file = body.files[0];
       if (!file) throw new AppError(400, ErrorCode.validation, VOICE_STRINGS.noFile);
-      const mime = await sniff(file.data);
+      const mime = await sniffFile(file.path);
       if (!mime.startsWith('audio/')) throw new AppError(400, ErrorCode.validation, VOICE_STRINGS.notAudio);
-      return analyseVoice(decodeWav(file.data));
+      // The analysis reads the samples: only a checked audio file is read into memory (within the cap).
+      return analyseVoice(decodeWav(await readFile(file.path)));
     },
   );
 }

@@ -13,7 +13,7 @@ export { messageRoutes } from './messages.routes.js';
 /** Socket events: newChatMessage, typing, read receipts, sendSyncDelete. */
 export { messageSocket } from './messages.socket.js';
 /** Multipart bodies and stored files: what other modules read of an upload. */
-export { readMultipart } from './multipart.js';
+export { type IncomingFile, type MultipartBody, readMultipart, UploadGate } from './multipart.js';
 /** The translation providers. */
 export { httpTranslator, type Translator } from './translate.js';
-export { keyOf, sniff, uploadPath } from './uploads.js';
+export { keyOf, sniff, sniffFile, uploadPath } from './uploads.js';

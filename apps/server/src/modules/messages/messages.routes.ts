@@ -47,6 +47,8 @@ import {
   readAtOf,
 } from './messages.queries.js';
 import { canRead } from './messages.realtime.js';
+import type { UploadGate } from './multipart.js';
+import { sweepIncoming } from './multipart.js';
 import { replyRoutes } from './reply.routes.js';
 import type { Translator } from './translate.js';
 import { uploadRoutes } from './uploads.routes.js';
@@ -58,6 +60,8 @@ export interface MessageDeps {
   translator: Translator | null;
   /** E-mail replies (MSG-25) go out through it. */
   mailer: Mailer;
+  /** The cap on multipart requests read at once (uploads, replies with attachments). */
+  uploadGate: UploadGate;
 }
 
 /** The ticket of the caller's account that they may read, else 404 "Ticket not found." / 403 (MSG-47). */
@@ -342,4 +346,5 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
 
   replyRoutes(app, deps);
   uploadRoutes(app, deps);
+  await sweepIncoming(deps.dataDir);
 }

@@ -30,9 +30,9 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
     .post(
       '/api/ticket/message/reply',
       { config: { auth: 'user' }, schema: { response: { 200: ReplyAnswer } } },
-      async (req) => {
+      async (req, res) => {
         const auth = req.auth!;
-        const multipart = req.isMultipart() ? await readMultipart(req) : null;
+        const multipart = req.isMultipart() ? await readMultipart(req, res, deps) : null;
         const parsed = ReplyInput.safeParse(multipart ? multipart.fields : (req.body ?? {}));
         if (!parsed.success) {
           const issue = parsed.error.issues[0];

@@ -7,14 +7,14 @@ import { z } from 'zod';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
-import { readMultipart } from './multipart.js';
+import { type IncomingFile, readMultipart } from './multipart.js';
 import { findUpload, INLINE_TYPES, storeUploads, uploadPath } from './uploads.js';
 
 /** Stores the files of a multipart request for the caller (ticket checked when given). */
 export async function uploadFrom(
   deps: MessageDeps,
   req: FastifyRequest,
-  files: { name: string; data: Buffer }[],
+  files: IncomingFile[],
   ticket?: string | string[],
 ) {
   const auth = req.auth!;
@@ -35,9 +35,9 @@ export async function uploadFrom(
 /** MSG-35..37: uploads, and the files served to members of their account only. */
 export function uploadRoutes(app: FastifyInstance, deps: MessageDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.post('/api/upload', { config: { auth: 'user' }, schema: { response: { 200: UploadAnswer } } }, async (req) => {
+  r.post('/api/upload', { config: { auth: 'user' }, schema: { response: { 200: UploadAnswer } } }, async (req, res) => {
     if (!req.isMultipart()) throw new AppError(400, ErrorCode.validation, 'Send the files as multipart/form-data.');
-    const body = await readMultipart(req);
+    const body = await readMultipart(req, res, deps);
     const stored = await uploadFrom(deps, req, body.files, body.fields.ticket_id);
     return {
       result: 'success' as const,

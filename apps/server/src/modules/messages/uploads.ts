@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ErrorCode,
@@ -9,7 +9,7 @@ import {
   UPLOAD_MAX_FILES,
   UPLOAD_MAX_MB,
 } from '@parley/contracts';
-import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Insertable } from 'kysely';
 import sharp from 'sharp';
 import type { DB } from '../../platform/db/db.js';
@@ -17,6 +17,7 @@ import type { UploadsTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
 import { fileOf } from './commands/postMessage.js';
+import type { IncomingFile } from './multipart.js';
 
 const MB = 1024 * 1024;
 export const UPLOAD_LIMITS = { fileSize: UPLOAD_MAX_MB * MB, files: UPLOAD_MAX_FILES };
@@ -46,28 +47,72 @@ const EXECUTABLE_TYPES = new Set([
 
 /** A file's real type from its bytes, not its name; executables (and scripts with a #!) are refused. */
 export async function sniff(buf: Buffer): Promise<string> {
-  const head = buf.subarray(0, 4).toString('latin1');
-  if (head.startsWith('MZ') || head === '\x7fELF' || head.startsWith('#!')) throw fileTypeRefused();
-  const found = await fileTypeFromBuffer(buf);
+  return typeOf(buf, await fileTypeFromBuffer(buf));
+}
+
+/** The same for a file on disk: reads only the bytes the check needs. */
+export async function sniffFile(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(8192);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (refusedHead(head)) throw fileTypeRefused();
+  return typeOf(head, await fileTypeFromFile(file));
+}
+
+const refusedHead = (head: Buffer) => {
+  const start = head.subarray(0, 4).toString('latin1');
+  return start.startsWith('MZ') || start === '\x7fELF' || start.startsWith('#!');
+};
+
+function typeOf(head: Buffer, found: { mime: string } | undefined): string {
+  if (refusedHead(head)) throw fileTypeRefused();
   if (found) {
     if (EXECUTABLE_TYPES.has(found.mime)) throw fileTypeRefused();
     return found.mime;
   }
   // No magic number: text when it has no NUL byte in its first 8 kB, else opaque bytes.
-  return buf.subarray(0, 8192).includes(0) ? 'application/octet-stream' : 'text/plain';
+  return head.subarray(0, 8192).includes(0) ? 'application/octet-stream' : 'text/plain';
 }
 const fileTypeRefused = () => new AppError(400, ErrorCode.validation, MESSAGE_STRINGS.fileType);
 
-/** A file name safe to show and to put in a URL segment. */
-export const cleanName = (name: string) =>
-  (
+/**
+ * Characters a name never keeps: C0 and C1 controls, DEL, and the invisible formatting ones, the
+ * bidirectional controls among them (U+202E shows `photo\u202Egpj.exe` as `photoexe.jpg`: a faked extension).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+const HIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff/\\]/g;
+/**
+ * The longest name, as written in its download URL (`/files/<key>/<name>`, percent-encoded), that the router
+ * takes as one path parameter (its maxParamLength, in platform/http/server.ts, is 300).
+ */
+export const NAME_URL_MAX = 240;
+/** An extension kept whole when a long name is shortened (`.jpeg`, `.tar.gz` keeps `.gz`). */
+const EXTENSION = /\.[^.\s]{1,15}$/u;
+
+/** A file name safe to show and to put in a URL segment: no hidden characters, short enough to download. */
+export function cleanName(name: string): string {
+  const clean =
     path
       .basename(name || 'file')
-      .split('')
-      .filter((ch) => ch.charCodeAt(0) > 31 && ch.charCodeAt(0) !== 127 && ch !== '/' && ch !== '\\')
-      .join('')
-      .trim() || 'file'
-  ).slice(0, 200);
+      .replace(HIDDEN_CHARS, '')
+      .trim() || 'file';
+  if (encodeURIComponent(clean).length <= NAME_URL_MAX) return clean;
+  const ext = EXTENSION.exec(clean)?.[0] ?? '';
+  let room = NAME_URL_MAX - encodeURIComponent(ext).length;
+  let stem = '';
+  for (const ch of clean.slice(0, clean.length - ext.length)) {
+    room -= encodeURIComponent(ch).length;
+    if (room < 0) break;
+    stem += ch;
+  }
+  return `${stem.trimEnd() || 'file'}${ext}`;
+}
 
 export const uploadPath = (dataDir: string, accountId: number, key: string) =>
   path.join(dataDir, 'uploads', String(accountId), key);
@@ -92,32 +137,32 @@ const storageLimit = (plan: number) =>
  *
  * The storage check and the rows are one transaction that first locks the account's row (a write to it:
  * Postgres holds the row lock to commit, SQLite runs one transaction at a time), so two uploads at once
- * cannot both see room that only one of them fits in. The bytes are written to disk before it (slow work
- * outside the lock) and removed again when the batch is refused.
+ * cannot both see room that only one of them fits in. The bytes are moved into place before it (the
+ * thumbnails written: slow work outside the lock) and removed again when the batch is refused.
  */
 export async function storeUploads(
   db: DB,
   dataDir: string,
   who: { accountId: number; userId: number | null },
   ticketId: number | null,
-  files: { name: string; data: Buffer }[],
+  files: IncomingFile[],
 ): Promise<MessageFile[]> {
   if (files.length === 0) throw new AppError(400, ErrorCode.validation, MESSAGE_STRINGS.noFiles);
-  const prepared: { name: string; data: Buffer; mime: string; thumb: Buffer | null }[] = [];
+  const prepared: { name: string; path: string; size: number; mime: string; thumb: Buffer | null }[] = [];
   for (const f of files) {
-    if (f.data.length > UPLOAD_LIMITS.fileSize)
+    if (f.size > UPLOAD_LIMITS.fileSize)
       throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.fileTooLarge(UPLOAD_MAX_MB));
-    const mime = await sniff(f.data);
+    const mime = await sniffFile(f.path);
     let thumb: Buffer | null = null;
     if (IMAGES.has(mime))
-      thumb = await sharp(f.data, { animated: false })
+      thumb = await sharp(f.path, { animated: false })
         .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
         .jpeg({ quality: 75 })
         .toBuffer()
         .catch(() => null);
-    prepared.push({ name: cleanName(f.name), data: f.data, mime, thumb });
+    prepared.push({ name: cleanName(f.name), path: f.path, size: f.size, mime, thumb });
   }
-  const adding = prepared.reduce((n, f) => n + f.data.length + (f.thumb?.length ?? 0), 0);
+  const adding = prepared.reduce((n, f) => n + f.size + (f.thumb?.length ?? 0), 0);
 
   const dir = path.join(dataDir, 'uploads', String(who.accountId));
   await mkdir(dir, { recursive: true });
@@ -127,7 +172,8 @@ export async function storeUploads(
     for (const f of prepared) {
       const key = randomBytes(18).toString('base64url');
       const thumbKey = f.thumb ? randomBytes(18).toString('base64url') : null;
-      await writeFile(path.join(dir, key), f.data);
+      // The bytes are on disk already (the incoming folder, same file system): a rename, no copy.
+      await rename(f.path, path.join(dir, key));
       written.push(path.join(dir, key));
       if (f.thumb && thumbKey) {
         await writeFile(path.join(dir, thumbKey), f.thumb);
@@ -140,7 +186,7 @@ export async function storeUploads(
         key,
         name: f.name,
         mime: f.mime,
-        size: f.data.length + (f.thumb?.length ?? 0),
+        size: f.size + (f.thumb?.length ?? 0),
         thumb_key: thumbKey,
         created_at: Date.now(),
       });
@@ -157,7 +203,7 @@ export async function storeUploads(
         throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.storageFull);
       await trx.insertInto('uploads').values(rows).execute();
     });
-    return rows.map((row, i) => ({ ...fileOf(row), size: prepared[i]!.data.length }));
+    return rows.map((row, i) => ({ ...fileOf(row), size: prepared[i]!.size }));
   } catch (err) {
     for (const p of written) await rm(p, { force: true });
     throw err;

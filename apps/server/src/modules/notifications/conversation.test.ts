@@ -55,7 +55,10 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
   beforeAll(async () => {
     push = await startPushEndpoint();
     fresh = await freshDatabase(dialect);
-    parley = await createParley(testConfig(fresh.env), { logger: pino({ level: 'silent' }), pushAgent: push.agent });
+    parley = await createParley(testConfig({ ...fresh.env, PUSH_ALLOWED_HOSTS: push.allowedHost }), {
+      logger: pino({ level: 'silent' }),
+      pushAgent: push.agent,
+    });
     url = `http://127.0.0.1:${await parley.listen()}`;
     call = apiClient(url);
     a = await signUpVia(call);

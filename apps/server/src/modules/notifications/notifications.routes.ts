@@ -17,11 +17,15 @@ import { notFound } from '../../platform/http/errors.js';
 import { markRead, removeNotification } from './commands/readRemove.js';
 import { avatarPhoto, checkUnread, listNotifications, type Viewer } from './notifications.queries.js';
 import { registerSubscription } from './push.js';
+import type { AllowedPushHost } from './pushEndpoints.js';
 
 const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
 
 /** NOTIF-22..29, NOTIF-35: the notification calls; each user sees and changes only their own. */
-export function notificationRoutes(app: FastifyInstance, deps: { db: DB; vapidPublicKey: string }): void {
+export function notificationRoutes(
+  app: FastifyInstance,
+  deps: { db: DB; vapidPublicKey: string; pushAllowedHosts?: readonly AllowedPushHost[] },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
 
@@ -88,7 +92,7 @@ export function notificationRoutes(app: FastifyInstance, deps: { db: DB; vapidPu
     '/api/fcm/token',
     { config: { auth: 'user' }, schema: { body: FcmTokenInput, response: { 200: FcmTokenAnswer } } },
     async (req) => {
-      await registerSubscription(db, viewer(req), req.body);
+      await registerSubscription(db, viewer(req), req.body, deps.pushAllowedHosts);
       return { result: 'success' as const };
     },
   );

@@ -7,6 +7,7 @@ import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
 import { notifyUsers } from './index.js';
+import { PUSH_ENDPOINT_REFUSED } from './push.js';
 import { startPushEndpoint } from './testing/pushEndpoint.js';
 
 describe.each(dialects)('Web Push (%s)', (dialect) => {
@@ -35,7 +36,10 @@ describe.each(dialects)('Web Push (%s)', (dialect) => {
   beforeAll(async () => {
     push = await startPushEndpoint();
     fresh = await freshDatabase(dialect);
-    parley = await createParley(testConfig(fresh.env), { logger: pino({ level: 'silent' }), pushAgent: push.agent });
+    parley = await createParley(testConfig({ ...fresh.env, PUSH_ALLOWED_HOSTS: push.allowedHost }), {
+      logger: pino({ level: 'silent' }),
+      pushAgent: push.agent,
+    });
     url = `http://127.0.0.1:${await parley.listen()}`;
     call = apiClient(url);
     a = await signUpVia(call);
@@ -74,6 +78,85 @@ describe.each(dialects)('Web Push (%s)', (dialect) => {
     expect(wrongType.status).toBe(400);
     const rows = await parley.handle.db.selectFrom('push_subscriptions').selectAll().execute();
     expect(rows).toHaveLength(0);
+  });
+
+  it('NOTIF-35 an endpoint that is not a known push service (or an allowed host) is refused and nothing is stored', async () => {
+    const good = push.subscription('x');
+    const port = new URL(good.endpoint).port;
+    const refused = [
+      // Another port of the allowed host; loopback, private and metadata addresses; any other host.
+      `https://127.0.0.1:${Number(port) + 1}/push/x`,
+      'https://127.0.0.1/push/x',
+      `https://localhost:${port}/push/x`,
+      `https://[::1]:${port}/push/x`,
+      'https://169.254.169.254/latest/meta-data',
+      'https://10.0.0.5/push',
+      'https://192.168.1.1:8443/push',
+      'https://internal.example.com/push',
+      'https://fcm.googleapis.com.evil.example/push',
+      // A known service on another port, or with credentials in the address.
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://user:secret@fcm.googleapis.com/fcm/send/x',
+    ];
+    for (const endpoint of refused) {
+      const r = await call('POST', '/api/fcm/token', {
+        token: a.token,
+        body: { token: JSON.stringify({ ...good, endpoint }), type: 'web', domain: 'x' },
+      });
+      expect(r.status, endpoint).toBe(400);
+      expect(r.body).toMatchObject({ result: 'failed', description: PUSH_ENDPOINT_REFUSED });
+    }
+    expect(await parley.handle.db.selectFrom('push_subscriptions').selectAll().execute()).toHaveLength(0);
+    // The browsers' push services are accepted (nothing is sent at registration).
+    const accepted = [
+      'https://fcm.googleapis.com/fcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/abc',
+      'https://push.services.mozilla.com/wpush/v2/abc',
+      'https://web.push.apple.com/QGx',
+      'https://wns2-by3p.notify.windows.com/w/?token=abc',
+    ];
+    for (const endpoint of accepted) {
+      const r = await call('POST', '/api/fcm/token', {
+        token: a.token,
+        body: { token: { ...good, endpoint }, type: 'web', domain: 'x' },
+      });
+      expect(r.status, endpoint).toBe(200);
+    }
+    const rows = await parley.handle.db.selectFrom('push_subscriptions').select('endpoint').execute();
+    expect(rows.map((r) => r.endpoint).sort()).toEqual([...accepted].sort());
+    await parley.handle.db.deleteFrom('push_subscriptions').where('user_id', '=', a.userId).execute();
+  });
+
+  it('NOTIF-35 a stored subscription whose endpoint is not allowed (any more) is not sent to', async () => {
+    const other = await startPushEndpoint();
+    try {
+      const sub = other.subscription(`stale-${uniq()}`);
+      await parley.handle.db
+        .insertInto('push_subscriptions')
+        .values({
+          account_id: a.accountId,
+          user_id: a.userId,
+          endpoint: sub.endpoint,
+          p256dh: sub.keys.p256dh,
+          auth: sub.keys.auth,
+          domain: '',
+          created_at: Date.now(),
+        })
+        .execute();
+      // The allowed endpoint next to it gets its push: the relay did deliver the notification.
+      const allowed = push.subscription(`owner-${uniq()}`);
+      expect(
+        (await call('POST', '/api/fcm/token', { token: a.token, body: { token: allowed, type: 'web', domain: '' } }))
+          .status,
+      ).toBe(200);
+      await raise(a.userId, 'to both');
+      await waitFor(() => push.received.some((x) => allowed.endpoint.endsWith(x.path)), 'the allowed push');
+      await sleep(200);
+      expect(other.received).toHaveLength(0);
+    } finally {
+      await other.close();
+      await parley.handle.db.deleteFrom('push_subscriptions').where('user_id', '=', a.userId).execute();
+    }
   });
 
   it('NOTIF-35 a subscription is stored, and a notification is pushed encrypted when no tab has focus', async () => {

@@ -18,16 +18,27 @@ import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
 import { NOTIFICATION_CREATED } from './commands/notifyUsers.js';
 import type { Viewer } from './notifications.queries.js';
+import { type AllowedPushHost, publicPushAgent, pushEndpointKind } from './pushEndpoints.js';
 import type { VapidKeys } from './vapid.js';
 
 /** A focus report older than this is stale (a tab repeats it every FOCUS_REFRESH_MS; a node may have died). */
 export const FOCUS_STALE_MS = 2 * FOCUS_REFRESH_MS;
 
+/** The answer to a subscription whose endpoint is not a push service the server sends to. */
+export const PUSH_ENDPOINT_REFUSED =
+  "The push endpoint is not accepted: Web Push goes only to the browsers' push services over https.";
+
 /**
  * NOTIF-35, NOTIF-36: stores the caller's Web Push subscription (`token`: the subscription object or its
  * JSON). Anything else is a 400 and nothing is stored. An endpoint already known moves to the caller.
+ * The endpoint must be a known push service's (or one of PUSH_ALLOWED_HOSTS): the server connects there.
  */
-export async function registerSubscription(db: DB, v: Viewer, input: FcmTokenInput): Promise<void> {
+export async function registerSubscription(
+  db: DB,
+  v: Viewer,
+  input: FcmTokenInput,
+  allowedHosts: readonly AllowedPushHost[] = [],
+): Promise<void> {
   let raw: unknown = input.token;
   if (typeof raw === 'string') {
     try {
@@ -39,6 +50,7 @@ export async function registerSubscription(db: DB, v: Viewer, input: FcmTokenInp
   const sub = PushSubscriptionJson.safeParse(raw);
   if (!sub.success) throw new AppError(400, ErrorCode.validation, NOTIFICATION_STRINGS.badSubscription);
   const { endpoint, keys } = sub.data;
+  if (!pushEndpointKind(endpoint, allowedHosts)) throw new AppError(400, ErrorCode.validation, PUSH_ENDPOINT_REFUSED);
   const row = {
     account_id: v.accountId,
     user_id: v.userId,
@@ -109,7 +121,9 @@ export interface PushOptions {
   /** The VAPID subject: a mailto: or https: contact of the operator. */
   subject: string;
   log: pino.Logger;
-  /** Trust for push services (tests pass an agent that trusts their self-signed endpoint). */
+  /** Hosts of PUSH_ALLOWED_HOSTS: sent to besides the known push services, whatever they resolve to. */
+  allowedHosts?: readonly AllowedPushHost[];
+  /** Trust for the allowed hosts (tests pass an agent that trusts their self-signed endpoint). */
   agent?: https.Agent;
 }
 
@@ -155,6 +169,14 @@ export async function pushToUser(
   let sent = 0;
   for (const s of subs) {
     if (messageChannel !== undefined && channelOff(s.channels_off, messageChannel)) continue;
+    // Checked again when sending: a row stored before the check existed, or under other settings, is not
+    // sent to; a known service's name must resolve to public addresses only (publicPushAgent).
+    const kind = pushEndpointKind(s.endpoint, o.allowedHosts ?? []);
+    if (!kind) {
+      o.log.warn({ endpointHost: hostOf(s.endpoint) }, 'web push endpoint not allowed; skipped');
+      continue;
+    }
+    const agent = kind === 'known' ? publicPushAgent : o.agent;
     try {
       await webpush.sendNotification(
         { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
@@ -164,19 +186,27 @@ export async function pushToUser(
           TTL: 3600,
           contentEncoding: 'aes128gcm',
           timeout: 10_000,
-          ...(o.agent ? { agent: o.agent } : {}),
+          ...(agent ? { agent } : {}),
         },
       );
       sent++;
     } catch (err) {
-      const status = (err as { statusCode?: number }).statusCode;
+      const { statusCode: status, code } = err as { statusCode?: number; code?: string };
       if (status === 404 || status === 410)
         await o.db.deleteFrom('push_subscriptions').where('id', '=', s.id).execute();
-      else o.log.warn({ status, endpointHost: new URL(s.endpoint).host }, 'web push failed');
+      else o.log.warn({ status, code, endpointHost: hostOf(s.endpoint) }, 'web push failed');
     }
   }
   return sent;
 }
+
+const hostOf = (endpoint: string) => {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return '';
+  }
+};
 
 const userOfRooms = (rooms: string[]) => {
   for (const r of rooms) {

@@ -411,7 +411,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         const ecdh = crypto.createECDH('prime256v1');
         ecdh.generateKeys();
         const sub = {
-          endpoint: `https://push.example.com/send/${uniq()}`,
+          endpoint: `https://fcm.googleapis.com/fcm/send/${uniq()}`,
           keys: {
             p256dh: ecdh.getPublicKey().toString('base64url'),
             auth: crypto.randomBytes(16).toString('base64url'),

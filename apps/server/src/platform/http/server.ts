@@ -107,7 +107,9 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength: a stored file's name is a path parameter of its URL (`/files/<key>/<name>`, names
+    // bounded by NAME_URL_MAX); the default 100 made longer names impossible to download.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     frameworkErrors: frameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
