@@ -101,6 +101,41 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
     }
   });
 
+  it('AUTH-15 AUTH-19 CALL-02 CONTACT-11 every answer carries turn, api_key, contacts_param(2), sipIp, sipPort, token and refresh_token', async () => {
+    const a = await signUpVia(call);
+    const plain = await call('POST', '/api/auth/check', { token: a.token });
+    expect(plain.status).toBe(200);
+    // No call server is set on this server: the SIP address fields are there with their empty defaults.
+    expect(plain.body).toMatchObject({
+      result: 'success',
+      turn: '',
+      api_key: '',
+      contacts_param: '',
+      contacts_param2: '',
+      sipIp: '',
+      sipPort: 0,
+      // Not renewed by this check: '' means "keep the ones you have"; the tokens presented are never echoed.
+      token: '',
+      refresh_token: '',
+    });
+    expect(AuthCheckAnswer.parse(plain.body).sip_ws_url).toBe('');
+
+    // A check that renews the session answers the new pair, and they work.
+    const renewed = await call('POST', '/api/auth/check', { body: { refresh_token: a.refreshToken } });
+    expect(renewed.body.result).toBe('success');
+    expect(renewed.body.token).toMatch(/^.{20,}$/);
+    expect(renewed.body.refresh_token).toMatch(/^.{20,}$/);
+    expect(renewed.body.token).not.toBe(a.token);
+    expect(renewed.body.refresh_token).not.toBe(a.refreshToken);
+    expect(renewed.body.turn).toBe('');
+    expect((await call('POST', '/api/auth/check', { token: renewed.body.token })).body.result).toBe('success');
+
+    // A failed check carries them too, empty.
+    const failed = await call('POST', '/api/auth/check', { body: { _token: 'nonsense' } });
+    expect(failed.body).toMatchObject({ result: 'failed', token: '', refresh_token: '' });
+    expect(AuthCheckAnswer.parse(failed.body).result).toBe('failed');
+  });
+
   it('HOST-01 HOST-04 GEN-05 the product title and variant follow the host; unknown hosts are combined', async () => {
     const a = await signUpVia(call);
     // fetch may not set Host; inject speaks to the same server with any Host header.
