@@ -1,4 +1,4 @@
-import { AuthCheckAnswer } from '@parley/contracts';
+import { AuthCheckAnswer, NOT_AN_ADMIN } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signInVia, signUpVia } from '../../testing/api.js';
 import { dialects, startTestServer } from '../../testing/support.js';
@@ -51,6 +51,30 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
     expect(bad.status).toBe(400);
     const check = await call('POST', '/api/auth/check', { token: withType.body.token });
     expect(check.body.type).toBe('supervisor');
+  });
+
+  it('AUTH-01 AUTH-30 signing in as admin is for admins: an agent or supervisor is refused, an admin may sign in as agent', async () => {
+    const a = await signUpVia(call);
+    const agent = await addUserVia(call, a.token, { username: `agt-${a.username}`, type: 'agent' });
+    const sup = await addUserVia(call, a.token, { username: `spv-${a.username}`, type: 'supervisor' });
+    const signIn = (client: string, password: string, type?: string) =>
+      call('POST', '/api/auth2', { body: { client, password, ...(type ? { type } : {}) } });
+    for (const u of [agent, sup]) {
+      const refused = await signIn(u.username, u.password, 'admin');
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ result: 'failed', description: NOT_AN_ADMIN });
+      expect(refused.cookies.parley_token).toBeUndefined();
+      expect((await signIn(u.username, u.password, 'agent')).status).toBe(200);
+    }
+    // A wrong password still gets the one answer for bad credentials, whatever the type.
+    const wrong = await signIn(agent.username, 'not the password', 'admin');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.description).not.toBe(NOT_AN_ADMIN);
+    for (const type of ['admin', 'agent', undefined]) {
+      const r = await signIn(a.username, a.password, type);
+      expect(r.status, String(type)).toBe(200);
+      expect((await call('POST', '/api/auth/check', { token: r.body.token })).body.type).toBe('admin');
+    }
   });
 
   it('GEN-01 a supervisor reads reports by default (view_report)', async () => {
