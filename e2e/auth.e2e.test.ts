@@ -1,15 +1,7 @@
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addAgent,
-  launchBrowser,
-  logOut,
-  newContext,
-  type RunningServer,
-  screenshot,
-  startServer,
-} from './support.js';
+import { addAgent, launchBrowser, logOut, newContext, type RunningServer, screenshot, startServer } from './support.js';
 
 const PASSWORD = 'correct horse battery';
 
