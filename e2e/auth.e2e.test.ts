@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, logOut, newContext, type RunningServer, screenshot, startServer } from './support.js';
+import { addAgent, launchBrowser, logOut, newContext, type RunningServer, screenshot, startServer } from './support.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -101,6 +101,51 @@ describe('ISSUE3 sign-in and sessions in Chromium', () => {
     await expect.poll(() => checks.includes(200), { timeout: 10_000 }).toBe(true);
     expect(await page.getByText('Network error').count()).toBe(0);
     expect(await page.getByTestId('welcome').isVisible()).toBe(true);
+    await ctx.close();
+  });
+
+  it('AUTH-01 AUTH-30 the sign-in form sends type: Agent by default, Admin when chosen; an agent is refused as Admin', async () => {
+    const admin = await fetch(`${server.url}/api/auth2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client: 'ann', password: PASSWORD }),
+    }).then((r) => r.json() as Promise<{ token: string }>);
+    await addAgent(server.url, admin.token, 'bea', 'Bea Agent');
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const sent = async (act: () => Promise<void>) => {
+      const request = page.waitForRequest((r) => r.url().endsWith('/api/auth2') && r.method() === 'POST');
+      await act();
+      return (await request).postDataJSON() as Record<string, unknown>;
+    };
+
+    expect(await sent(() => signIn(page, server.url, 'bea'))).toEqual({
+      client: 'bea',
+      password: PASSWORD,
+      type: 'agent',
+    });
+    await page.getByTestId('welcome').waitFor();
+    await logOut(page);
+
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    await page.getByText('Admin', { exact: true }).click();
+    expect(
+      await sent(async () => {
+        await page.getByLabel('Username', { exact: true }).fill('bea');
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+      }),
+    ).toMatchObject({ client: 'bea', type: 'admin' });
+    await page.getByRole('alert').filter({ hasText: 'This user is not an admin. Choose Agent to sign in.' }).waitFor();
+    await screenshot(page, 'signin-not-admin');
+
+    // An admin signs in as Admin.
+    await page.getByLabel('Username', { exact: true }).fill('ann');
+    expect(await sent(() => page.getByRole('button', { name: 'Sign in' }).click())).toMatchObject({
+      client: 'ann',
+      type: 'admin',
+    });
+    await page.getByTestId('welcome').waitFor();
     await ctx.close();
   });
 

@@ -70,7 +70,7 @@ describe('settings in Chromium', () => {
     const name = page.getByLabel('Name').last();
     expect(await name.inputValue()).toBe('New Label');
     expect(await page.getByLabel('Color', { exact: true }).last().inputValue()).toBe('#000000');
-    // Bad rows are refused before anything is sent (the colour pickers only take valid colours).
+    // Bad rows are refused before anything is sent.
     await name.fill('');
     await page.getByRole('button', { name: 'Save' }).first().click();
     await page.getByText('Please check all the fields are not empty.').waitFor();
@@ -97,6 +97,33 @@ describe('settings in Chromium', () => {
     await page.getByRole('button', { name: 'Save' }).last().click();
     await page.getByText('Settings updated').waitFor();
     await screenshot(page, 'settings-labels');
+    await ctx.close();
+  });
+
+  it('LABEL-06 a colour typed as "#12" shows "Color format is not correct" on save and is kept, not put back', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInAs(page, server.url, 'ann');
+    const cookie = (await ctx.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const stored = async () =>
+      (await (await fetch(`${server.url}/api/label/get`, { headers: { cookie } })).json()).data.map(
+        (l: { name: string; color: string; colorDark: string }) => [l.name, l.color, l.colorDark],
+      );
+    const before = await stored();
+    await page.goto(`${server.url}/settings/labels`);
+    await page.getByRole('button', { name: 'Add label' }).click();
+    await page.getByLabel('Name').last().fill('Bad colour');
+    for (const which of ['Color', 'Dark color']) {
+      const input = page.getByLabel(which, { exact: true }).last();
+      await input.fill('#12');
+      // Save takes the focus away from the input: the typed value must stay for the check to see it.
+      await page.getByRole('button', { name: 'Save' }).first().click();
+      await page.getByText('Color format is not correct').waitFor();
+      expect(await input.inputValue()).toBe('#12');
+      await input.fill(which === 'Color' ? '#000000' : '#FFFFFF');
+      await input.blur();
+    }
+    expect(await stored()).toEqual(before);
     await ctx.close();
   });
 

@@ -83,8 +83,8 @@ describe('the notification sound in Chromium', () => {
   let assigned = 0;
   async function notifyAgent() {
     const list = await apiJson(`${server.url}/ticket/load/${adminToken}/4/ticket/0`, 'GET');
-    const ticket = (list.data as { id: number; assignee: string[] }[]).filter(
-      (t) => !t.assignee.includes('demo-agent1'),
+    const ticket = (list.data as { id: number; assignee: string }[]).filter(
+      (t) => !t.assignee.split(',').includes('demo-agent1'),
     )[assigned++];
     expect(ticket).toBeDefined();
     await apiJson(`${server.url}/api/ticket/assign`, 'POST', { id: ticket!.id, assignee: ['demo-agent1'] }, adminToken);

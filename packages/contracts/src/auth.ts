@@ -47,12 +47,21 @@ export const AuthCheckInput = z.object({
   refresh_token: z.string().max(200).optional(),
 });
 
-/** AUTH-15: the auth check answer. Fields not yet backed by a feature carry neutral defaults. */
+/**
+ * AUTH-15: the auth check answer (spec section 3). Fields not yet backed by a feature carry neutral defaults,
+ * so every field the spec lists is present on a success.
+ */
 export const AuthCheckAnswer = z.object({
   result: z.enum(['success', 'failed']),
   description: z.string().optional(),
-  token: z.string().optional(),
-  refresh_token: z.string().optional(),
+  /**
+   * AUTH-15, AUTH-19 (design): on every answer. When this check renewed the session (the access token had
+   * ended and the refresh token was rotated) they are the new pair, which replaces the stored one (the
+   * cookies are set too); otherwise '' meaning "keep the ones you have". The tokens a request presented
+   * are never echoed: the cookies are HttpOnly, and an answer readable by scripts must not undo that.
+   */
+  token: z.string(),
+  refresh_token: z.string(),
   userId: z.number().optional(),
   accountId: z.number().optional(),
   adminName: z.string().optional(),
@@ -60,11 +69,16 @@ export const AuthCheckAnswer = z.object({
   adminUrl: z.string().optional(),
   type: z.enum(USER_TYPES).optional(),
   photo: z.string().nullable().optional(),
-  turn: z.unknown().optional(),
+  /**
+   * CALL-02, CHAT-13 (design): the TURN relay (`turn:host:port`) for call and meeting media; '' while the
+   * installation has none (there is no TURN setting yet).
+   */
+  turn: z.string().optional(),
   timezone: z.string().optional(),
   acw_seconds: z.number().optional(),
   call_prefix: z.string().optional(),
   priority: z.number().optional(),
+  /** CALL-02: host and port of the call server (`sip_ws_url`); '' and 0 when no call server is set. */
   sipIp: z.string().optional(),
   sipPort: z.number().optional(),
   sip: z.object({ active: z.boolean(), sip_number: z.string(), password: z.string() }).optional(),
@@ -78,7 +92,12 @@ export const AuthCheckAnswer = z.object({
   account_type: z.number().optional(),
   settings: z.array(z.record(z.string(), z.unknown())).optional(),
   event_id: z.number().optional(),
+  /**
+   * AUTH-19 (design): the account's key for the public API. Accounts have no API key yet, so this is
+   * always ''; it must never carry a secret shared with the user (a provider's key stays on the server).
+   */
   api_key: z.string().optional(),
+  /** CONTACT-11, CONTACT-12 (design): the contacts screen's extra lookup parameters; '' until that screen uses them. */
   contacts_param: z.string().optional(),
   contacts_param2: z.string().optional(),
   status: z.string().optional(),

@@ -65,6 +65,12 @@ export const SIGNIN_MAX_FAILURES = 10;
 export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
 export const TOO_MANY_ATTEMPTS = 'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
 export const TFA_REQUIRED = '2FA required.';
+/**
+ * AUTH-30 (design): the sign-in form sends `type` admin or agent. Signing in as admin is for admins: an
+ * agent or supervisor who chose Admin gets this (after a correct password only, so it reveals nothing to a
+ * guesser). An admin may sign in as agent; the session always has the user's own type.
+ */
+export const NOT_AN_ADMIN = 'This user is not an admin. Choose Agent to sign in.';
 
 /** DECISIONS 20: account feature flags that replace hard-coded client ids. */
 export const ACCOUNT_FEATURES = ['dashboard', 'scam_calls', 'customer_analysis'] as const;

@@ -129,6 +129,20 @@ export const MessageFile = z.object({
 });
 export type MessageFile = z.infer<typeof MessageFile>;
 
+/** AI-02 (design): one finding of the AI about a message, as its service gives it (a JSON object). */
+export const MessageAiFinding = z.record(z.string(), z.unknown());
+
+/**
+ * MSG-01, AI-02 (design): what the AI made of a message, empty until the AI work fills it in.
+ * `recommendation`: the next-best-action hint for the agent, '' for none. `aiqon_results`: the AI's analysis
+ * findings (classification, what to say), `scam_results`: its scam-detection findings; [] for none.
+ */
+export const noAiResults = () => ({
+  recommendation: '',
+  aiqon_results: [] as z.infer<typeof MessageAiFinding>[],
+  scam_results: [] as z.infer<typeof MessageAiFinding>[],
+});
+
 /** MSG-01: one message as every client sees it. `isSender` and `unread` are the caller's view. */
 export const Message = z.object({
   id: z.number(),
@@ -154,6 +168,10 @@ export const Message = z.object({
   emotion_2: z.record(z.string(), z.number()),
   context: z.string(),
   translated_text: z.record(z.string(), z.string()),
+  /** MSG-01, AI-02: see `noAiResults`. */
+  recommendation: z.string(),
+  aiqon_results: z.array(MessageAiFinding),
+  scam_results: z.array(MessageAiFinding),
   files: z.array(MessageFile),
   /** E-mail replies: the addresses it went to. */
   email: z.object({ to: z.array(z.string()), cc: z.array(z.string()), subject: z.string() }).nullable(),

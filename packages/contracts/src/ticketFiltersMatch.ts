@@ -1,6 +1,7 @@
 import { APPOINTMENT_KEY } from './ticketDisplay.js';
 import type { AdvCondition } from './ticketFilters.js';
 import {
+  assigneeList,
   CHANNEL_ALIASES,
   TICKET_LIST_TYPES,
   type TicketListItem,
@@ -106,7 +107,7 @@ export function ticketMatchesList(t: Matchable, list: ListFilters, now: number =
   if (q.campaignId !== undefined) checks.push(t.campaign_id === q.campaignId);
   if (q.agent) {
     const agent = q.agent.toLowerCase();
-    checks.push(t.assignee.some((a) => a.toLowerCase() === agent));
+    checks.push(assigneeList(t.assignee).some((a) => a.toLowerCase() === agent));
   }
   const time = q.received === 'created' ? t.created_at : t.updated_at;
   if (q.start !== undefined) checks.push(time >= q.start * 1000);

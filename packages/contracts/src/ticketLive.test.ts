@@ -11,7 +11,7 @@ describe('ticket arrival rules', () => {
     severity: '' as const,
     case_type: '',
     label: [3],
-    assignee: [],
+    assignee: '',
     department_id: 2,
     campaign_id: null,
     created_at: Date.UTC(2026, 0, 1),

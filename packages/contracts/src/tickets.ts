@@ -108,8 +108,8 @@ export const TicketListItem = z.object({
   case_type: z.string(),
   /** Label ids. */
   label: z.array(z.number()),
-  /** Usernames. */
-  assignee: z.array(z.string()),
+  /** TICKET-21: the assignees' usernames, comma-separated ('' when nobody); `assigneeList` splits it. */
+  assignee: z.string(),
   department_id: z.number().nullable(),
   campaign_id: z.number().nullable(),
   /** Milliseconds since the epoch. */
@@ -297,6 +297,14 @@ export function ticketDate(ms: number, now: number = Date.now()): string {
   const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
   if (sameDay(d, yesterday)) return 'Yesterday';
   return `${d.getDate()}/${d.getMonth() + 1}/${d.getFullYear()}`;
+}
+
+/** TICKET-21: the usernames of a ticket's comma-separated `assignee`, in order, without blanks. */
+export function assigneeList(assignee: string): string[] {
+  return assignee
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 /** TICKET-61: up to 3 names, then "+ N". */

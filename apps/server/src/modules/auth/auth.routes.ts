@@ -110,7 +110,12 @@ export function authRoutes(
       }
       if (r.reason === 'reused') await noteReusedRefresh(db, refresh!, req.ip);
       clearSessionCookies(reply);
-      return { result: 'failed' as const, description: 'Your session has ended. Please sign in again.' };
+      return {
+        result: 'failed' as const,
+        description: 'Your session has ended. Please sign in again.',
+        token: '',
+        refresh_token: '',
+      };
     },
   );
 

@@ -1,4 +1,4 @@
-import { AuthCheckAnswer } from '@parley/contracts';
+import { AuthCheckAnswer, NOT_AN_ADMIN } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signInVia, signUpVia } from '../../testing/api.js';
 import { dialects, startTestServer } from '../../testing/support.js';
@@ -53,6 +53,30 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
     expect(check.body.type).toBe('supervisor');
   });
 
+  it('AUTH-01 AUTH-30 signing in as admin is for admins: an agent or supervisor is refused, an admin may sign in as agent', async () => {
+    const a = await signUpVia(call);
+    const agent = await addUserVia(call, a.token, { username: `agt-${a.username}`, type: 'agent' });
+    const sup = await addUserVia(call, a.token, { username: `spv-${a.username}`, type: 'supervisor' });
+    const signIn = (client: string, password: string, type?: string) =>
+      call('POST', '/api/auth2', { body: { client, password, ...(type ? { type } : {}) } });
+    for (const u of [agent, sup]) {
+      const refused = await signIn(u.username, u.password, 'admin');
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ result: 'failed', description: NOT_AN_ADMIN });
+      expect(refused.cookies.parley_token).toBeUndefined();
+      expect((await signIn(u.username, u.password, 'agent')).status).toBe(200);
+    }
+    // A wrong password still gets the one answer for bad credentials, whatever the type.
+    const wrong = await signIn(agent.username, 'not the password', 'admin');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.description).not.toBe(NOT_AN_ADMIN);
+    for (const type of ['admin', 'agent', undefined]) {
+      const r = await signIn(a.username, a.password, type);
+      expect(r.status, String(type)).toBe(200);
+      expect((await call('POST', '/api/auth/check', { token: r.body.token })).body.type).toBe('admin');
+    }
+  });
+
   it('GEN-01 a supervisor reads reports by default (view_report)', async () => {
     const a = await signUpVia(call);
     const s = await addUserVia(call, a.token, { username: `gen-${a.username}`, type: 'supervisor' });
@@ -99,6 +123,41 @@ describe.each(dialects)('sign-in and auth check answers (%s)', (dialect) => {
       expect(r.body.settings[0].company).toBe(a.company);
       expect(r.body.productDetails.product_functions).toEqual({});
     }
+  });
+
+  it('AUTH-15 AUTH-19 CALL-02 CONTACT-11 every answer carries turn, api_key, contacts_param(2), sipIp, sipPort, token and refresh_token', async () => {
+    const a = await signUpVia(call);
+    const plain = await call('POST', '/api/auth/check', { token: a.token });
+    expect(plain.status).toBe(200);
+    // No call server is set on this server: the SIP address fields are there with their empty defaults.
+    expect(plain.body).toMatchObject({
+      result: 'success',
+      turn: '',
+      api_key: '',
+      contacts_param: '',
+      contacts_param2: '',
+      sipIp: '',
+      sipPort: 0,
+      // Not renewed by this check: '' means "keep the ones you have"; the tokens presented are never echoed.
+      token: '',
+      refresh_token: '',
+    });
+    expect(AuthCheckAnswer.parse(plain.body).sip_ws_url).toBe('');
+
+    // A check that renews the session answers the new pair, and they work.
+    const renewed = await call('POST', '/api/auth/check', { body: { refresh_token: a.refreshToken } });
+    expect(renewed.body.result).toBe('success');
+    expect(renewed.body.token).toMatch(/^.{20,}$/);
+    expect(renewed.body.refresh_token).toMatch(/^.{20,}$/);
+    expect(renewed.body.token).not.toBe(a.token);
+    expect(renewed.body.refresh_token).not.toBe(a.refreshToken);
+    expect(renewed.body.turn).toBe('');
+    expect((await call('POST', '/api/auth/check', { token: renewed.body.token })).body.result).toBe('success');
+
+    // A failed check carries them too, empty.
+    const failed = await call('POST', '/api/auth/check', { body: { _token: 'nonsense' } });
+    expect(failed.body).toMatchObject({ result: 'failed', token: '', refresh_token: '' });
+    expect(AuthCheckAnswer.parse(failed.body).result).toBe('failed');
   });
 
   it('HOST-01 HOST-04 GEN-05 the product title and variant follow the host; unknown hosts are combined', async () => {

@@ -102,6 +102,8 @@ describe.each(dialects)('labels and settings (%s)', (dialect) => {
       ['negative level', { level: -1 }, LABEL_STRINGS.wholeNumber],
       ['negative sla as text', { sla: '-5' }, LABEL_STRINGS.wholeNumber],
       ['sla too large', { sla: 2 ** 31 }, LABEL_STRINGS.wholeNumber],
+      ['colour #12', { color: '#12' }, LABEL_STRINGS.color],
+      ['dark colour #12', { colorDark: '#12' }, LABEL_STRINGS.color],
       ['colour #12345', { color: '#12345' }, LABEL_STRINGS.color],
       ['colour without #', { color: '123456' }, LABEL_STRINGS.color],
       ['dark colour not hex', { colorDark: '#GGGGGG' }, LABEL_STRINGS.color],

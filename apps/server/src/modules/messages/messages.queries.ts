@@ -4,6 +4,7 @@ import {
   type MessageFile,
   type NewMessageEvent,
   type Note,
+  noAiResults,
   type Reaction,
 } from '@parley/contracts';
 import type { Kysely, Selectable } from 'kysely';
@@ -102,6 +103,8 @@ export function toEvent(
     emotion_2: parse<Record<string, number>>(r.emotion_2, {}),
     context: r.context,
     translated_text: parse<Record<string, string>>(r.translated_text, {}),
+    // MSG-01, AI-02: nothing stores AI results per message yet; the AI work fills these in.
+    ...noAiResults(),
     files: parse<MessageFile[]>(r.files, []),
     email: meta ? { to: meta.to ?? [], cc: meta.cc ?? [], subject: meta.subject ?? '' } : null,
   };

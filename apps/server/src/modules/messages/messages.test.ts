@@ -81,6 +81,23 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     expect(h.body.data[0]).toMatchObject({ id: m.id, isSender: false });
   });
 
+  it('MSG-01 AI-02 every message carries recommendation, aiqon_results and scam_results, empty until the AI fills them', async () => {
+    const { admin, agent, ticket } = await newTeam();
+    const watcher = await connectSocket(s.url, admin.token, opened);
+    const seen = record(watcher);
+    const empty = { recommendation: '', aiqon_results: [], scam_results: [] };
+    const sent = await send(agent.token, { ticket_id: ticket, message: 'Any news?', client_id: newQueueId() });
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body.data).toMatchObject(empty);
+    const id = sent.body.data.id as number;
+    await waitFor(() => seen('newMessage').length === 1, 'newMessage');
+    expect(seen('newMessage')[0]).toMatchObject({ id, ...empty });
+    expect((await history(admin.token, ticket)).body.data[0]).toMatchObject({ id, ...empty });
+    const check = await call('POST', `/api/ticket/data/check/${ticket}/0`, { token: admin.token, body: { ts: 0 } });
+    expect(check.status, check.text).toBe(200);
+    expect(check.body.missing).toEqual([expect.objectContaining({ id, ...empty })]);
+  });
+
   it('MSG-10 MSG-23 RT-22 sends that arrive together are written in batches: each stored once, in order, every event once', async () => {
     const { admin, agent, ticket } = await newTeam();
     const events = (type: string) =>

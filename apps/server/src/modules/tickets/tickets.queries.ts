@@ -1,5 +1,6 @@
 import {
   APPOINTMENT_KEY,
+  assigneeList,
   type Campaign,
   ErrorCode,
   openCodes,
@@ -134,10 +135,8 @@ export function toListItem(r: ItemRow): TicketListItem {
     severity: severity(r.priority),
     case_type: r.case_type,
     label: parseJson(r.label, isNumbers, []),
-    assignee: r.assignee
-      .split(',')
-      .map((a) => a.trim())
-      .filter(Boolean),
+    // TICKET-21: comma-separated usernames, tidied (no spaces or empty entries).
+    assignee: assigneeList(r.assignee).join(','),
     department_id: r.department_id === null ? null : Number(r.department_id),
     campaign_id: r.campaign_id === null ? null : Number(r.campaign_id),
     created_at: Number(r.created_at),

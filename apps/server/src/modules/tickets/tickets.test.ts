@@ -83,7 +83,8 @@ const expectedItem = (r: Row): TicketListItem => ({
   severity: r.priority as TicketListItem['severity'],
   case_type: r.case_type,
   label: r.label,
-  assignee: r.assignee.split(',').filter(Boolean),
+  // TICKET-21: comma-separated usernames, as stored ('' when nobody).
+  assignee: r.assignee,
   department_id: r.department_id,
   campaign_id: r.campaign_id,
   created_at: r.created_at,
@@ -537,7 +538,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     }
   });
 
-  it("TICKET-36 TICKET-37 TICKET-21 info: one ticket in full (label ids as a list, assignees split, readers) (with its campaign's name); another account's id is 404", async () => {
+  it("TICKET-36 TICKET-37 TICKET-21 info: one ticket in full (label ids as a list, assignee as comma-separated usernames, readers) (with its campaign's name); another account's id is 404", async () => {
     for (const row of [
       mine().find((x) => x.read_at !== null && x.campaign_id !== null)!,
       mine().find((x) => x.read_at !== null && x.campaign_id === null)!,

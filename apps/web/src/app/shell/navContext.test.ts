@@ -5,6 +5,8 @@ import { navContextOf } from './navContext';
 /** An auth check answer as the server gives it, with only what the navigation reads varied. */
 const answer = (over: Partial<AuthCheckAnswer>): AuthCheckAnswer => ({
   result: 'success',
+  token: '',
+  refresh_token: '',
   userId: 7,
   accountId: 3,
   adminName: 'Sam Supervisor',
@@ -57,7 +59,7 @@ describe('navContextOf: the auth check answer read as the navigation visibility 
       navContextOf(answer({ productDetails: { title: 'X', variant: 'martian', product_functions: {}, features: [] } }))
         .variant,
     ).toBe('combined');
-    const bare = navContextOf({ result: 'success' });
+    const bare = navContextOf({ result: 'success', token: '', refresh_token: '' });
     expect(bare).toEqual({
       variant: 'combined',
       isAdmin: false,

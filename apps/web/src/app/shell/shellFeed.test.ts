@@ -43,7 +43,7 @@ describe('what the shell reads from conversation events', () => {
 
   it('SHELL-58 a toast is for a fresh customer message in a conversation assigned to me', () => {
     const now = 1_000_000;
-    const t = { assignee: ['amy'], last_message_at: now - 500, updated_at: now - 500 };
+    const t = { assignee: 'amy', last_message_at: now - 500, updated_at: now - 500 };
     expect(isMyNewCustomerMessage(t, 'amy', now)).toBe(true);
     expect(isMyNewCustomerMessage(t, 'bob', now)).toBe(false);
     expect(isMyNewCustomerMessage({ ...t, updated_at: now }, 'amy', now)).toBe(false); // an agent's change

@@ -1,4 +1,4 @@
-import type { TicketUpdated, UnreadCount } from '@parley/contracts';
+import { assigneeList, type TicketUpdated, type UnreadCount } from '@parley/contracts';
 
 /**
  * SHELL-40: the page title's unread total: tickets and live chats with a customer message the user has not
@@ -62,7 +62,7 @@ export function isMyNewCustomerMessage(
   now = Date.now(),
 ): boolean {
   return (
-    t.assignee.includes(me) &&
+    assigneeList(t.assignee).includes(me) &&
     t.last_message_at > 0 &&
     t.last_message_at === t.updated_at &&
     now - t.last_message_at < FRESH_MESSAGE_MS

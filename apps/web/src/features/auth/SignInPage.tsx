@@ -1,5 +1,5 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { TFA_REQUIRED } from '@parley/contracts';
+import { Alert, Button, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { type SignInInput, TFA_REQUIRED } from '@parley/contracts';
 import { type FormEvent, useState } from 'react';
 import { HttpError } from '../../lib/http';
 import { AuthLayout, AuthLink } from '../../ui/AuthLayout';
@@ -7,8 +7,24 @@ import { authApi } from './api';
 import { t } from './strings';
 import { useRefreshSession, useSetupState } from './useSession';
 
-/** AUTH-01: the login form at `/`. */
+type SignInType = NonNullable<SignInInput['type']>;
+/** Where the browser remembers the last choice of Agent or Admin, so an admin does not pick it every time. */
+const TYPE_KEY = 'parley.signInType';
+const rememberedType = (): SignInType => {
+  try {
+    return localStorage.getItem(TYPE_KEY) === 'admin' ? 'admin' : 'agent';
+  } catch {
+    return 'agent';
+  }
+};
+
+/**
+ * AUTH-01: the login form at `/`. AUTH-02, AUTH-30 (design): Agent or Admin is chosen with a switch above
+ * the fields (Agent unless Admin was chosen last time in this browser) and sent as `type`; the server
+ * refuses Admin for a user who is not an admin.
+ */
 export function SignInPage() {
+  const [type, setType] = useState<SignInType>(rememberedType);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [tfa, setTfa] = useState('');
@@ -31,7 +47,12 @@ export function SignInPage() {
     if (next.username || next.password) return;
     setBusy(true);
     try {
-      const r = await authApi.signIn({ client: username.trim(), password, tfa: needTfa ? tfa : undefined });
+      try {
+        localStorage.setItem(TYPE_KEY, type);
+      } catch {
+        // Storage may be off (private mode); the choice is then simply not remembered.
+      }
+      const r = await authApi.signIn({ client: username.trim(), password, type, tfa: needTfa ? tfa : undefined });
       if (r.description === TFA_REQUIRED) {
         setNeedTfa(true);
         return;
@@ -64,6 +85,16 @@ export function SignInPage() {
               {failure}
             </Alert>
           )}
+          <SegmentedControl
+            aria-label={t.signInAs}
+            fullWidth
+            value={type}
+            onChange={(v) => setType(v === 'admin' ? 'admin' : 'agent')}
+            data={[
+              { value: 'agent', label: t.agent },
+              { value: 'admin', label: t.admin },
+            ]}
+          />
           <TextInput
             label={t.username}
             name="username"

@@ -2,8 +2,8 @@ import type { AuthCheckAnswer } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import { SessionLoop } from './sessionLoop';
 
-const good: AuthCheckAnswer = { result: 'success', adminName: 'Ann' };
-const bad: AuthCheckAnswer = { result: 'failed' };
+const good: AuthCheckAnswer = { result: 'success', token: '', refresh_token: '', adminName: 'Ann' };
+const bad: AuthCheckAnswer = { result: 'failed', token: '', refresh_token: '' };
 
 /** A loop over a scripted server and a manual clock. */
 function harness(script: (AuthCheckAnswer | number)[]) {

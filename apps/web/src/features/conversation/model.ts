@@ -3,6 +3,7 @@ import {
   type Message,
   type NewMessageEvent,
   type Note,
+  noAiResults,
   type Reaction,
   type SendStatus,
 } from '@parley/contracts';
@@ -48,6 +49,7 @@ export const asPending = (i: OutboxItem, me: string, name: string, held = false)
   emotion_2: {},
   context: '',
   translated_text: {},
+  ...noAiResults(),
   files: i.fileInfo,
   email: null,
   sendStatus: i.status,

@@ -1,4 +1,4 @@
-import type { Message } from '@parley/contracts';
+import { type Message, noAiResults } from '@parley/contracts';
 
 /** A stored message for tests (ticket 7 unless `extra` says otherwise): the same shape as the server's. */
 export const msg = (id: number, extra: Partial<Message> = {}): Message => ({
@@ -22,6 +22,7 @@ export const msg = (id: number, extra: Partial<Message> = {}): Message => ({
   emotion_2: {},
   context: '',
   translated_text: {},
+  ...noAiResults(),
   files: [],
   email: null,
   ...extra,

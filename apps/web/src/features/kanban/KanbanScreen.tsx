@@ -1,5 +1,6 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Group, Menu, Paper, Stack, Text, Title } from '@mantine/core';
 import {
+  assigneeList,
   assigneeText,
   channelName,
   TICKET_PAGE_SIZE,
@@ -162,7 +163,7 @@ function Card({
         </Text>
         <Group gap={6} justify="space-between" wrap="nowrap">
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {t.assignee.length > 0 ? `→ ${assigneeText(t.assignee)}` : ''}
+            {t.assignee ? `→ ${assigneeText(assigneeList(t.assignee))}` : ''}
           </Text>
           <Text size="xs" c="dimmed" className={classes.num}>
             {ticketDate(t.updated_at)}

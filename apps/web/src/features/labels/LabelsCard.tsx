@@ -21,7 +21,11 @@ import { realtime } from '../../lib/realtime';
 import { toast } from '../../ui/toast';
 import { labelKeys, labelsApi } from './api';
 
-/** A label being edited: numbers stay text until saved, so "1.5" can be shown and refused. */
+/**
+ * A label being edited: numbers and colours stay text until saved, so "1.5" or "#12" can be shown and
+ * refused (LABEL-05, LABEL-06). The colour inputs keep what was typed (`fixOnBlur` off): by default they
+ * put the last valid colour back when they lose focus, so a bad colour was silently replaced on Save.
+ */
 interface Draft {
   key: string;
   id?: number;
@@ -183,6 +187,7 @@ export function LabelsCard() {
                   <ColorInput
                     aria-label="Color"
                     format="hex"
+                    fixOnBlur={false}
                     value={d.color}
                     onChange={(color) => edit(d.key, { color })}
                   />
@@ -191,6 +196,7 @@ export function LabelsCard() {
                   <ColorInput
                     aria-label="Dark color"
                     format="hex"
+                    fixOnBlur={false}
                     value={d.colorDark}
                     onChange={(colorDark) => edit(d.key, { colorDark })}
                   />

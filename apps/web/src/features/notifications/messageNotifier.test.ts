@@ -16,7 +16,7 @@ const msg = (over: Partial<NewMessageEvent> = {}) =>
     ...over,
   }) as NewMessageEvent;
 const ticket = (over: Partial<TicketUpdated> = {}) =>
-  ({ id: 7, ticket_number: 12, channel: 'EMAIL', assignee: ['ann'], ...over }) as TicketUpdated;
+  ({ id: 7, ticket_number: 12, channel: 'EMAIL', assignee: 'ann', ...over }) as TicketUpdated;
 const on = () => true;
 
 describe('browser notification of a new message (NOTIF-37)', () => {
@@ -27,7 +27,7 @@ describe('browser notification of a new message (NOTIF-37)', () => {
       tag: 'message-41',
       url: '/ticket?number=12',
     });
-    expect(noticeFor(msg(), ticket({ channel: 'livechat', assignee: [] }), 'ann', now, on)?.url).toBe(
+    expect(noticeFor(msg(), ticket({ channel: 'livechat', assignee: '' }), 'ann', now, on)?.url).toBe(
       '/livechat?number=12',
     );
     expect(
@@ -41,8 +41,8 @@ describe('browser notification of a new message (NOTIF-37)', () => {
     expect(noticeFor(msg({ sender: 'server' }), ticket(), 'ann', now, on)).toBeNull();
     expect(noticeFor(msg({ created_at: now - 120_000 }), ticket(), 'ann', now, on)).toBeNull();
     expect(noticeFor(msg(), ticket({ channel: 'chat' }), 'ann', now, on)).toBeNull();
-    expect(noticeFor(msg(), ticket({ assignee: ['bob'] }), 'ann', now, on)).toBeNull();
-    expect(noticeFor(msg(), ticket({ assignee: [] }), 'ann', now, on)).not.toBeNull();
+    expect(noticeFor(msg(), ticket({ assignee: 'bob' }), 'ann', now, on)).toBeNull();
+    expect(noticeFor(msg(), ticket({ assignee: '' }), 'ann', now, on)).not.toBeNull();
   });
 
   it('NOTIF-37 NOTIF-38 the per-channel choice decides; GRAPH_EMAIL follows Email', () => {

@@ -1,4 +1,4 @@
-import type { NewMessageEvent, TicketUpdated } from '@parley/contracts';
+import { assigneeList, type NewMessageEvent, type TicketUpdated } from '@parley/contracts';
 import { realtime } from '../../lib/realtime';
 import { playNotification } from '../../lib/sound';
 import { messagePref, prefChannel, soundPref } from './prefs';
@@ -32,7 +32,7 @@ export function noticeFor(
 ): MessageNotice | null {
   if (m.type === 'system' || NOT_PEOPLE.has(m.sender) || m.sender.toLowerCase() === me.toLowerCase()) return null;
   if (t.channel === 'chat' || now - m.created_at > FRESH_MS) return null;
-  const assignees = t.assignee.map((u) => u.toLowerCase());
+  const assignees = assigneeList(t.assignee).map((u) => u.toLowerCase());
   if (assignees.length > 0 && !assignees.includes(me.toLowerCase())) return null;
   if (!channelOn(prefChannel(t.channel))) return null;
   const livechat = t.channel.toUpperCase() === 'LIVECHAT';

@@ -16,6 +16,7 @@ import {
 import {
   APPOINTMENT_KEY,
   appointmentDays,
+  assigneeList,
   channelName,
   type NewEmotionEvent,
   parseAppointment,
@@ -151,7 +152,9 @@ export function TicketInfoPanel({
     return [
       ...users.map((u) => ({ value: u.username, label: u.name ? `${u.name} (${u.username})` : u.username })),
       // Someone assigned who is no longer on the team list still shows.
-      ...(t?.assignee ?? []).filter((a) => !known.has(a)).map((a) => ({ value: a, label: a })),
+      ...assigneeList(t?.assignee ?? '')
+        .filter((a) => !known.has(a))
+        .map((a) => ({ value: a, label: a })),
     ];
   }, [team.data, t?.assignee]);
 
@@ -233,9 +236,9 @@ export function TicketInfoPanel({
         />
         <MultiSelect
           label={I.assignees}
-          placeholder={t.assignee.length ? undefined : I.nobody}
+          placeholder={t.assignee ? undefined : I.nobody}
           data={teamData}
-          value={t.assignee}
+          value={assigneeList(t.assignee)}
           searchable
           clearable
           disabled={busy === 'assign'}

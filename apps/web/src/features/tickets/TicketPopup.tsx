@@ -1,5 +1,6 @@
 import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import {
+  assigneeList,
   assigneeText,
   channelName,
   type TicketCustomStatus,
@@ -37,7 +38,7 @@ export function TicketPopup({
             </Badge>
           </Group>
           <Text size="sm">{[ticket.name, ticket.email, ticket.phone].filter(Boolean).join(' · ') || '—'}</Text>
-          {ticket.assignee.length > 0 && <Text size="sm">→ {assigneeText(ticket.assignee)}</Text>}
+          {ticket.assignee && <Text size="sm">→ {assigneeText(assigneeList(ticket.assignee))}</Text>}
           <Text size="xs" c="dimmed">
             {ticketDate(ticket.created_at)}
           </Text>

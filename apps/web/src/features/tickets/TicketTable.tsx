@@ -1,6 +1,7 @@
 import { Badge, Checkbox, Group, Select, Stack, Table, Text } from '@mantine/core';
 import {
   appointmentDays,
+  assigneeList,
   assigneeText,
   channelName,
   type Label,
@@ -135,9 +136,9 @@ function TicketRow({ t, a }: { t: TicketListItem; a: RowActions }) {
             </Text>
             <Appointment other={t.other} />
             <LabelBadges ids={t.label} labels={a.labels} />
-            {t.assignee.length > 0 && (
+            {t.assignee && (
               <Text size="xs" c="dimmed">
-                → {assigneeText(t.assignee)}
+                → {assigneeText(assigneeList(t.assignee))}
               </Text>
             )}
           </Group>

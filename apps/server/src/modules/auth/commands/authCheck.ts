@@ -64,6 +64,9 @@ export async function authCheck(
   };
   return {
     result: 'success',
+    // AUTH-19: '' when the check did not renew the session; the route puts a renewed pair here.
+    token: '',
+    refresh_token: '',
     userId: auth.userId,
     accountId: auth.accountId,
     adminName: u.name,
@@ -75,6 +78,8 @@ export async function authCheck(
     acw_seconds: 30,
     call_prefix: '',
     priority: 0,
+    // CALL-02, CHAT-13: no TURN relay is configured in this version.
+    turn: '',
     // CALL-02, CALL-03: the user's SIP line (set with `npm run cli -- user:sip`).
     sip: { active: Boolean(u.sip_active), sip_number: u.sip_number, password: u.sip_password },
     // CALL-02, CALL-13, CALL-14: where it registers: the account's own call server, else the installation's.
@@ -86,6 +91,10 @@ export async function authCheck(
     expired: expiryOf(account),
     settings: [{ company: u.company, require_2fa: Boolean(u.require_2fa) }],
     event_id: await headSeq(db, auth.accountId),
+    // AUTH-19: accounts have no API key yet. CONTACT-12: no contacts parameters are used yet.
+    api_key: '',
+    contacts_param: '',
+    contacts_param2: '',
     status: u.second_status || u.status,
     tfa_enabled: Boolean(u.totp_enabled),
     tfa_setup_required: Boolean(u.require_2fa) && !u.totp_enabled,
@@ -102,5 +111,6 @@ export async function authCheck(
 function callServer(own: string | null, fallback: string) {
   const url = own || fallback;
   const at = url ? sipServerOf(url) : null;
-  return { sip_ws_url: at ? url : '', sip_default: !own, ...(at ?? {}) };
+  // CALL-02: with no (usable) call server, sipIp and sipPort are still answered, empty.
+  return { sip_ws_url: at ? url : '', sip_default: !own, ...(at ?? { sipIp: '', sipPort: 0 }) };
 }

@@ -1,4 +1,4 @@
-import { type SignInInput, TFA_REQUIRED, TOO_MANY_ATTEMPTS } from '@parley/contracts';
+import { NOT_AN_ADMIN, type SignInInput, TFA_REQUIRED, TOO_MANY_ATTEMPTS } from '@parley/contracts';
 import { sql } from 'kysely';
 import { createSession } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
@@ -28,7 +28,17 @@ export async function signIn(
   const username = input.client.toLowerCase();
   const user = await db
     .selectFrom('users')
-    .select(['id', 'account_id', 'username', 'password_hash', 'active', 'totp_enabled', 'totp_secret', 'backup_codes'])
+    .select([
+      'id',
+      'account_id',
+      'username',
+      'type',
+      'password_hash',
+      'active',
+      'totp_enabled',
+      'totp_secret',
+      'backup_codes',
+    ])
     .where(sql`lower(username)`, '=', username)
     .executeTakeFirst();
   const accountId = user ? Number(user.account_id) : null;
@@ -58,6 +68,12 @@ export async function signIn(
   const passwordOk = await verifyPassword(user?.password_hash, input.password);
   if (!user || !passwordOk) return fail(user ? 'password' : 'unknown user', BAD_CREDENTIALS);
   if (!user.active) return fail('inactive', 'This user has been deactivated.');
+  // AUTH-30: Admin on the form is for admins. Checked before the two-factor code so no backup code is used
+  // up on a sign-in that is refused anyway; the password was right, so it does not count towards throttling.
+  if (input.type === 'admin' && user.type !== 'admin') {
+    await audit('signin.failed', 'not an admin');
+    return { ok: false, status: 401, description: NOT_AN_ADMIN };
+  }
 
   if (user.totp_enabled && user.totp_secret) {
     // The password was right: asking for the code is not a failure, and does not count towards throttling.
