@@ -555,6 +555,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
         campaignName,
         typing: [],
         session_id: null,
+        livechat_state: null,
         language: '',
         source_lang: '',
         encryption_method: '',

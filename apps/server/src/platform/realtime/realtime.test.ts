@@ -134,12 +134,12 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     expect(await refusal({ token: 12345 })).toBe('invalid handshake');
     expect(await refusal({ token: a.token, lastSeq: -1 })).toBe('invalid handshake');
     expect(await refusal({ token: 'x'.repeat(5000) })).toBe('invalid handshake');
-    // A cookie from another site's page is not enough either when it is not a valid session.
+    // A cookie sent from our own page is not enough either when it is not a valid session.
     const viaBadCookie = connect(s.url, {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie: `${SESSION_COOKIE}=nope` },
+      extraHeaders: { cookie: `${SESSION_COOKIE}=nope`, origin: s.url },
     });
     open.push(viaBadCookie);
     const cookieErr = await new Promise<Error>((resolve) => viaBadCookie.once('connect_error', resolve));
