@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
-import { readMultipart, sniffFile, type UploadGate } from '../messages/index.js';
+import { canRead, readMultipart, sniffFile, type UploadGate } from '../messages/index.js';
 import type { HintProvider } from './hints.js';
 import { analyseVoice, decodeWav } from './voice.js';
 
@@ -34,12 +34,22 @@ export function aiRoutes(
       const q = req.query;
       const m = await deps.db
         .selectFrom('messages')
-        .select(['sender', 'type'])
-        .where('account_id', '=', auth.accountId)
-        .where('id', '=', q.messageId)
-        .where('deleted_at', 'is', null)
+        .innerJoin('tickets', 'tickets.id', 'messages.ticket_id')
+        .select(['messages.sender', 'messages.type', 'messages.ticket_id', 'tickets.channel'])
+        .where('messages.account_id', '=', auth.accountId)
+        .where('tickets.account_id', '=', auth.accountId)
+        .where('messages.id', '=', q.messageId)
+        .where('messages.deleted_at', 'is', null)
         .executeTakeFirst();
-      if (!m) throw notFound('Message not found.');
+      // A message of a conversation the caller may not read (a private Workspace chat) is not found either.
+      const readable =
+        m &&
+        (await canRead(
+          deps.db,
+          { id: Number(m.ticket_id), accountId: auth.accountId, channel: m.channel },
+          auth.userId,
+        ));
+      if (!m || !readable) throw notFound('Message not found.');
       if (!wantsAiHint(m, auth.username)) throw new AppError(400, 'NO_HINT', 'No hint is given for this message.');
       if (!deps.hints) return { result: 'not_configured' as const, description: AI_STRINGS.notConfigured };
       const hint = await deps.hints.hint({

@@ -230,7 +230,7 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect(await rows('messages', admin.accountId)).toBe(before);
   });
 
-  it('MSG-19 MSG-47 a non-member cannot add notes, reactions or pins to a chat message; a member can', async () => {
+  it('MSG-19 MSG-47 AI-06 a non-member cannot add notes, reactions or pins to a chat message, nor ask a hint on it; a member can', async () => {
     const { admin, ann, bob, cy } = await team();
     const chat = (await create(ann.token, { members: [bob.id] })).body.data as ChatItem;
     const sent = await send(ann.token, chat.id, 'secret');
@@ -280,6 +280,11 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
         expect(r.text).not.toContain('secret');
       }
     }
+    // Nor does a non-member learn that the message exists by asking for an AI hint on it; a member may ask.
+    const hint = (token: string) =>
+      call('GET', `/api/wauchat/recommendation?text=x&channel=CHAT&messageId=${messageId}`, { token });
+    expect((await hint(cy.token)).status).toBe(404);
+    expect((await hint(bob.token)).status).toBe(200);
     // An admin may edit or delete any note, but not one of a chat they cannot read.
     const noteId = note.body.data.id as number;
     expect(
