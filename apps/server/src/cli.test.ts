@@ -138,7 +138,7 @@ describe('FOUNDATION command line', () => {
     expect(await usernames()).toEqual(before);
   });
 
-  it('demo creates an admin, 3 agents, departments, labels and tickets with messages across channels', async () => {
+  it('demo creates an admin, 3 agents, departments, labels and tickets with messages across channels, each with its sender\'s name', async () => {
     const r = await cli('demo', '--tickets', '120', '--password', 'demo-password');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/admin\s+demo-admin\s+demo-password/);
@@ -165,7 +165,18 @@ describe('FOUNDATION command line', () => {
       .distinct()
       .where('account_id', '=', account)
       .execute();
+    // Who said what reads as people: the customer's name on theirs, an agent's display name on an agent's.
+    const said = await db
+      .selectFrom('messages')
+      .innerJoin('tickets', 'tickets.id', 'messages.ticket_id')
+      .select(['messages.sender', 'messages.sender_name', 'tickets.name'])
+      .where('messages.account_id', '=', account)
+      .execute();
     await close();
     expect(channels.length).toBeGreaterThan(5);
+    for (const m of said) {
+      if (m.sender === 'visitor') expect(m.sender_name).toBe(m.name);
+      else expect(['Alex Agent', 'Sam Supervisor', 'Kim Agent']).toContain(m.sender_name);
+    }
   });
 });

@@ -140,6 +140,8 @@ export async function seedDemo(
         type: 'text',
         message: k % 2 === 0 ? pick(LINES) : pick(REPLIES),
         sender: k % 2 === 0 ? 'visitor' : agent.username,
+        // Who said it, as a real send stores it: the customer's name, or the agent's display name.
+        sender_name: k % 2 === 0 ? customer : agent.name,
         client_id: null,
         created_at: created + k * 600_000,
       }));
