@@ -102,7 +102,7 @@ describe('ticket filters across screens, and the campaign change, in Chromium', 
     await ctx.close();
   });
 
-  it('TICKET-06 TICKET-05 the status-setter, assignment and first-reply filters reach the load call and match the API', async () => {
+  it('TICKET-06 TICKET-05 TICKET-18 channels offered by name; the status-setter, assignment and first-reply filters reach the load call and match the API', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     const loads: { url: string; status: number }[] = [];
@@ -113,6 +113,18 @@ describe('ticket filters across screens, and the campaign change, in Chromium', 
     await page.goto(`${server.url}/ticket`);
     await page.locator('label').filter({ hasText: /^All$/ }).click();
     await expect.poll(() => count(page)).toBeGreaterThan(60);
+    await filtersButton(page).click();
+    // Channels are offered by their names, never by their codes.
+    await page
+      .getByRole('dialog', { name: 'Filters' })
+      .getByLabel('Channel', { exact: true })
+      .first()
+      .click({ force: true });
+    const channels = await page.getByRole('option').allTextContents();
+    expect(channels).toContain('Email');
+    expect(channels).toContain('Microsoft 365 Email');
+    expect(channels.filter((c) => /[A-Z]{2,}_|\(EMAIL\)|GRAPH/.test(c))).toEqual([]);
+    await page.keyboard.press('Escape');
     await filtersButton(page).click();
     await pick(page, 'Status set', 'By a person');
     await pick(page, 'Assigned', 'By a person or nobody');

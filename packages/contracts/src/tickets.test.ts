@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CampaignListQuery,
   channelName,
+  channelPickName,
   PRIORITY_SORT_ORDER,
   parseTicketFilter,
   prioritySortRank,
@@ -33,6 +34,9 @@ describe('ticket rules', () => {
     expect(channelName('livechat')).toBe('Live Chat');
     expect(channelName('chat')).toBe('Workspace');
     expect(channelName('PIGEON')).toBe('PIGEON');
+    expect(channelPickName('GRAPH_EMAIL')).toBe('Microsoft 365 Email');
+    expect(channelPickName('EMAIL')).toBe('Email');
+    expect(channelPickName('FB_PM')).toBe('Facebook Messenger');
   });
 
   it('TICKET-13 priority order H, none, M, L; TICKET-35 TICKET-38 sizes', () => {

@@ -54,6 +54,14 @@ export function channelName(code: string): string {
 }
 
 /**
+ * Where channels are picked from a list (the ticket filter), two codes sharing one display name would show
+ * twice alike; the Microsoft 365 mailbox says which it is, in words (never the code).
+ */
+export function channelPickName(code: string): string {
+  return code === 'GRAPH_EMAIL' ? 'Microsoft 365 Email' : channelName(code);
+}
+
+/**
  * TICKET-30, TICKET-32 (design): which channels each `{type}` of the load call lists.
  * - `ticket`: the ticket inbox, every channel but the two conversation pages (internal `chat` and
  *   LIVECHAT); CALL tickets are included (TICKET-58: call tickets sit in the ticket list).

@@ -12,7 +12,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { CAMPAIGN_PAGE_SIZE, CHANNELS, type Label } from '@parley/contracts';
+import { CAMPAIGN_PAGE_SIZE, CHANNELS, channelPickName, type Label } from '@parley/contracts';
 import { IconFilter } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -138,9 +138,9 @@ export function FilterPanel({
         <Stack gap="sm">
           <MultiSelect
             label="Channel"
-            data={Object.entries(CHANNELS)
-              .filter(([code]) => code !== 'chat' && code !== 'LIVECHAT')
-              .map(([value, label]) => ({ value, label: `${label}${label === 'Email' ? ` (${value})` : ''}` }))}
+            data={Object.keys(CHANNELS)
+              .filter((code) => code !== 'chat' && code !== 'LIVECHAT')
+              .map((value) => ({ value, label: channelPickName(value) }))}
             value={filters.channels}
             onChange={(channels) => onChange({ ...filters, channels })}
             comboboxProps={{ withinPortal: false }}
