@@ -177,6 +177,10 @@ describe('live chat from a website visitor in Chromium', () => {
     await visitorMessages(w).filter({ hasText: 'Let me check that for you' }).waitFor();
     await screenshot(page, 'livechat-visitor-chat-light');
     await screenshot(agent, 'livechat-agent-chat-light');
+    // The chat fills the screen's height: its composer sits at the foot of the window, not half way down.
+    const viewport = agent.viewportSize()!;
+    const composer = (await agent.getByTestId('composer-input').boundingBox())!;
+    expect(composer.y + composer.height).toBeGreaterThan(viewport.height - 80);
 
     await agent.getByRole('button', { name: 'End chat' }).click();
     await agent

@@ -90,6 +90,18 @@ describe('SHELL the app on a phone in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });
 
+  it('LIVECHAT-02 on a phone the live chats fit the screen: the list takes its width, the empty text wraps inside', async () => {
+    const page = await phone('dark');
+    await page.goto(`${server.url}/livechat`);
+    const empty = page.getByText('Its empty for now...');
+    await empty.waitFor();
+    const box = (await empty.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'phone-livechat-dark');
+  });
+
   it('SHELL-33 MSG-09 on a phone a ticket is answered from the composer at the bottom of the screen', async () => {
     const page = await phone('light');
     await page.goto(`${server.url}/ticket`);

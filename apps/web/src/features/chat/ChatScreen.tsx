@@ -21,6 +21,7 @@ import { useNavigate, useParams } from 'react-router';
 import { HttpError } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
 import { shell } from '../../lib/shellStore';
+import { useFitHeight } from '../../lib/useFitHeight';
 import { toast } from '../../ui/toast';
 import { useMe } from '../conversation/useConversation';
 import { chatApi, chatKeys, useChatList, useMeetings } from './api';
@@ -302,29 +303,4 @@ function ChatRow({
       </Group>
     </UnstyledButton>
   );
-}
-
-/** The screen fills the window from where it starts (below any banners) down to the bottom tabs. */
-function useFitHeight(bottom: number) {
-  const box = useRef<HTMLDivElement>(null);
-  const [height, setHeight] = useState<number | string>('calc(100dvh - 140px)');
-  useLayoutEffect(() => {
-    const fit = () => {
-      const el = box.current;
-      if (!el) return;
-      const top = el.getBoundingClientRect().top + window.scrollY;
-      setHeight(Math.max(360, Math.floor(window.innerHeight - top - bottom - 16)));
-    };
-    fit();
-    window.addEventListener('resize', fit);
-    // Banners above come and go: follow them.
-    const above = box.current?.parentElement;
-    const ro = typeof ResizeObserver === 'undefined' || !above ? null : new ResizeObserver(fit);
-    for (const sib of above ? Array.from(above.children) : []) if (sib !== box.current) ro?.observe(sib);
-    return () => {
-      window.removeEventListener('resize', fit);
-      ro?.disconnect();
-    };
-  }, [bottom]);
-  return { box, height };
 }

@@ -1,10 +1,12 @@
 import { Badge, Box, Button, Group, Modal, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
+import { useFitHeight } from '../../lib/useFitHeight';
 import { toast } from '../../ui/toast';
 import { useLiveChatList, useReadOpenChat } from './api';
 import { MergeSessions } from './MergeSessions';
@@ -26,6 +28,9 @@ export function LiveChatsScreen() {
   const navigate = useNavigate();
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [ending, setEnding] = useState(false);
+  // The chat fills the screen's height, as the Workspace does (the bottom tabs take 60 px on a phone).
+  const narrow = useMediaQuery('(max-width: 48em)');
+  const { box, height } = useFitHeight(narrow ? 60 : 0);
   const groups = list.groups;
   const current = groups.flatMap((g) => g.livechats).find((c) => c.ticket_id === ticketId);
   useReadOpenChat(ticketId);
@@ -42,8 +47,21 @@ export function LiveChatsScreen() {
   );
 
   return (
-    <Group align="stretch" gap={0} wrap="nowrap" h="100%">
-      <Stack w={320} p="sm" gap="xs" style={{ borderRight: '1px solid var(--mantine-color-default-border)' }}>
+    <Group
+      ref={box}
+      align="stretch"
+      gap={0}
+      wrap="nowrap"
+      style={{ height, minHeight: 360 }}
+      data-testid="livechat-screen"
+    >
+      <Stack
+        w={narrow ? '100%' : 320}
+        p="sm"
+        gap="xs"
+        display={narrow && ticketId ? 'none' : undefined}
+        style={{ borderRight: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
+      >
         <Title order={1} size="h4">
           {L.title}
         </Title>
@@ -68,7 +86,7 @@ export function LiveChatsScreen() {
           )}
         </ScrollArea>
       </Stack>
-      <Box style={{ flex: 1, minWidth: 0 }}>
+      <Box style={{ flex: 1, minWidth: 0 }} display={narrow && !ticketId ? 'none' : undefined}>
         {ticketId ? (
           <Stack h="100%" gap={0}>
             {current?.state === 'chatting' && (
