@@ -16,7 +16,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { type ChatItem, WORKSPACE_STRINGS as W } from '@parley/contracts';
 import { IconArrowLeft, IconMessages, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { HttpError } from '../../lib/http';
 import { realtime } from '../../lib/realtime';
