@@ -53,7 +53,7 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     return ctx.newPage();
   };
 
-  it('SHELL-40 SHELL-41 the page title counts unread conversations: up when a customer writes, down when read', async () => {
+  it('SHELL-40 SHELL-41 the page title counts unread conversations: up when a customer writes, down when read; the Live Chats entry carries the badge', async () => {
     const ann = await open();
     await signInAs(ann, server.url, 'ann');
     await expect.poll(() => ann.title()).toBe('Parley - Ann Admin');
@@ -65,6 +65,11 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     await vera.says('Are you there?');
     const walt = await visitorChatTaken(server.url, { liveToken, agentToken: amyToken, name: 'Walt', sockets });
     await expect.poll(() => ann.title(), WAIT).toBe('(2) Parley - Ann Admin');
+    // The desktop navigation's Live Chats entry carries the badge, as a phone's tab does.
+    const liveEntry = ann.getByRole('list', { name: 'Main navigation' }).getByRole('link', { name: /^Live Chats/ });
+    await expect
+      .poll(() => liveEntry.getAttribute('aria-label').then((l) => l ?? liveEntry.textContent()), WAIT)
+      .toContain('unread');
     await screenshot(ann, 'shell-title-unread-light');
 
     // Ann reads Vera's chat (an open chat is read while the page has the focus): the total drops.
@@ -83,6 +88,9 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     for (const id of [vera.ticketId, walt.ticketId])
       await apiJson(`${server.url}/api/ticket/read`, 'POST', { id }, adminToken);
     await expect.poll(() => ann.title(), WAIT).toBe('Parley - Ann Admin');
+    await expect
+      .poll(() => liveEntry.getAttribute('aria-label').then((l) => l ?? liveEntry.textContent()), WAIT)
+      .not.toContain('unread');
   });
 
   it('SHELL-58 SHELL-59 a customer message in my chat while I am elsewhere: a toast whose View opens it', async () => {

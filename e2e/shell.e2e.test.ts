@@ -100,6 +100,7 @@ describe('SHELL the workspace shell in Chromium', () => {
       'Home',
       'Report',
       'Chats',
+      'Live Chats',
       'Kanban',
       'Contacts',
       'Case Management',
@@ -129,7 +130,16 @@ describe('SHELL the workspace shell in Chromium', () => {
     const agent = await open();
     await signIn(agent, supportUrl, 'bob');
     const agentMenu = await navLabels(agent);
-    expect(agentMenu).toEqual(['Home', 'Contacts', 'Case Management', 'Calendar', 'Knowledgebase', 'Call', 'Support']);
+    expect(agentMenu).toEqual([
+      'Home',
+      'Live Chats',
+      'Contacts',
+      'Case Management',
+      'Calendar',
+      'Knowledgebase',
+      'Call',
+      'Support',
+    ]);
 
     // The combined host (any unknown host) adds Tickets.
     const combined = await open();

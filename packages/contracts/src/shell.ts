@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HostVariant } from './constants.js';
+import { type HostVariant, PLANS } from './constants.js';
 import { UNIX_MS_MAX } from './messages.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -11,6 +11,7 @@ export type NavKey =
   | 'report'
   | 'tickets'
   | 'chats'
+  | 'livechats'
   | 'analyst_intelligence'
   | 'prediction_validator'
   | 'integrated_insight'
@@ -55,6 +56,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { key: 'report', route: '/report/omnichannel', label: 'Report' },
   { key: 'tickets', route: '/ticket', label: 'Tickets' },
   { key: 'chats', route: '/chat', label: 'Chats' },
+  // Design: the live chats have an entry on wide screens too, as phones have their tab (DECISIONS 2's badge).
+  { key: 'livechats', route: '/livechat', label: 'Live Chats' },
   { key: 'analyst_intelligence', route: '/analyst_intelligence', label: 'Analyst Intelligence' },
   { key: 'prediction_validator', route: '/prediction_validator', label: 'Prediction Validator' },
   { key: 'integrated_insight', route: '/integrated_insight', label: 'Integrated Insight' },
@@ -104,6 +107,9 @@ export function isNavItemVisible(key: NavKey, c: NavContext): boolean {
       return c.variant === 'combined';
     case 'chats':
       return supportOrCombined && !hidden('hide_chat');
+    case 'livechats':
+      // A console account has no conversation lists (PLAN-09).
+      return c.plan !== PLANS.console;
     case 'scam_calls':
       return c.isAdmin && c.features.includes('scam_calls') && supportOrCombined;
     case 'kanban':

@@ -83,7 +83,7 @@ export function NavPanel({
   const [pinned, setPinnedState] = useState<NavKey[]>(() => local.get(LOCAL_KEYS.pinnedNav, [...DEFAULT_PINNED_NAV]));
   const [editing, setEditing] = useState(false);
   const [hintsSeen, setHintsSeen] = useState<HintKey[]>(() => local.get(LOCAL_KEYS.navHintsSeen, []));
-  const badges = useShell((s) => ({ tickets: s.ticketUnread, kanban: s.kanbanNotify }));
+  const badges = useShell((s) => ({ tickets: s.ticketUnread, kanban: s.kanbanNotify, livechats: s.liveChatBadge }));
   const { pathname } = useLocation();
 
   const seeHint = (k: HintKey) => {
@@ -116,9 +116,12 @@ export function NavPanel({
                 </li>
               );
             const Icon = NAV_ICONS[i.key];
-            const badge = (i.key === 'tickets' && badges.tickets) || (i.key === 'kanban' && badges.kanban);
+            const badge =
+              (i.key === 'tickets' && badges.tickets) ||
+              (i.key === 'kanban' && badges.kanban) ||
+              (i.key === 'livechats' && badges.livechats);
             // The dot is drawn; screen readers hear it as a word after the label.
-            const badgeWord = badge ? (i.key === 'tickets' ? ', unread' : ', updated') : '';
+            const badgeWord = badge ? (i.key === 'kanban' ? ', updated' : ', unread') : '';
             const icon = (
               <Indicator disabled={!badge} size={8} color="red" offset={2}>
                 <Icon size={20} stroke={1.6} />
