@@ -10,5 +10,7 @@ export default defineConfig({
     // (70 s of imports over the suite on CI's 2 cores). Tests build their own servers, databases and
     // accounts, so nothing a file needs lives in module state.
     isolate: false,
+    // After the summary, a run without TEST_DATABASE_URL says how many Postgres cases it left out.
+    reporters: ['default', './apps/server/src/testing/postgresLeftOut.ts'],
   },
 });
