@@ -8,7 +8,7 @@ describe('named codes', () => {
   });
 
   it('PLAN-03 PLAN-10 a trial account is account_type 0; plan 99 is the console plan', () => {
-    expect([0, 1, 2].map(isTrialAccount)).toEqual([true, false, false]);
+    expect([0, 1, 2, undefined].map(isTrialAccount)).toEqual([true, false, false, false]);
     expect(PLANS.console).toBe(99);
     expect(PLANS.trial).toBe(0);
   });

@@ -9,7 +9,7 @@ export const PLANS = { trial: 0, starter: 1, basic: 2, pro: 3, enterprise: 4, co
 
 /** PLAN-03, PLAN-10: account type 0 is a trial account (its trial ends; it reaches only TRIAL_PATHS). */
 export const ACCOUNT_TYPES = { trial: 0 } as const;
-export const isTrialAccount = (accountType: number) => accountType === ACCOUNT_TYPES.trial;
+export const isTrialAccount = (accountType: number | undefined) => accountType === ACCOUNT_TYPES.trial;
 
 /** DECISIONS 13: host variants. */
 export const HOST_VARIANTS = ['support', 'trading', 'combined'] as const;
