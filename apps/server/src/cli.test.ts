@@ -138,7 +138,7 @@ describe('FOUNDATION command line', () => {
     expect(await usernames()).toEqual(before);
   });
 
-  it('demo creates an admin, 3 agents, departments, labels and tickets with messages across channels, each with its sender\'s name', async () => {
+  it("demo creates an admin, 3 agents, departments, labels and tickets with messages across channels, each with its sender's name", async () => {
     const r = await cli('demo', '--tickets', '120', '--password', 'demo-password');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/admin\s+demo-admin\s+demo-password/);
