@@ -9,7 +9,7 @@ import ece from 'http_ece';
 
 /**
  * The Web Push endpoint stand-in of the e2e tests (the same as the server's push tests use in
- * apps/server/src/modules/notifications/testing; e2e cannot import server files).
+ * apps/server/src/testing/pushEndpoint.ts; e2e cannot import server files).
  */
 
 /** A self-signed certificate for 127.0.0.1, made with openssl. */

@@ -53,4 +53,13 @@ describe('web app layers', () => {
       .flatMap((f) => f.imports.filter((i) => layerOf(i) === 'features').map((i) => `${f.rel} -> ${i}`));
     expect(bad).toEqual([]);
   });
+
+  it('test-only helpers are named *.test-support and only tests import them', () => {
+    const isTest = (rel: string) => /\.test\.tsx?$/.test(rel) || /\.test-support\.tsx?$/.test(rel);
+    expect(all.filter((f) => /(^|\/)test[A-Z][^/]*\.tsx?$/.test(f.rel)).map((f) => f.rel)).toEqual([]);
+    const bad = all
+      .filter((f) => !isTest(f.rel))
+      .flatMap((f) => f.imports.filter((i) => i.endsWith('.test-support')).map((i) => `${f.rel} -> ${i}`));
+    expect(bad).toEqual([]);
+  });
 });

@@ -7,6 +7,10 @@ export type UserType = (typeof USER_TYPES)[number];
 /** DECISIONS 5: plan codes. 99 is "unknown yet" on the client, or a console-only account. */
 export const PLANS = { trial: 0, starter: 1, basic: 2, pro: 3, enterprise: 4, console: 99 } as const;
 
+/** PLAN-03, PLAN-10: account type 0 is a trial account (its trial ends; it reaches only TRIAL_PATHS). */
+export const ACCOUNT_TYPES = { trial: 0 } as const;
+export const isTrialAccount = (accountType: number | undefined) => accountType === ACCOUNT_TYPES.trial;
+
 /** DECISIONS 13: host variants. */
 export const HOST_VARIANTS = ['support', 'trading', 'combined'] as const;
 export type HostVariant = (typeof HOST_VARIANTS)[number];
@@ -40,6 +44,10 @@ export type Channel = keyof typeof CHANNELS;
 
 /** DECISIONS 3: default ticket status codes; 4 means "all" in filters, 5+ are custom. */
 export const TICKET_STATUS = { open: 0, pending: 1, resolved: 2, closed: 3, all: 4 } as const;
+/** DECISIONS 3: the status codes of a ticket that is done with, Resolved or Closed. */
+export const DONE_TICKET_STATUSES = [TICKET_STATUS.resolved, TICKET_STATUS.closed];
+/** DECISIONS 3: the ticket is done with (Resolved or Closed); open, pending and custom codes are not. */
+export const isDone = (closed: number) => closed === TICKET_STATUS.resolved || closed === TICKET_STATUS.closed;
 
 /** AUTH-20, AUTH-22, AUTH-24: the client's session loop. */
 export const AUTH_CHECK_INTERVAL_MS = 300_000;

@@ -41,8 +41,6 @@ export function profileKind(sender: string): 'bot' | 'visitor' | 'lookup' {
   return 'lookup';
 }
 
-export const isLiveChatChannel = (channel: string) => channel === 'LIVECHAT' || channel === 'livechat';
-
 /**
  * PROFILE-10 (design): which contact field identifies a customer, by the ticket's channel. E-mail channels
  * use the address; phone channels the number; any other channel uses whichever of the two the ticket has.

@@ -3,6 +3,7 @@ import {
   CampaignListQuery,
   channelName,
   channelPickName,
+  isLiveChatChannel,
   PRIORITY_SORT_ORDER,
   parseTicketFilter,
   prioritySortRank,
@@ -37,6 +38,11 @@ describe('ticket rules', () => {
     expect(channelPickName('GRAPH_EMAIL')).toBe('Microsoft 365 Email');
     expect(channelPickName('EMAIL')).toBe('Email');
     expect(channelPickName('FB_PM')).toBe('Facebook Messenger');
+  });
+
+  it('TICKET-19 a live chat under either stored spelling; no other channel', () => {
+    expect(['LIVECHAT', 'livechat'].map(isLiveChatChannel)).toEqual([true, true]);
+    expect(['chat', 'MANUAL', 'EMAIL', 'LiveChat', '', 'constructor'].some(isLiveChatChannel)).toBe(false);
   });
 
   it('TICKET-13 priority order H, none, M, L; TICKET-35 TICKET-38 sizes', () => {

@@ -47,6 +47,9 @@ export const TICKET_STRINGS = {
 /** DECISIONS 4, TICKET-19: lower-case `livechat` is stored by some sources and means LIVECHAT. */
 export const CHANNEL_ALIASES: Record<string, Channel> = { livechat: 'LIVECHAT' };
 
+/** DECISIONS 4, TICKET-19: a live chat's ticket, under either stored spelling (`LIVECHAT` or `livechat`). */
+export const isLiveChatChannel = (channel: string) => channel === 'LIVECHAT' || channel === 'livechat';
+
 /** TICKET-18, DECISIONS 4: the display name of a channel code; an unknown code shows as it is. */
 export function channelName(code: string): string {
   const c = CHANNEL_ALIASES[code] ?? code;

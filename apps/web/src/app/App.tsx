@@ -1,7 +1,7 @@
 import '@mantine/notifications/styles.css';
 import { Center, type CSSVariablesResolver, createTheme, Loader, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { type AuthCheckAnswer, TOAST_LIMIT, TRIAL_PATHS } from '@parley/contracts';
+import { type AuthCheckAnswer, isTrialAccount, TOAST_LIMIT, TRIAL_PATHS } from '@parley/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
@@ -78,7 +78,7 @@ function TrialGate({ session, children }: { session: AuthCheckAnswer; children: 
   const { pathname } = useLocation();
   const allowed = TRIAL_PATHS.some((p) => pathname === p || (p !== '/' && pathname.startsWith(`${p}/`)));
   const always = pathname.startsWith('/settings') || pathname === '/about';
-  if (session.account_type === 0 && !allowed && !always) return <Navigate to="/" replace />;
+  if (isTrialAccount(session.account_type) && !allowed && !always) return <Navigate to="/" replace />;
   return children;
 }
 

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import type { AuthCheckAnswer } from '@parley/contracts';
+import { type AuthCheckAnswer, PLANS } from '@parley/contracts';
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { ChatBadge } from '../features/chat/ChatBadge';
@@ -64,8 +64,8 @@ function NeedsLive({ children }: { children: ReactNode }) {
  */
 function Conversation({ session, list: List }: { session: AuthCheckAnswer; list: ComponentType }) {
   const { '*': rest } = useParams();
-  if (session.plan === 99 && rest) return <Navigate to="/" replace />;
-  if (session.plan === 99) return <NoConversations />;
+  if (session.plan === PLANS.console && rest) return <Navigate to="/" replace />;
+  if (session.plan === PLANS.console) return <NoConversations />;
   return <List />;
 }
 

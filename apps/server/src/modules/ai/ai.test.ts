@@ -3,9 +3,9 @@ import type net from 'node:net';
 import { AI_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call, signUpVia } from '../../testing/api.js';
+import { liveChatAccount, queueVisitor } from '../../testing/livechat.js';
 import { connectSocket, type TestSocket } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { liveChatAccount, queueVisitor } from '../livechat/testing.js';
 
 /**
  * AI-03, AI-06, AI-07, AI-09: `GET /api/wauchat/recommendation` without a provider (`not_configured`) and with

@@ -2,9 +2,9 @@ import { type Message, VOICE_STRINGS } from '@parley/contracts';
 import { speechWav } from '@parley/contracts/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, signUpVia } from '../../testing/api.js';
+import { liveChatAccount, queueVisitor } from '../../testing/livechat.js';
 import { collect, connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { liveChatAccount, queueVisitor } from '../livechat/testing.js';
 
 /**
  * RT-24, RT-25 (text), AI-02, AI-10, AI-14 end to end: a visitor writes in a live chat; the agent's socket

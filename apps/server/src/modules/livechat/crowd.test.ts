@@ -1,9 +1,9 @@
 import { LIVECHAT_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call } from '../../testing/api.js';
+import { liveChatAccount, queueVisitor } from '../../testing/livechat.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { liveChatAccount, queueVisitor } from './testing.js';
 
 const VISITORS = 30;
 const AGENTS = 3;

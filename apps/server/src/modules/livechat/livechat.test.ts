@@ -1,12 +1,12 @@
 import { LIVECHAT_STRINGS, VISITOR_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { connectVisitor, form, liveChatAccount, queueVisitor } from '../../testing/livechat.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { acceptLiveChat } from './commands/agent.js';
 import { liveChatInfo, registerVisitor } from './commands/visitor.js';
 import { sweepOffers } from './offering.js';
-import { connectVisitor, form, liveChatAccount, queueVisitor } from './testing.js';
 
 describe.each(dialects)('live chat (%s)', (dialect) => {
   let server: Awaited<ReturnType<typeof startTestServer>>;

@@ -2,9 +2,9 @@ import { LIVECHAT_STRINGS, type LiveChatOffer, type LiveChatQueue } from '@parle
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call } from '../../testing/api.js';
+import { liveChatAccount, queueVisitor } from '../../testing/livechat.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { liveChatAccount, queueVisitor } from './testing.js';
 
 /**
  * Issue 7 routing: automatic offering's filters (department, plan limit), the scheduled sweep as the

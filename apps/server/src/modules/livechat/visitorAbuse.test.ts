@@ -2,10 +2,10 @@ import { VISITOR_STRINGS } from '@parley/contracts';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call } from '../../testing/api.js';
+import { connectVisitor, form, liveChatAccount, queueVisitor } from '../../testing/livechat.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { clientIp } from './rateLimit.js';
-import { connectVisitor, form, liveChatAccount, queueVisitor } from './testing.js';
 
 /**
  * Issue 7 bad input: a visitor's socket naming another visitor's chat, agent events and room joins sent on

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call, signUpVia } from '../../testing/api.js';
+import { insertTicket } from '../../testing/messages.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { insertTicket } from './testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 

@@ -1,10 +1,10 @@
 import { type Message, newQueueId } from '@parley/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { queueVisitor } from '../../testing/livechat.js';
+import { insertTicket } from '../../testing/messages.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
-import { queueVisitor } from '../livechat/testing.js';
-import { insertTicket } from './testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 

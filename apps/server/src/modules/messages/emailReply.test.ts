@@ -1,10 +1,10 @@
 import { MESSAGE_STRINGS, newQueueId } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { insertTicket } from '../../testing/messages.js';
 import { smtpSink } from '../../testing/smtp.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { htmlToText } from './emailReply.js';
-import { insertTicket } from './testing.js';
 
 /** The decoded text of a quoted-printable MIME message (soft line breaks joined, =XX decoded). */
 const unfold = (raw: string) =>

@@ -4,10 +4,10 @@ import { MESSAGE_STRINGS, type Message, newQueueId } from '@parley/contracts';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { insertTicket } from '../../testing/messages.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { sendMessage } from './commands/postMessage.js';
-import { insertTicket } from './testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 

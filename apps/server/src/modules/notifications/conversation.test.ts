@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParley, type Parley } from '../../app.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { startPushEndpoint } from '../../testing/pushEndpoint.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
 import { postMessage } from '../messages/index.js';
 import { createTicket } from '../tickets/index.js';
 import { mentionedNames } from './index.js';
-import { startPushEndpoint } from './testing/pushEndpoint.js';
 
 type User = { id: number; token: string; username: string };
 

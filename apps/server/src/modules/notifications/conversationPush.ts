@@ -1,4 +1,5 @@
 import {
+  isLiveChatChannel,
   type NewMessageEvent,
   notificationLink,
   type PushPayload,
@@ -143,7 +144,7 @@ async function onMessageCreated(o: PushOptions, e: StoredEvent) {
   const mine = users.filter((u) => assignees.has(u.username.toLowerCase()));
   if (mine.length === 0) return;
   const ticketNumber = Number(t.ticket_number);
-  const livechat = t.channel.toUpperCase() === 'LIVECHAT';
+  const livechat = isLiveChatChannel(t.channel);
   await pushUnfocused(o, e.accountId, mine, {
     kind: 'message',
     id: Number(m.id),

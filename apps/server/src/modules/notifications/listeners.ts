@@ -1,4 +1,4 @@
-import { type ReceiveNoteEvent, SLA_STRINGS } from '@parley/contracts';
+import { isLiveChatChannel, type ReceiveNoteEvent, SLA_STRINGS } from '@parley/contracts';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
 import { canRead } from '../messages/index.js';
 import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets/index.js';
@@ -48,7 +48,7 @@ export const assignedListener: Listener = {
     for (const r of rows) {
       if (r.assigned_by === r.username) continue;
       const by = r.assigned_by === 'server' ? 'Parley' : r.by_name || r.assigned_by;
-      const livechat = r.channel.toLowerCase() === 'livechat';
+      const livechat = isLiveChatChannel(r.channel);
       await notifyUsers(trx, {
         accountId: e.accountId,
         userIds: [Number(r.user_id)],
@@ -127,7 +127,7 @@ export const mentionListener: Listener = {
       userIds: told,
       category: 'system',
       type: 'others',
-      channel: ticket.channel.toLowerCase() === 'livechat' ? 'livechat' : 'ticket',
+      channel: isLiveChatChannel(ticket.channel) ? 'livechat' : 'ticket',
       title: SLA_STRINGS.mentionedTitle(Number(ticket.ticket_number)),
       body: NOTIFY_STRINGS.mentionedBody(author?.name || note.sender, note.text),
       ticketId: Number(ticket.id),

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParley, type Parley } from '../../app.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { startPushEndpoint } from '../../testing/pushEndpoint.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
 import { notifyUsers } from './index.js';
 import { PUSH_ENDPOINT_REFUSED } from './push.js';
-import { startPushEndpoint } from './testing/pushEndpoint.js';
 
 describe.each(dialects)('Web Push (%s)', (dialect) => {
   let fresh: Awaited<ReturnType<typeof freshDatabase>>;

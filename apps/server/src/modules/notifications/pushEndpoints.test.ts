@@ -1,8 +1,8 @@
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../platform/config.js';
+import { startPushEndpoint } from '../../testing/pushEndpoint.js';
 import { isPrivateAddress, publicOnlyLookup, publicPushAgent, pushEndpointKind } from './pushEndpoints.js';
-import { startPushEndpoint } from './testing/pushEndpoint.js';
 
 describe('Web Push endpoints', () => {
   it('NOTIF-35 only https endpoints of the known push services, or of PUSH_ALLOWED_HOSTS, may be sent to', () => {

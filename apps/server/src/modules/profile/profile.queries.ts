@@ -2,6 +2,7 @@ import {
   type ActivityItem,
   contactField,
   contactUid,
+  DONE_TICKET_STATUSES,
   expLevel,
   PROFILE_ACTIVITY_PAGE,
   PROFILE_LIST_PAGE,
@@ -34,7 +35,6 @@ export type Subject =
 type TicketEb = ExpressionBuilder<Database, 'tickets'>;
 
 const INTERNAL = TICKET_LIST_TYPES.chat.only;
-const DONE = [2, 3];
 const noSuchPerson = () => notFound(PROFILE_STRINGS.noProfile);
 
 /** The tickets that belong to the subject, never a Workspace chat. */
@@ -270,7 +270,7 @@ export async function experienceOf(db: DB, viewer: Viewer, s: Subject): Promise<
     db
       .selectFrom('tickets')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where((eb) => eb.and([ofSubject(eb, viewer.accountId, s), eb('tickets.closed', 'in', DONE)]))
+      .where((eb) => eb.and([ofSubject(eb, viewer.accountId, s), eb('tickets.closed', 'in', DONE_TICKET_STATUSES)]))
       .executeTakeFirstOrThrow(),
     messagesOf(db, viewer, s)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,4 +1,4 @@
-import { SLA_STRINGS, slaAlertQuota, slaMonth } from '@parley/contracts';
+import { isLiveChatChannel, SLA_STRINGS, slaAlertQuota, slaMonth } from '@parley/contracts';
 import type { Trx } from '../../platform/outbox/index.js';
 import { notifyUsers } from '../notifications/index.js';
 
@@ -114,7 +114,7 @@ export async function sendSlaAlert(
     userIds: await slaRecipients(trx, t),
     category: 'sla',
     type: kind,
-    channel: t.channel.toLowerCase() === 'livechat' ? 'livechat' : 'ticket',
+    channel: isLiveChatChannel(t.channel) ? 'livechat' : 'ticket',
     title: kind === 'warning' ? SLA_STRINGS.warningTitle(t.ticketNumber) : SLA_STRINGS.violationTitle(t.ticketNumber),
     body:
       kind === 'warning'

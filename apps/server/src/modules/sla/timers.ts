@@ -1,4 +1,4 @@
-import { SENDERS, SLA_WARNING_SHARE } from '@parley/contracts';
+import { isDone, SENDERS, SLA_WARNING_SHARE } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import type { Trx } from '../../platform/outbox/index.js';
@@ -107,7 +107,7 @@ export async function syncSlaTimer(q: Q, accountId: number, ticketId: number, no
   };
   if (!t) return;
   const closed = Number(t.closed);
-  const label = closed === 2 || closed === 3 ? null : await applicableLabel(q, accountId, t.label);
+  const label = isDone(closed) ? null : await applicableLabel(q, accountId, t.label);
   if (!label) return stop();
   const current = row
     ? { started_at: Number(row.started_at), answered_at: row.answered_at === null ? null : Number(row.answered_at) }

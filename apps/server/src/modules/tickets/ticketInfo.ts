@@ -1,4 +1,4 @@
-import { ENCRYPTION_METHODS, type TicketInfo, ticketStatusName } from '@parley/contracts';
+import { ENCRYPTION_METHODS, isLiveChatChannel, type TicketInfo, ticketStatusName } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import type { Trx } from '../../platform/outbox/index.js';
 import { listTicketStatuses } from './ticketStatuses.js';
@@ -41,16 +41,15 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
           .where('id', '=', item.campaign_id)
           .executeTakeFirst();
   // A LIVECHAT ticket's session is its live chat's (one live chat per ticket, 0012).
-  const chat =
-    item.channel === 'LIVECHAT' || item.channel === 'livechat'
-      ? await db
-          .selectFrom('livechats')
-          .select(['session_id', 'state'])
-          .where('account_id', '=', viewer.accountId)
-          .where('ticket_id', '=', id)
-          .orderBy('id', 'desc')
-          .executeTakeFirst()
-      : undefined;
+  const chat = isLiveChatChannel(item.channel)
+    ? await db
+        .selectFrom('livechats')
+        .select(['session_id', 'state'])
+        .where('account_id', '=', viewer.accountId)
+        .where('ticket_id', '=', id)
+        .orderBy('id', 'desc')
+        .executeTakeFirst()
+    : undefined;
   return {
     ...item,
     statusName: ticketStatusName(item.closed, item.closed > 4 ? await listTicketStatuses(db, viewer.accountId) : []),

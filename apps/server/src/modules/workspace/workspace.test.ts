@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Parley } from '../../app.js';
 import { createParley } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { insertTicket } from '../../testing/messages.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshPostgres, redisUrl, startTestServer, tempDir, testConfig } from '../../testing/support.js';
-import { insertTicket } from '../messages/testing.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeToken } from '../../modules/auth/oneTimeTokens.js';
-import { insertTicket } from '../../modules/messages/testing.js';
 import { addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
+import { insertTicket } from '../../testing/messages.js';
 import { type Node, startNode, stopAllNodes } from '../../testing/nodes.js';
 import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshPostgres, startTestServer } from '../../testing/support.js';

@@ -1,4 +1,4 @@
-import { assigneeList, type TicketUpdated, type UnreadCount } from '@parley/contracts';
+import { assigneeList, isLiveChatChannel, type TicketUpdated, type UnreadCount } from '@parley/contracts';
 
 /**
  * SHELL-40: the page title's unread total: tickets and live chats with a customer message the user has not
@@ -77,7 +77,7 @@ export function newMessageText(t: Pick<TicketUpdated, 'name' | 'title'>): string
 
 /** Where a conversation opens: live chats and Workspace chats in their own screens, the rest as tickets. */
 export function conversationPath(t: Pick<TicketUpdated, 'id' | 'channel'>): string {
-  if (t.channel === 'LIVECHAT' || t.channel === 'livechat') return `/livechat/${t.id}`;
+  if (isLiveChatChannel(t.channel)) return `/livechat/${t.id}`;
   if (t.channel === 'chat') return `/chat/${t.id}`;
   return `/ticket/${t.id}`;
 }

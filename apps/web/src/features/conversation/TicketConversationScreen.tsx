@@ -1,6 +1,6 @@
 import { Box, Button, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
-import { channelName } from '@parley/contracts';
+import { channelName, PLANS } from '@parley/contracts';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
@@ -50,7 +50,7 @@ export function TicketConversationScreen() {
   const panel = chosen || (roomy ? 'open' : 'closed');
   const [drawer, setDrawer] = useState(false);
   // PLAN-09, SHELL-30: a console account (plan 99) has no conversation view.
-  if (state.phase === 'signedIn' && state.session.plan === 99) return <Navigate to="/" replace />;
+  if (state.phase === 'signedIn' && state.session.plan === PLANS.console) return <Navigate to="/" replace />;
   const ticketId = Number(id);
   // SHELL-28, HOST-08: the call-branded host shows chats and calls; a ticket opens in the full product.
   const details = state.phase === 'signedIn' ? state.session.productDetails : undefined;

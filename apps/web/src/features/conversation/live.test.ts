@@ -20,9 +20,9 @@ import {
   touchRecent,
   withChangesWhileLoading,
 } from './live';
+import { msg } from './messages.test-support';
 import { type ConversationData, shownMessages } from './model';
 import { outbox } from './outbox';
-import { msg } from './testMessages';
 
 const message = (id: number, ticketId: number) => msg(id, { ticketId, type: 'system', sender: 'server' });
 

@@ -1,5 +1,6 @@
 import type { Message } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
+import { msg } from './messages.test-support';
 import {
   addLive,
   addOlder,
@@ -16,7 +17,6 @@ import {
   trimWindow,
   upsertNote,
 } from './model';
-import { msg } from './testMessages';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
 const conv = (messages: Message[], extra: Partial<ConversationData> = {}): ConversationData => ({

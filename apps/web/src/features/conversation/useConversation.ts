@@ -1,4 +1,4 @@
-import type { ReadReceiptEvent, TypingEvent } from '@parley/contracts';
+import { isLiveChatChannel, type ReadReceiptEvent, type TypingEvent } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { realtime } from '../../lib/realtime';
@@ -203,7 +203,7 @@ export function useReadReceipts(ticketId: number, data: ConversationData | undef
   const newest = data && !data.newerOut ? lastId(data) : 0;
   const channel = data?.channel ?? '';
   const event = readEventFor(channel);
-  const liveChat = channel.toUpperCase() === 'LIVECHAT';
+  const liveChat = isLiveChatChannel(channel);
   useEffect(() => {
     if (!newest) return;
     const send = () => {

@@ -1,4 +1,4 @@
-import { assigneeList, type NewMessageEvent, type TicketUpdated } from '@parley/contracts';
+import { assigneeList, isLiveChatChannel, type NewMessageEvent, type TicketUpdated } from '@parley/contracts';
 import { realtime } from '../../lib/realtime';
 import { playNotification } from '../../lib/sound';
 import { messagePref, prefChannel, soundPref } from './prefs';
@@ -35,7 +35,7 @@ export function noticeFor(
   const assignees = assigneeList(t.assignee).map((u) => u.toLowerCase());
   if (assignees.length > 0 && !assignees.includes(me.toLowerCase())) return null;
   if (!channelOn(prefChannel(t.channel))) return null;
-  const livechat = t.channel.toUpperCase() === 'LIVECHAT';
+  const livechat = isLiveChatChannel(t.channel);
   return {
     title: S.messageTitle(m.senderName || m.sender, t.ticket_number),
     body: S.messageBody(

@@ -1,4 +1,4 @@
-import { type AuthCheckAnswer, type HostVariant, sipServerOf } from '@parley/contracts';
+import { type AuthCheckAnswer, type HostVariant, isTrialAccount, sipServerOf } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { headSeq } from '../../../platform/outbox/index.js';
@@ -15,7 +15,7 @@ export function expiryOf(
   a: { account_type: number; trial_ends_at: number | null; subscription_ends_at: number | null },
   at = Date.now(),
 ) {
-  if (a.account_type === 0) return a.trial_ends_at !== null && a.trial_ends_at <= at ? 'trial' : null;
+  if (isTrialAccount(a.account_type)) return a.trial_ends_at !== null && a.trial_ends_at <= at ? 'trial' : null;
   return a.subscription_ends_at !== null && a.subscription_ends_at <= at ? 'subscription' : null;
 }
 

@@ -1,7 +1,7 @@
 import type { VisitorClientToServer, VisitorServerToClient } from '@parley/contracts';
 import { io, type Socket } from 'socket.io-client';
-import type { DB } from '../../platform/db/db.js';
-import { addUserVia, type Call, signUpVia, uniq } from '../../testing/api.js';
+import type { DB } from '../platform/db/db.js';
+import { addUserVia, type Call, signUpVia, uniq } from './api.js';
 
 export type VisitorClient = Socket<VisitorServerToClient, VisitorClientToServer>;
 

@@ -1,4 +1,4 @@
-import type { DB } from '../../platform/db/db.js';
+import type { DB } from '../platform/db/db.js';
 
 /** For tests: a ticket from Pat in an account, straight into the table (channel EMAIL unless given). */
 export async function insertTicket(
