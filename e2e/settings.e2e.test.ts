@@ -240,7 +240,8 @@ describe('settings in Chromium', () => {
     await button('Last page').click();
     await expect.poll(slots).toBe(`1 … ${pages - 4} ${pages - 3} ${pages - 2} ${pages - 1} [${pages}]`);
     await expect.poll(() => page.getByTestId('audit-row').count()).toBe(total - (pages - 1) * 25);
-    expect(await firstAction()).not.toBe('signin.succeeded');
+    // The last page holds the oldest entries (compared with the server's own page below); what they are
+    // depends on what the earlier tests of this file did, sign-ins included.
     expect(await button('Next page').isDisabled()).toBe(true);
     expect(await button('Last page').isDisabled()).toBe(true);
     // The oldest entries, as the server pages them.
