@@ -6,6 +6,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on CI's 2 cores. The tests mostly wait (on
+    // Postgres, sockets, the relay's polling), so three files at a time keep both cores busy.
+    maxWorkers: 3,
+    // One migrated database of each dialect, made once; test servers start from copies of it.
+    globalSetup: ['apps/server/src/testing/globalSetup.ts'],
     // Files share their worker's module cache: each file would otherwise import the whole server again
     // (70 s of imports over the suite on CI's 2 cores). Tests build their own servers, databases and
     // accounts, so nothing a file needs lives in module state.

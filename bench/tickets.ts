@@ -25,7 +25,12 @@ import path from 'node:path';
 import { TICKET_LOAD2_STEP, TICKET_PAGE_SIZE, TicketLoadQuery } from '@parley/contracts';
 import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { createParley, type Parley } from '../apps/server/src/app.js';
-import { assertOwned, loadTickets, type TicketPage } from '../apps/server/src/modules/tickets/tickets.queries.js';
+import {
+  assertOwned,
+  loadTickets,
+  OpenCodesSeen,
+  type TicketPage,
+} from '../apps/server/src/modules/tickets/tickets.queries.js';
 import { createSession, resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
 import { type DB, type Dialect, openDatabase } from '../apps/server/src/platform/db/db.js';
@@ -395,6 +400,7 @@ async function main(): Promise<void> {
       },
     ];
     const cases: Case[] = [];
+    const seen = new OpenCodesSeen();
     for (const spec of specs) {
       let answer: Awaited<ReturnType<typeof loadTickets>> | null = null;
       const statements = await capture(db, async (rec) => {
@@ -403,6 +409,7 @@ async function main(): Promise<void> {
           rec,
           viewer,
           spec.page,
+          seen,
           spec.owned === undefined ? {} : { departments: [spec.owned] },
         );
       });

@@ -12,7 +12,7 @@ async function signIn(page: Page, url: string, username: string, password = PASS
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-describe('ISSUE3 sign-in and sessions in Chromium', () => {
+describe('sign-in and sessions in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
 

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 4 budget, read from the build output (`npm run test:e2e` builds first): the JavaScript the sign-in
+ * Read from the build output (`npm run test:e2e` builds first): the JavaScript the sign-in
  * page loads is at most 200 kB gzip, the signed-in shell's initial JavaScript at most 450 kB gzip, and
  * every other screen is a lazy chunk.
  */

@@ -10,6 +10,7 @@ import {
   launchBrowser,
   newContext,
   type RunningServer,
+  requestsFlushed,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -31,6 +32,8 @@ describe('the call-server indicator in Chromium', () => {
   /** Accepts TCP and never answers the WebSocket handshake: a call server that is still being reached. */
   let silent: net.Server;
   const sockets = new Set<net.Socket>();
+  /** What the silent server has read on each connection: the handshakes it leaves unanswered. */
+  const handshakes = new Map<net.Socket, string>();
   let silentPort = 0;
   const contexts: BrowserContext[] = [];
 
@@ -38,6 +41,7 @@ describe('the call-server indicator in Chromium', () => {
     kam = await kamailio();
     silent = net.createServer((s) => {
       sockets.add(s);
+      s.on('data', (d) => handshakes.set(s, (handshakes.get(s) ?? '') + d.toString()));
       s.on('close', () => sockets.delete(s));
     });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
@@ -76,6 +80,12 @@ describe('the call-server indicator in Chromium', () => {
 
   it('NAV-38 CALL-10 CALL-11 CALL-12 CALL-13 green once registered at the real registrar, red when it stops, Dismiss, a click retries', async () => {
     const page = await signedIn('bob');
+    // The page's timers from here on are the test's clock: a reconnect the user agent scheduled would be one.
+    await page.clock.install();
+    const registrar: string[] = [];
+    page.on('websocket', (ws) => {
+      if (ws.url().startsWith(kam.wsUrl)) registrar.push(ws.url());
+    });
     // CALL-10: green with the spec's words once the line is registered (Kamailio answered 200 to REGISTER).
     await stateOf(page, 'connected');
     await expect(indicator(page).getAttribute('aria-label')).resolves.toBe(CONNECTED);
@@ -86,6 +96,7 @@ describe('the call-server indicator in Chromium', () => {
     // CALL-11: the call server goes away: red, with the spec's words.
     await kam.stop();
     await stateOf(page, 'error');
+    const opened = registrar.length;
     const alert = page.getByTestId('call-server-error');
     await alert.getByText(FAILED).waitFor(WAIT);
     expect(await indicator(page).evaluate((e) => getComputedStyle(e).color)).not.toBe(green);
@@ -100,12 +111,18 @@ describe('the call-server indicator in Chromium', () => {
     await alert.waitFor({ state: 'hidden', ...WAIT });
     await expect(indicator(page).getAttribute('data-state')).resolves.toBe('error');
 
-    // CALL-11: it does not reconnect by itself; a click on the icon retries.
+    // CALL-11: it does not reconnect by itself; a click on the icon retries. A user agent left running would
+    // have tried again within JsSIP's longest recovery interval (30 s), and its socket would show before the
+    // sentinel's request.
     await kam.start();
-    await page.waitForTimeout(1_500);
+    await page.clock.runFor(35_000);
+    await requestsFlushed(page);
+    expect(registrar.length).toBe(opened);
     await expect(indicator(page).getAttribute('data-state')).resolves.toBe('error');
     await indicator(page).click();
     await stateOf(page, 'connected');
+    // The retry's socket is seen as a reconnect would have been.
+    expect(registrar.length).toBe(opened + 1);
   });
 
   it('NAV-38 a user whose SIP line is not active has no indicator', async () => {
@@ -135,7 +152,13 @@ describe('the call-server indicator in Chromium', () => {
     expect(await axe(ann)).toEqual([]);
     const bob = await signedIn('bob');
     await stateOf(bob, 'connecting');
-    await bob.waitForTimeout(1_000);
+    // The silent server has read this page's handshake (it carries Bob's session cookie) and never answers:
+    // the page is waiting on the call server, with no timer of its own to give up.
+    const cookie = (await bob.context().cookies(server.url)).find((c) => c.name === 'parley_token');
+    expect(cookie).toBeDefined();
+    await expect
+      .poll(() => [...handshakes.values()].some((h) => h.includes(`parley_token=${cookie!.value}`)), WAIT)
+      .toBe(true);
     await expect(indicator(bob).getAttribute('data-state')).resolves.toBe('connecting');
 
     // CALL-13, CALL-14: an address of the account's own that refuses: red, with Authenticate to open it.

@@ -13,7 +13,7 @@ import {
   startServer,
 } from './support.js';
 
-/** Issue 7, Workspace: two agents chat live at /chat, unread counts, members only, meeting counts. */
+/** Workspace: two agents chat live at /chat, unread counts, members only, meeting counts. */
 describe('Workspace chats in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;

@@ -19,11 +19,13 @@ import {
 /** The SMTP server the Parley process sends to: it keeps what it takes and refuses `@refuse.example`. */
 async function smtpSink() {
   const mail: { to: string[]; raw: string }[] = [];
+  const refusals = { count: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     onRcptTo(address, _session, done) {
       if (!address.address.endsWith('@refuse.example')) return done();
+      refusals.count++;
       done(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }));
     },
     onData(stream, session, done) {
@@ -39,10 +41,10 @@ async function smtpSink() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, mail, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { port, mail, refusals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Issue 6, MSG-25..31 in Chromium: the e-mail reply composer of an e-mail ticket, sent through real SMTP. */
+/** MSG-25..31 in Chromium: the e-mail reply composer of an e-mail ticket, sent through real SMTP. */
 describe('the e-mail reply composer in Chromium', () => {
   let sink: Awaited<ReturnType<typeof smtpSink>>;
   let server: RunningServer;
@@ -51,18 +53,21 @@ describe('the e-mail reply composer in Chromium', () => {
   const contexts: BrowserContext[] = [];
   const tickets: Record<string, number> = {};
 
-  /** An EMAIL ticket from Pat in the first-run workspace, straight into the server's database. */
-  function emailTicket(s: RunningServer, accountId: number, title: string): number {
+  /**
+   * An EMAIL ticket from Pat in the first-run workspace, straight into the server's database; with a mailbox,
+   * as one that came in through it (its replies leave from it).
+   */
+  function emailTicket(s: RunningServer, accountId: number, title: string, mailboxId: number | null = null): number {
     const db = new Database(path.join(s.dataDir, 'parley.db'));
     db.pragma('busy_timeout = 5000');
     const now = Date.now();
     const r = db
       .prepare(
         `insert into tickets (account_id, ticket_number, title, channel, closed, priority, label, department_id,
-           assignee, name, email, phone, created_at, updated_at)
-         values (?, ?, ?, 'EMAIL', 0, '', '[]', null, 'ann', 'Pat Lee', 'pat@example.net', '', ?, ?) returning id`,
+           assignee, name, email, phone, created_at, updated_at, mailbox_id)
+         values (?, ?, ?, 'EMAIL', 0, '', '[]', null, 'ann', 'Pat Lee', 'pat@example.net', '', ?, ?, ?) returning id`,
       )
-      .get(accountId, Math.floor(Math.random() * 1e6), title, now, now) as { id: number };
+      .get(accountId, Math.floor(Math.random() * 1e6), title, now, now, mailboxId) as { id: number };
     db.prepare(
       `insert into messages (account_id, ticket_id, type, message, sender, sender_name, client_id, created_at)
        values (?, ?, 'text', 'My printer is on fire.', 'visitor', 'Pat Lee', null, ?)`,
@@ -70,21 +75,43 @@ describe('the e-mail reply composer in Chromium', () => {
     db.close();
     return r.id;
   }
+  let adminToken = '';
   async function workspace(s: RunningServer) {
     const token = await seedWorkspace(s.url);
+    if (s === server) adminToken = token;
     return (await apiJson(`${s.url}/api/auth/check`, 'POST', {}, token)).accountId as number;
   }
 
   beforeAll(async () => {
     sink = await smtpSink();
     [server, bare, browser] = await Promise.all([
-      startServer({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'Acme <help@acme.test>' }),
+      startServer({
+        SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+        MAIL_FROM: 'Acme <help@acme.test>',
+        // Mailbox passwords are sealed with it; the mailbox below sends to the same sink without a login.
+        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      }),
       startServer(),
       launchBrowser(),
     ]);
     const [accountId, bareAccount] = await Promise.all([workspace(server), workspace(bare)]);
-    for (const name of ['check', 'send', 'fail', 'dark'])
+    for (const name of ['check', 'send', 'fail', 'dark', 'canned'])
       tickets[name] = emailTicket(server, accountId, `Printer ${name}`);
+    const mailbox = await apiJson(
+      `${server.url}/api/mailboxes`,
+      'POST',
+      {
+        address: 'desk@acme.test',
+        name: 'Acme Desk',
+        departmentId: null,
+        active: false,
+        imap: { host: '127.0.0.1', port: 9, tls: false, user: 'desk', password: 'imap secret' },
+        smtp: { host: '127.0.0.1', port: sink.port, tls: false, user: 'desk' },
+      },
+      adminToken,
+    );
+    expect(mailbox.result).toBe('success');
+    tickets.mailbox = emailTicket(server, accountId, 'Printer mailbox', mailbox.data.id);
     tickets.bare = emailTicket(bare, bareAccount, 'Printer bare');
   }, 180_000);
   afterAll(async () => {
@@ -188,6 +215,35 @@ describe('the e-mail reply composer in Chromium', () => {
     await screenshot(page, 'conversation-email-sent-light');
   });
 
+  it('REPLIES a canned reply typed with / in the e-mail body is filled from the ticket and mailed', async () => {
+    const admin = adminToken;
+    const saved = await apiJson(
+      `${server.url}/api/replies/canned`,
+      'POST',
+      {
+        title: 'Printer help',
+        shortcut: 'printer',
+        body: 'Dear {{customer.name}}, ticket #{{ticket.number}} is with our printer team.',
+        channels: ['EMAIL'],
+        shared: true,
+      },
+      admin,
+    );
+    expect(saved.result).toBe('success');
+    const page = await open(server, tickets.canned!);
+    const body = page.getByTestId('email-body');
+    await body.click();
+    await body.pressSequentially('/prin');
+    await page.getByTestId('canned-picker').waitFor();
+    await body.press('Enter');
+    await expect.poll(() => body.inputValue()).toMatch(/^Dear Pat Lee, ticket #\d+ is with our printer team\.$/);
+    const filled = await body.inputValue();
+    expect(await page.getByTestId('canned-picker').count()).toBe(0);
+    await page.getByTestId('email-send').click();
+    await expect.poll(() => bodies(page)).toEqual(['My printer is on fire.', filled]);
+    expect(sink.mail.at(-1)!.raw).toContain('with our printer team');
+  });
+
   it('MSG-31 a refused reply shows an alert with the raw response and keeps the draft', async () => {
     const page = await open(server, tickets.fail!);
     await page.getByTestId('email-to').fill('ghost@refuse.example');
@@ -205,6 +261,36 @@ describe('the e-mail reply composer in Chromium', () => {
     });
     expect(await page.getByTestId('email-body').inputValue()).toBe('Anyone there?');
     expect(await bodies(page)).toEqual(['My printer is on fire.']);
+  });
+
+  it('EMAIL a reply leaves from the ticket mailbox; a refused one shows Failed: <the server words>, and Retry sends it again', async () => {
+    const page = await open(server, tickets.mailbox!);
+    await page.getByTestId('email-body').fill('From the desk.');
+    await page.getByTestId('email-send').click();
+    await expect.poll(() => bodies(page)).toEqual(['My printer is on fire.', 'From the desk.']);
+    // Taken by the server: no state stays under it; it left from the mailbox with the ticket's tag.
+    await expect.poll(() => sink.mail.filter((m) => m.raw.includes('From the desk.')).length).toBe(1);
+    await expect.poll(() => page.getByTestId('message-email-state').count()).toBe(0);
+    const sent = sink.mail.find((m) => m.raw.includes('From the desk.'))!;
+    expect(sent.raw).toMatch(/^From: Acme Desk <desk@acme\.test>$/m);
+    expect(sent.raw).toMatch(/^Subject: Re: Printer mailbox \[#\d+\]$/m);
+
+    await page.getByTestId('email-to').fill('ghost@refuse.example');
+    await page.getByTestId('email-body').fill('Anyone at the desk?');
+    await page.getByTestId('email-send').click();
+    const state = page.getByTestId('message-email-state');
+    await expect
+      .poll(() => state.textContent())
+      .toBe('Failed: 550 5.1.1 <ghost@refuse.example>: Recipient address rejected');
+    await screenshot(page, 'conversation-email-mailbox-failed-light');
+    expect(await axe(page, '[data-testid="conversation-pane"]')).toEqual([]);
+    const refused = sink.refusals.count;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    // Sent again and refused again by the same server: failed once more, the words shown again.
+    await expect.poll(() => sink.refusals.count).toBe(refused + 1);
+    await expect.poll(() => state.getAttribute('data-state')).toBe('failed');
+    const last = await apiJson(`${server.url}/api/ticket/data3/${tickets.mailbox}/0`, 'GET', undefined, adminToken);
+    expect(last.data.at(-1).email).toMatchObject({ state: 'failed', error: expect.stringContaining('550 5.1.1') });
   });
 
   it('MSG-25 without SMTP_URL the reply is stored and shown, and the notice says mail is not configured', async () => {

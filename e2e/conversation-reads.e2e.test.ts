@@ -15,7 +15,7 @@ import {
   startServer,
 } from './support.js';
 
-/** Issue 6, RT-09 and MSG-47 in Chromium: read receipts on a ticket and in a Workspace chat; a chat of others. */
+/** RT-09 and MSG-47 in Chromium: read receipts on a ticket and in a Workspace chat; a chat of others. */
 describe('read receipts and access in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -80,7 +80,7 @@ describe('read receipts and access in Chromium', () => {
     const cy = await signedIn('cyd');
     await cy.page.goto(`${server.url}/ticket/${ticket}`);
     await cy.page.getByTestId('message-count').waitFor();
-    await expect.poll(() => seen(bob.page)).toEqual(['Seen by cyd']);
+    await expect.poll(() => seen(bob.page)).toEqual(['Seen by Cyd Agent']);
     expect(cy.sent).toContain('readMessage');
     expect(cy.sent).not.toContain('readMessage2');
     // A newer message moves the receipt once it is read there.
@@ -90,7 +90,7 @@ describe('read receipts and access in Chromium', () => {
       { ticket_id: ticket, message: 'Tracking: 42' },
       token.bob,
     );
-    await expect.poll(() => seen(bob.page)).toEqual(['Seen by cyd']);
+    await expect.poll(() => seen(bob.page)).toEqual(['Seen by Cyd Agent']);
     const last = bob.page.getByTestId('message').last();
     await expect
       .poll(() =>
@@ -99,7 +99,7 @@ describe('read receipts and access in Chromium', () => {
           .textContent()
           .catch(() => ''),
       )
-      .toBe('Seen by cyd');
+      .toBe('Seen by Cyd Agent');
   });
 
   it('RT-09 RT-07 in a Workspace chat the read goes as readMessage2 and shows "Seen by", in light and dark', async () => {
@@ -112,7 +112,7 @@ describe('read receipts and access in Chromium', () => {
     const ann = await signedIn('ann');
     await ann.page.goto(`${server.url}/chat/${chat}`);
     await ann.page.getByTestId('message-count').waitFor();
-    await expect.poll(() => seen(bob.page)).toEqual(['Seen by ann']);
+    await expect.poll(() => seen(bob.page)).toEqual(['Seen by Ann Admin']);
     expect(ann.sent).toContain('readMessage2');
     expect(ann.sent).not.toContain('readMessage');
     await screenshot(bob.page, 'conversation-chat-seen-dark');

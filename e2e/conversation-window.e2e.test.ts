@@ -1,17 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cli,
-  launchBrowser,
-  newContext,
-  type RunningServer,
-  screenshot,
-  startServer,
-  waitConnected,
-} from './support.js';
+import { modalSettled, newContext, type RunningServer, screenshot, startDemo, waitConnected } from './support.js';
 
-/** Issue 6 in Chromium: the 60-message window, uploads, typing, replies and catching up after a drop. */
+/** In Chromium, the 60-message window, uploads, typing, replies and catching up after a drop. */
 describe('the conversation pane: window, files, typing and catch-up', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -30,9 +22,7 @@ describe('the conversation pane: window, files, typing and catch-up', () => {
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const out = await cli(server, 'demo', '--tickets', '3');
-    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
+    ({ server, browser, password } = await startDemo({ tickets: 3 }));
     const res = await fetch(`${server.url}/api/auth2`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -120,7 +110,7 @@ describe('the conversation pane: window, files, typing and catch-up', () => {
     expect(await file.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^\/files\//);
     await image.click();
     await page.getByRole('dialog', { name: 'Image' }).locator('img').waitFor();
-    await page.waitForTimeout(400);
+    await modalSettled(page);
     await screenshot(page, 'conversation-image-viewer-dark');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'Image' }).waitFor({ state: 'hidden' });

@@ -1,16 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cli,
-  launchBrowser,
-  newContext,
-  type RunningServer,
-  screenshot,
-  startServer,
-  waitConnected,
-} from './support.js';
+import { newContext, type RunningServer, screenshot, startDemo, waitConnected } from './support.js';
 
-/** Issue 6 in Chromium: two agents in one conversation, offline sending, live deletes, reactions and notes. */
+/** In Chromium, two agents in one conversation, offline sending, live deletes, reactions and notes. */
 describe('the conversation pane in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -18,10 +10,7 @@ describe('the conversation pane in Chromium', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const out = await cli(server, 'demo', '--tickets', '4');
-    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
-    expect(password).not.toBe('');
+    ({ server, browser, password } = await startDemo({ tickets: 4 }));
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
@@ -186,7 +175,8 @@ describe('the conversation pane in Chromium', () => {
       await html.locator('#bold').waitFor();
       expect(await html.locator('script').count()).toBe(0);
       expect(await html.locator('img').getAttribute('onerror')).toBeNull();
-      await a.page.waitForTimeout(300);
+      // The image has finished (loaded or failed): an error handler left in it would have run by now.
+      await expect.poll(() => html.locator('img').evaluate((i) => (i as HTMLImageElement).complete)).toBe(true);
       expect(await a.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       // MSG-18: the count entry and a DD/MM/YYYY day.
       expect(await a.page.getByTestId('message-count').textContent()).toMatch(/^\d+ messages$/);

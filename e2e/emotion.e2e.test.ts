@@ -4,14 +4,11 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
-  launchBrowser,
   newContext,
-  PASSWORD,
   type RunningServer,
   screenshot,
-  seedWorkspace,
   signInAs,
-  startServer,
+  startLiveChatWorkspace,
   visitorChatTaken,
   waitConnected,
 } from './support.js';
@@ -33,10 +30,7 @@ describe('emotion and context of customer messages in Chromium', () => {
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const adminToken = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
-    amyToken = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'amy', password: PASSWORD })).token;
-    liveToken = (await apiJson(`${server.url}/api/livechat/settings`, 'GET', undefined, adminToken)).data.token;
+    ({ server, browser, amyToken, liveToken } = await startLiveChatWorkspace());
   });
   afterAll(async () => {
     for (const s of sockets) s.close();

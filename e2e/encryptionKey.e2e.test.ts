@@ -3,15 +3,14 @@ import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cli,
-  launchBrowser,
+  modalSettled,
   newContext,
   PASSWORD,
   type RunningServer,
   recordSocketSends,
   screenshot,
   signInAs,
-  startServer,
+  startDemo,
 } from './support.js';
 
 const NO_KEY = "You cannot read or send message because you don't have the encryption key on this browser.";
@@ -28,8 +27,7 @@ describe('an encrypted ticket without the key on this browser, in Chromium', () 
   let plain = 0;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await cli(server, 'demo', '--tickets', '5', '--password', PASSWORD);
+    ({ server, browser } = await startDemo({ tickets: 5, password: PASSWORD }));
     sqlite = new Database(path.join(server.dataDir, 'parley.db'));
     sqlite.pragma('busy_timeout = 5000');
     const rows = sqlite
@@ -84,17 +82,6 @@ describe('an encrypted ticket without the key on this browser, in Chromium', () 
     await page.getByTestId('composer-input').press('Enter');
   };
   const message = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
-  /** The modal as painted: its opening transition (the dialog's and the overlay's) has ended. */
-  const modalSettled = (page: Page) =>
-    page.waitForFunction(() => {
-      const dialog = document.querySelector('[role="dialog"]');
-      const parts = [dialog, document.querySelector('.mantine-Modal-overlay')].filter((e) => e !== null);
-      return (
-        dialog !== null &&
-        getComputedStyle(dialog).opacity === '1' &&
-        parts.every((e) => e.getAnimations().every((x) => x.playState !== 'running'))
-      );
-    });
 
   it('MSG-12 CRYPT-05 CRYPT-06 CRYPT-07 no key: the system line, a send fails at once and is never sent, an upload is refused; with a key Retry stores it once', async () => {
     const ticket = encrypted[0] ?? 0;

@@ -65,7 +65,7 @@ describe('FOUNDATION first run in Chromium', () => {
 
     const item = page2.getByTestId('activity-item').first();
     await item.waitFor({ timeout: 10_000 });
-    expect(await item.textContent()).toContain('ann is now Busy In a meeting');
+    expect(await item.textContent()).toContain('Ann Admin is busy: In a meeting');
     await screenshot(page2, 'home-second-tab-light');
     await ctx.close();
   });

@@ -1,16 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiJson,
-  axe,
-  cli,
-  launchBrowser,
-  newContext,
-  type RunningServer,
-  screenshot,
-  startServer,
-  waitConnected,
-} from './support.js';
+import { apiJson, axe, newContext, type RunningServer, screenshot, startDemo, waitConnected } from './support.js';
 
 interface Ticket {
   id: number;
@@ -32,10 +22,7 @@ describe('the Kanban board in Chromium', () => {
     ((await apiJson(`${server.url}/ticket/info/${adminToken}/${id}`, 'GET')) as { data: Ticket }).data;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const out = await cli(server, 'demo', '--tickets', '40');
-    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
-    expect(password).not.toBe('');
+    ({ server, browser, password } = await startDemo({ tickets: 40 }));
     adminToken = await token('demo-admin');
     agentToken = await token('demo-agent1');
     const made = await apiJson(

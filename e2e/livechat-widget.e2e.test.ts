@@ -8,6 +8,7 @@ import {
   apiJson,
   axe,
   launchBrowser,
+  liveChatToken,
   newContext,
   type RunningServer,
   screenshot,
@@ -17,7 +18,7 @@ import {
 } from './support.js';
 
 /**
- * Issue 7 in Chromium, more of the widget flow: the chime on queueAccepted (the frame's AudioContext
+ * In Chromium, more of the widget flow: the chime on queueAccepted (the frame's AudioContext
  * observed), a visitor's HTML shown as text on both sides, the AI hints asked only for messages not the
  * agent's or translatebot's (a small provider of the test's own behind AI_HINTS_URL), Convert to ticket
  * ("Live Chat Converted" and the rating form for the visitor), and merging two sessions from the list.
@@ -52,7 +53,7 @@ describe('the widget flow in Chromium: chime, plain text, AI hints, conversion, 
     [server, browser] = await Promise.all([startServer({ AI_HINTS_URL: aiUrl }), launchBrowser()]);
     adminToken = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
     await apiJson(`${server.url}/api/online_status/update`, 'POST', { status: 'AWAY', reason: 'Admin' }, adminToken);
-    liveToken = (await apiJson(`${server.url}/api/livechat/settings`, 'GET', undefined, adminToken)).data.token;
+    liveToken = await liveChatToken(server.url, adminToken);
     site = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>

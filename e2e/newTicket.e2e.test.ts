@@ -2,16 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cli,
-  launchBrowser,
-  newContext,
-  PASSWORD,
-  type RunningServer,
-  screenshot,
-  signInAs,
-  startServer,
-} from './support.js';
+import { newContext, PASSWORD, type RunningServer, screenshot, signInAs, startDemo } from './support.js';
 
 /** The new-ticket dialog is the generic input dialog (SHELL-42 .. SHELL-47) on a real screen. */
 describe('the new-ticket dialog, built on the generic input dialog, in Chromium', () => {
@@ -20,8 +11,7 @@ describe('the new-ticket dialog, built on the generic input dialog, in Chromium'
   let sqlite: Database.Database;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await cli(server, 'demo', '--tickets', '5', '--password', PASSWORD);
+    ({ server, browser } = await startDemo({ tickets: 5, password: PASSWORD }));
     sqlite = new Database(path.join(server.dataDir, 'parley.db'));
     sqlite.pragma('busy_timeout = 5000');
   });

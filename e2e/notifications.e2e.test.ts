@@ -5,16 +5,17 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addAgent,
+  animationsSettled,
   apiJson,
   axe,
-  cli,
-  launchBrowser,
   newContext,
   PASSWORD,
+  painted,
   type RunningServer,
+  receivedEvents,
   screenshot,
   signInAs,
-  startServer,
+  startDemo,
   waitConnected,
 } from './support.js';
 
@@ -48,8 +49,7 @@ describe('notifications in Chromium', () => {
   };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await cli(server, 'demo', '--tickets', '5', '--password', PASSWORD);
+    ({ server, browser } = await startDemo({ tickets: 5, password: PASSWORD }));
     sqlite = new Database(path.join(server.dataDir, 'parley.db'));
     sqlite.pragma('busy_timeout = 5000');
   });
@@ -280,13 +280,17 @@ describe('notifications in Chromium', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const ctx = await newContext(browser, scheme);
       await ctx.grantPermissions(['notifications'], { origin: server.url });
-      // Records each notification the page asks the service worker to show, and how the browser answered.
+      // Records each notification the page asks the service worker to show (at once in `askedCalls`), and how
+      // the browser answered.
       await ctx.addInitScript(() => {
         const calls: string[] = [];
+        const asked: string[] = [];
         (window as unknown as { shownCalls: string[] }).shownCalls = calls;
+        (window as unknown as { askedCalls: string[] }).askedCalls = asked;
         const original = ServiceWorkerRegistration.prototype.showNotification;
         ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
           const call = `${title}|${options?.body}|${options?.tag}`;
+          asked.push(call);
           return original.call(this, title, options).then(
             () => void calls.push(`${call}|shown`),
             (err: Error) => {
@@ -297,6 +301,7 @@ describe('notifications in Chromium', () => {
         };
       });
       const page = await ctx.newPage();
+      const events = receivedEvents(page);
       await signIn(page, 'demo-agent1');
       await page.goto(`${server.url}/settings/appearance`);
       const card = page.getByTestId('notification-settings');
@@ -304,7 +309,7 @@ describe('notifications in Chromium', () => {
       expect(await page.getByTestId('notification-permission').textContent()).toBe(
         'Allowed in this browser: new messages show while Parley is in the background.',
       );
-      await page.waitForTimeout(300);
+      await animationsSettled(page); // colours are checked as painted
       expect(await axe(page)).toEqual([]);
       // Every channel is on and the sound off until chosen.
       expect(await page.getByTestId(`message-pref-${off.channel}`).isChecked()).toBe(true);
@@ -373,8 +378,20 @@ describe('notifications in Chromium', () => {
       await page.evaluate(() => {
         Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
       });
-      await send(on.id, 'While you look');
-      await new Promise((r) => setTimeout(r, 1_000));
+      const from = events.length;
+      const looked = await send(on.id, 'While you look');
+      // The page has had the message and then its ticket's update (the pair a notification is raised on) and
+      // handled them: a notification would have been asked for by now.
+      const handled = () => {
+        const later = events.slice(from);
+        const m = later.findIndex((e) => e.name === 'newMessage' && (e.data as { id: number }).id === looked.data.id);
+        return (
+          m >= 0 && later.slice(m).some((e) => e.name === 'updateTicket' && (e.data as { id: number }).id === on.id)
+        );
+      };
+      await expect.poll(handled, { timeout: 10_000 }).toBe(true);
+      await painted(page);
+      expect(await page.evaluate(() => (window as unknown as { askedCalls: string[] }).askedCalls)).toHaveLength(1);
       expect(await page.evaluate(() => (window as unknown as { shownCalls: string[] }).shownCalls)).toHaveLength(1);
       expect(await shown()).toHaveLength(1);
       await ctx.close();

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, launchBrowser, type RunningServer, screenshot, startServer } from './support.js';
+import { type RunningServer, screenshot, startDemo } from './support.js';
 
 /** The signed-in app on a phone (390x844): the navigation drawer, and a ticket worked from the bottom composer. */
 describe('SHELL the app on a phone in Chromium', () => {
@@ -10,10 +10,7 @@ describe('SHELL the app on a phone in Chromium', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const out = await cli(server, 'demo', '--tickets', '3');
-    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
-    expect(password).not.toBe('');
+    ({ server, browser, password } = await startDemo({ tickets: 3 }));
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});

@@ -17,7 +17,7 @@ import {
 const BOT = 'I am a bot. I help send messages, manage tickets and can do much more.';
 const VISITOR = 'This is a visitor who is using live chat from external websites.';
 
-/** Issue 6, PROFILE: the profile modal opened from a message sender, in Chromium. */
+/** PROFILE: the profile modal opened from a message sender, in Chromium. */
 describe('the profile modal in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -176,7 +176,8 @@ describe('the profile modal in Chromium', () => {
         await m.waitFor({ state: 'hidden' });
 
         await open(page, chatTicket);
-        await sender(page, 'Visitor').click();
+        // A customer's message stored with the placeholder name "Visitor" shows as "Customer" (lib/people).
+        await sender(page, 'Customer').click();
         await m.getByTestId('profile-fixed').waitFor();
         expect(await m.getByTestId('profile-fixed').textContent()).toBe(VISITOR);
         expect(await m.getByTestId('profile-header').count()).toBe(0);

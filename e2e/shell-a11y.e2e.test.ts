@@ -1,12 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  animationsSettled,
   apiJson,
   axe,
   launchBrowser,
   newContext,
   PASSWORD,
   type RunningServer,
+  requestsFlushed,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -23,7 +25,7 @@ async function axeClean(page: Page): Promise<string[]> {
 }
 
 /**
- * Issue 4's accessibility bar on the screens the main axe run (shell.e2e) does not reach: the signed-out
+ * The accessibility bar on the screens the main axe run (shell.e2e) does not reach: the signed-out
  * pages, the collapsed panel, the narrow layout with its bottom tabs and drawer, the network-error and crash
  * screens and the Log Out question, each in light and dark. Banners, the upgrade, error and input dialogs are
  * checked where they are driven (shell-banners.e2e, settings.e2e).
@@ -51,7 +53,7 @@ describe('SHELL accessibility of the remaining shell screens in Chromium', () =>
     return ctx.newPage();
   };
   /** Lets transitions end: colours are checked as painted. */
-  const settle = (page: Page) => page.waitForTimeout(400);
+  const settle = (page: Page) => animationsSettled(page);
 
   it('SHELL-01 SHELL-03 SHELL-05 SHELL-07 SHELL-09 the signed-out pages, light and dark', async () => {
     const found: string[] = [];
@@ -141,11 +143,18 @@ describe('SHELL accessibility of the remaining shell screens in Chromium', () =>
       await net.clock.install();
       const { token } = await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'ann', password: PASSWORD });
       await net.context().addCookies([{ name: 'parley_token', value: token, url: server.url }]);
+      let failed = 0;
+      net.on('response', (r) => {
+        if (new URL(r.url()).pathname === '/api/auth/check') failed++;
+      });
       await net.route('**/api/auth/check', (r) => r.fulfill({ status: 500, body: 'down' }));
       await net.goto(server.url);
       const heading = net.getByRole('heading', { name: 'Network error' });
-      for (let i = 0; i < 10 && !(await heading.isVisible()); i++) {
-        await net.waitForTimeout(300);
+      // Each failed check is answered before the clock moves on to the next retry.
+      for (let i = 1; i <= 10 && !(await heading.isVisible()); i++) {
+        await expect.poll(() => failed, { timeout: 15_000 }).toBeGreaterThanOrEqual(i);
+        await requestsFlushed(net);
+        if (await heading.isVisible()) break;
         await net.clock.runFor(5_000);
       }
       await heading.waitFor();

@@ -4,14 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
   cli,
-  launchBrowser,
   newContext,
   PASSWORD,
+  painted,
+  type ReceivedEvent,
   type RunningServer,
+  receivedEvents,
   screenshot,
-  seedWorkspace,
   signInAs,
-  startServer,
+  startLiveChatWorkspace,
   visitorChatTaken,
   waitConnected,
 } from './support.js';
@@ -33,10 +34,7 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    adminToken = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
-    amyToken = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'amy', password: PASSWORD })).token;
-    liveToken = (await apiJson(`${server.url}/api/livechat/settings`, 'GET', undefined, adminToken)).data.token;
+    ({ server, browser, adminToken, amyToken, liveToken } = await startLiveChatWorkspace());
   });
   afterEach(async () => {
     for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
@@ -47,11 +45,42 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     await server?.stop();
   });
 
+  /** The socket events each page opened by `open` has received. */
+  const received = new WeakMap<Page, ReceivedEvent[]>();
   const open = async (scheme: 'light' | 'dark' = 'light'): Promise<Page> => {
     const ctx = await newContext(browser, scheme);
     contexts.push(ctx);
-    return ctx.newPage();
+    const page = await ctx.newPage();
+    received.set(page, receivedEvents(page));
+    return page;
   };
+  /**
+   * Waits until the page has had an `updateTicket` of ticket `id` that `matches`, received after the first
+   * `from` events, and has drawn what it did: what the shell makes of that update is on screen.
+   */
+  async function updateHandled(
+    page: Page,
+    from: number,
+    id: number,
+    matches: (t: { closed: number; severity: string }) => boolean,
+  ): Promise<void> {
+    const events = received.get(page)!;
+    await expect
+      .poll(
+        () =>
+          events
+            .slice(from)
+            .some(
+              (e) =>
+                e.name === 'updateTicket' &&
+                (e.data as { id: number }).id === id &&
+                matches(e.data as { closed: number; severity: string }),
+            ),
+        WAIT,
+      )
+      .toBe(true);
+    await painted(page);
+  }
 
   it('SHELL-40 SHELL-41 the page title counts unread conversations: up when a customer writes, down when read; the Live Chats entry carries the badge', async () => {
     const ann = await open();
@@ -110,10 +139,15 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     await amy.getByTestId('message').filter({ hasText: 'My parcel is late' }).waitFor();
     await toast.waitFor({ state: 'detached' });
 
-    // On the conversation screens the list shows it: no toast there.
+    // On the conversation screens the list shows it: no toast there. The toast would come with the ticket's
+    // update that follows the message.
     await zoe.says('Still waiting');
     await amy.getByTestId('message').filter({ hasText: 'Still waiting' }).waitFor(WAIT);
-    await amy.waitForTimeout(500);
+    const events = received.get(amy)!;
+    const said = () =>
+      events.findIndex((e) => e.name === 'newMessage' && (e.data as { message: string }).message === 'Still waiting');
+    await expect.poll(said, WAIT).toBeGreaterThanOrEqual(0);
+    await updateHandled(amy, said(), zoe.ticketId, () => true);
     expect(
       await amy.locator('.mantine-Notification-root').filter({ hasText: 'Zoe wrote a new message.' }).count(),
     ).toBe(0);
@@ -144,8 +178,9 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     await ann.goto(`${server.url}/ticket`);
     await ann.getByText('Board news').first().waitFor();
     expect(await dot.count()).toBe(0); // the flag belongs to the page that saw the change
+    let from = received.get(ann)!.length;
     await apiJson(`${server.url}/api/ticket/priority`, 'POST', { id: created.data.id, priority: 'H' }, amyToken);
-    await ann.waitForTimeout(800);
+    await updateHandled(ann, from, created.data.id, (t) => t.severity === 'H');
     expect(await dot.count()).toBe(0);
     await apiJson(`${server.url}/api/ticket/status`, 'POST', { id: created.data.id, status: 1 }, amyToken);
     await dot.waitFor(WAIT);
@@ -154,8 +189,9 @@ describe('SHELL unread title, navigation badges and toasts in Chromium', () => {
     await kanban.click();
     await ann.waitForURL(`${server.url}/kanban`);
     await dot.waitFor({ state: 'detached' });
+    from = received.get(ann)!.length;
     await apiJson(`${server.url}/api/ticket/status`, 'POST', { id: created.data.id, status: 2 }, amyToken);
-    await ann.waitForTimeout(800);
+    await updateHandled(ann, from, created.data.id, (t) => t.closed === 2);
     expect(await dot.count()).toBe(0);
 
     // Collapsed (Kanban pinned to stay visible), the entry's name carries it.

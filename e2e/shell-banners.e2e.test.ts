@@ -5,6 +5,7 @@ import {
   axe,
   cli,
   launchBrowser,
+  modalSettled,
   newContext,
   PASSWORD,
   type RunningServer,
@@ -193,7 +194,7 @@ describe('SHELL banners and modals in Chromium (a server with a newer version)',
     await banner.getByRole('button', { name: 'Go Online' }).click();
     const modal = page.getByRole('dialog', { name: 'Error!' });
     await modal.waitFor();
-    await page.waitForTimeout(400); // the opening transition: colours are checked as painted
+    await modalSettled(page); // the opening transition: colours are checked as painted
     expect(await modal.getByTestId('error-message').textContent()).toBe(
       'Your status was not changed. The server could not be reached. Check your connection and try again.',
     );
@@ -222,7 +223,7 @@ describe('SHELL banners and modals in Chromium (a server with a newer version)',
         'Pro',
         'Enterprise',
       ]);
-      await page.waitForTimeout(300);
+      await modalSettled(page);
       await screenshot(page, `shell-upgrade-modal-${scheme}`);
       expect(await axeClean(page, '.mantine-Modal-content')).toEqual([]);
       await modal.getByRole('button', { name: 'See Pro' }).click();

@@ -6,6 +6,7 @@ import {
   launchBrowser,
   newContext,
   type RunningServer,
+  requestsFlushed,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -61,9 +62,9 @@ describe('SHELL panel refresh, shortcuts and preferences in Chromium', () => {
     });
     /** The clock moves on only once the page has its answer (on a loaded machine it may still be on its way). */
     const settled = async (n: number) => {
-      await expect.poll(() => calls).toBe(n);
-      await expect.poll(() => answered).toBe(n);
-      await page.waitForTimeout(100);
+      await expect.poll(() => calls, { timeout: 15_000 }).toBe(n);
+      await expect.poll(() => answered, { timeout: 15_000 }).toBe(n);
+      await requestsFlushed(page);
     };
     await page.getByTestId('online-users-toggle').click();
     const panel = page.getByTestId('online-users');
@@ -77,7 +78,7 @@ describe('SHELL panel refresh, shortcuts and preferences in Chromium', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('blur')));
     expect(await page.evaluate(() => document.visibilityState)).toBe('visible');
     await page.clock.runFor(125_000);
-    await page.waitForTimeout(300);
+    await requestsFlushed(page);
     expect(calls).toBe(1);
     expect(await panel.isVisible()).toBe(true);
 

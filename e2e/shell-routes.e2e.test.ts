@@ -5,6 +5,7 @@ import {
   launchBrowser,
   newContext,
   type RunningServer,
+  requestsFlushed,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -74,7 +75,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       await page.getByTestId('empty-screen').waitFor();
       expect(path(page), to).toBe(to);
     }
-    // The dashboard is an account feature (DECISIONS 20); this account does not have it.
+    // The dashboard is an account feature; this account does not have it.
     await page.goto(`${server.url}/dashboard`);
     await page.getByTestId('welcome').waitFor();
     expect(path(page)).toBe('/');
@@ -126,8 +127,8 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     expect(seen?.value).toBe('1');
     expect((seen?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(YEAR_S);
     await page.reload();
+    // The hint is drawn with the shell from the cookie: the shell is up, so it would be there.
     await waitConnected(page);
-    await page.waitForTimeout(300);
     expect(await hint.count()).toBe(0);
 
     const name = await cookie(page, 'display_name');
@@ -187,7 +188,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await page.getByTestId('online-users-toggle').click();
     await page.getByTestId('online-users').waitFor({ state: 'hidden' });
     await page.clock.runFor(125_000);
-    await page.waitForTimeout(300);
+    await requestsFlushed(page);
     expect(calls).toBe(2); // closed: no more refreshes
   });
 

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  animationsSettled,
   axe as axeViolations,
   apiJson as json,
   launchBrowser,
@@ -234,9 +235,12 @@ describe('SHELL the workspace shell in Chromium', () => {
     await banner.waitFor({ timeout: 10_000 });
     expect(await banner.textContent()).toContain('System maintenance tonight at 22:00.');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
+    // The reloaded page has the announcement (its answer has arrived) and still does not show it.
+    const loaded = cat.waitForResponse((r) => new URL(r.url()).pathname === '/api/announcement' && r.ok());
     await cat.reload();
+    expect((await (await loaded).json()).announcement?.message).toBe('System maintenance tonight at 22:00.');
     await waitConnected(cat);
-    await cat.waitForTimeout(500);
+    await animationsSettled(cat);
     expect(await cat.getByTestId('banner-announcement').count()).toBe(0);
   });
 
@@ -251,8 +255,8 @@ describe('SHELL the workspace shell in Chromium', () => {
     await banner.getByRole('button', { name: 'No thanks' }).click();
     await banner.waitFor({ state: 'detached' });
     await cat.reload();
+    // The banner is drawn with the shell, from what this browser remembers: the shell is up, so it would be.
     await waitConnected(cat);
-    await cat.waitForTimeout(500);
     expect(await cat.evaluate(() => Notification.permission)).toBe('default');
     expect(await cat.getByTestId('banner-notifications').count()).toBe(0);
     // NOTIF-34: said No thanks here, so a focus does not ask the browser.
@@ -266,8 +270,8 @@ describe('SHELL the workspace shell in Chromium', () => {
         };
       });
     await asks(cat);
+    // A listener would ask at once, inside the dispatch (as Ann's below does).
     await cat.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await cat.waitForTimeout(300);
     expect(await cat.evaluate(() => (window as unknown as { asked: number }).asked)).toBe(0);
 
     // NOTIF-34: someone who has not answered is asked on the first focus, once; the answer is kept here.
@@ -456,10 +460,8 @@ describe('SHELL the workspace shell in Chromium', () => {
         const el = document.activeElement;
         return el?.getAttribute('role') === 'menuitem' && (el.textContent ?? '').includes('My Status');
       });
-    for (let i = 0; i < 5 && !(await onMyStatus()); i++) {
-      await page.keyboard.press('ArrowDown');
-      await page.waitForTimeout(150);
-    }
+    await animationsSettled(page);
+    for (let i = 0; i < 5 && !(await onMyStatus()); i++) await page.keyboard.press('ArrowDown');
     expect(await onMyStatus()).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'My Status' }).waitFor();
@@ -492,19 +494,19 @@ describe('SHELL the workspace shell in Chromium', () => {
       ]) {
         await page.goto(`${server.url}${path}`);
         await waitConnected(page);
-        await page.waitForTimeout(300);
+        await animationsSettled(page);
         found.push(...(await axe(page)).map((v) => `${scheme} ${path} ${v}`));
       }
       await page.getByTestId('online-users-toggle').click();
       await page.getByTestId('online-users').waitFor();
-      await page.waitForTimeout(400); // let the opening transition finish: colours are checked as painted
+      await animationsSettled(page); // colours are checked as painted
       found.push(...(await axe(page)).map((v) => `${scheme} online-users ${v}`));
       await page.keyboard.press('Escape');
       // A panel still fading out is painted half-transparent: wait until it is gone, and the menu fully in.
       await page.getByTestId('online-users').waitFor({ state: 'hidden' });
       await page.getByTestId('user-menu').click();
       await page.getByRole('menu').waitFor();
-      await page.waitForTimeout(400);
+      await animationsSettled(page);
       found.push(...(await axe(page)).map((v) => `${scheme} user-menu ${v}`));
       await page.getByRole('menuitem', { name: 'My Status' }).click();
       await page.getByRole('dialog', { name: 'My Status' }).waitFor();

@@ -1,6 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, type RunningServer, seedWorkspace, signInAs, startServer } from './support.js';
+import {
+  launchBrowser,
+  newContext,
+  type RunningServer,
+  requestsFlushed,
+  seedWorkspace,
+  signInAs,
+  startServer,
+} from './support.js';
 
 /*
  * Shell screens and modals reached through their real triggers. Elsewhere: the removal modal (SHELL-57,
@@ -36,26 +44,33 @@ describe('SHELL screens and modals in Chromium', () => {
    */
   async function failAuthChecks(page: Page): Promise<number> {
     let answered = 0;
+    let asked = 0;
     await page.route('**/api/auth/check', (r) => r.fulfill({ status: 500, body: 'down' }));
     const onResponse = (r: { url(): string; status(): number }) => {
       if (new URL(r.url()).pathname === '/api/auth/check' && r.status() === 500) answered++;
     };
+    const onRequest = (r: { url(): string }) => {
+      if (new URL(r.url()).pathname === '/api/auth/check') asked++;
+    };
     page.on('response', onResponse);
+    page.on('request', onRequest);
     const heading = page.getByRole('heading', { name: 'Network error' });
     await page.reload();
     for (let k = 1; k <= 5; k++) {
       await expect.poll(() => answered, { timeout: 15_000 }).toBe(k);
-      await page.waitForTimeout(150);
+      await requestsFlushed(page);
       expect(await heading.count(), `after ${k} failed checks`).toBe(0);
       await page.clock.runFor(5_000);
     }
     await heading.waitFor({ timeout: 15_000 });
     const seen = answered;
+    const requested = asked;
     // The loop stops on the error screen: no more checks.
     await page.clock.runFor(30_000);
-    await page.waitForTimeout(300);
-    expect(answered).toBe(seen);
+    await requestsFlushed(page);
+    expect(asked).toBe(requested);
     page.off('response', onResponse);
+    page.off('request', onRequest);
     await page.unroute('**/api/auth/check');
     return seen;
   }

@@ -7,6 +7,7 @@ import {
   launchBrowser,
   newContext,
   PASSWORD,
+  painted,
   type RunningServer,
   screenshot,
   seedWorkspace,
@@ -22,6 +23,20 @@ const INSECURE =
 
 /** A loaded machine is slow to paint: wait up to 15 s for a state. */
 const WAIT = { timeout: 15_000 };
+
+/**
+ * The page's own microphone check has been answered and drawn: the browser answers a page's permission and
+ * device questions in the order they are asked, so the same questions asked now come back after the page's,
+ * and two frames later what the page made of them (a banner or none) is on screen.
+ */
+async function micChecked(p: Page): Promise<void> {
+  await p.evaluate(() =>
+    navigator.permissions
+      .query({ name: 'microphone' as PermissionName })
+      .then(() => navigator.mediaDevices.enumerateDevices()),
+  );
+  await painted(p);
+}
 
 /** CALL-02 .. CALL-05: the SIP message banner with Dismiss, in Chromium. */
 describe('the SIP message banner in Chromium', () => {
@@ -100,7 +115,7 @@ describe('the SIP message banner in Chromium', () => {
         navigator.permissions.query({ name: 'microphone' as PermissionName }).then((s) => s.state),
       ),
     ).toBe('denied');
-    await p.waitForTimeout(1_000);
+    await micChecked(p);
     expect(await banner(p).count()).toBe(0);
   }, 120_000);
 
@@ -115,7 +130,7 @@ describe('the SIP message banner in Chromium', () => {
     // Dismissed for this browser session: a reload keeps it hidden.
     await p.reload();
     await p.getByTestId('welcome').waitFor();
-    await p.waitForTimeout(1_000);
+    await micChecked(p);
     expect(await banner(p).count()).toBe(0);
     // A new session (another browser context) shows it again.
     const again = await page(browser, 'denied');
@@ -136,7 +151,7 @@ describe('the SIP message banner in Chromium', () => {
         navigator.mediaDevices.enumerateDevices().then((d) => d.some((x) => x.kind === 'audioinput')),
       ),
     ).toBe(true);
-    await withMic.waitForTimeout(1_500);
+    await micChecked(withMic);
     expect(await banner(withMic).count()).toBe(0);
   }, 120_000);
 

@@ -2,14 +2,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
-  cli,
-  launchBrowser,
   newContext,
   PASSWORD,
+  painted,
   type RunningServer,
   screenshot,
   signInAs,
-  startServer,
+  startDemo,
   waitConnected,
 } from './support.js';
 
@@ -70,8 +69,7 @@ describe('the notification sound in Chromium', () => {
   let adminToken = '';
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await cli(server, 'demo', '--tickets', '6', '--password', PASSWORD);
+    ({ server, browser } = await startDemo({ tickets: 6, password: PASSWORD }));
     adminToken = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password: PASSWORD })).token;
   });
   afterAll(async () => {
@@ -122,7 +120,8 @@ describe('the notification sound in Chromium', () => {
     await page.getByTestId('notification-bell').waitFor();
     await expect.poll(() => levels(page).then((l) => l.length)).toBeGreaterThan(0);
     expect(Math.max(...(await levels(page)))).toBe(0.5);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The sound played: a blocked one would have raised the modal instead, before any tone, in the same call.
+    await painted(page);
     expect(await modal.count()).toBe(0);
     await ctx.close();
   });
@@ -146,7 +145,8 @@ describe('the notification sound in Chromium', () => {
     // Turning it off plays nothing.
     await toggle.click({ force: true });
     expect(await page.evaluate(() => localStorage.getItem('TicketNotificationSound'))).toBe('no');
-    await new Promise((r) => setTimeout(r, 500));
+    // The switch plays (or not) as it is clicked, audio already running: a sound would have its tones by now.
+    await painted(page);
     expect(await levels(page)).toEqual([0.5, 0, 0.5, 0]);
     await ctx.close();
   });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './support.js';
+import { freePort, waitFor } from './support.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -14,14 +14,6 @@ function alive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
-  }
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -60,13 +52,13 @@ async function npmStart(webDist: string, started: ChildProcess[]) {
   });
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const listening = () => out.split('\n').find((l) => l.includes('Parley is listening'));
-  await until(
+  await waitFor(
     async () => {
       if (proc.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
       return Boolean(listening()) && (await fetch(`${url}/readyz`).catch(() => null))?.ok === true;
     },
-    'the server to answer',
     240_000,
+    'the server to answer',
   );
   // The server's own process id, from its start-up line.
   const serverPid = Number(JSON.parse(listening() ?? '{}').pid);
@@ -95,14 +87,14 @@ describe('npm start', () => {
 
     s.proc.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    await until(() => !alive(s.serverPid), 'the server process to end', 15_000);
+    await waitFor(() => !alive(s.serverPid), 15_000, 'the server process to end');
     expect(await answers(`${s.url}/healthz`)).toBe(false);
   }, 300_000);
 
   it('start.mjs killed outright (SIGKILL): the server stops by itself and frees the port', async () => {
     const s = await npmStart(webDist, started);
     s.proc.kill('SIGKILL');
-    await until(() => !alive(s.serverPid), 'the server process to end', 15_000);
+    await waitFor(() => !alive(s.serverPid), 15_000, 'the server process to end');
     expect(await answers(`${s.url}/healthz`)).toBe(false);
   }, 120_000);
 

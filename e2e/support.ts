@@ -74,14 +74,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     proc.stdout?.on('data', collect);
     proc.stderr?.on('data', collect);
     child = proc;
-    const deadline = Date.now() + 90_000;
-    for (;;) {
+    const ready = async () => {
       if (proc.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-      try {
-        if ((await fetch(`${url}/readyz`)).ok) return;
-      } catch {}
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
+      return fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    };
+    try {
+      await waitFor(ready, 90_000, () => `the server to start:\n${out}`);
+    } catch (err) {
+      // A server that did not come up is not left running behind a failed test.
+      proc.kill('SIGKILL');
+      throw err;
     }
   }
 
@@ -221,11 +226,157 @@ export async function seedWorkspace(
   return setup.token;
 }
 
+/** A user's session token, signed in through the API with PASSWORD. */
+export async function tokenOf(url: string, username: string): Promise<string> {
+  return (await apiJson(`${url}/api/auth2`, 'POST', { client: username, password: PASSWORD })).token as string;
+}
+
+/** The account's live chat widget token, which a visitor's socket presents. */
+export async function liveChatToken(url: string, adminToken: string): Promise<string> {
+  return (await apiJson(`${url}/api/livechat/settings`, 'GET', undefined, adminToken)).data.token as string;
+}
+
+/**
+ * A server and a browser over the first-run workspace with one agent, amy ("Amy Agent"): the tokens of the
+ * admin and of amy, and the live chat's widget token for visitors.
+ */
+export async function startLiveChatWorkspace() {
+  const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  const adminToken = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
+  const amyToken = await tokenOf(server.url, 'amy');
+  const liveToken = await liveChatToken(server.url, adminToken);
+  return { server, browser, adminToken, amyToken, liveToken };
+}
+
 /** An admin adds an agent (password PASSWORD) through the API; returns the agent's token. */
 export async function addAgent(url: string, adminToken: string, username: string, name: string): Promise<string> {
   const user = { username, name, email: `${username}@example.com`, type: 'agent', password: PASSWORD };
   await apiJson(`${url}/api/users`, 'POST', user, adminToken);
-  return (await apiJson(`${url}/api/auth2`, 'POST', { client: username, password: PASSWORD })).token as string;
+  return tokenOf(url, username);
+}
+
+/**
+ * A server with the demo workspace (`cli demo`, `tickets` tickets) and a browser. demo-admin, demo-agent1, ...
+ * sign in with `password`: the one given, else the one the CLI printed.
+ */
+export async function startDemo(opts: {
+  tickets: number;
+  password?: string;
+  env?: Record<string, string>;
+}): Promise<{ server: RunningServer; browser: Browser; password: string }> {
+  const [server, browser] = await Promise.all([startServer(opts.env), launchBrowser()]);
+  try {
+    const given = opts.password ? ['--password', opts.password] : [];
+    const out = await cli(server, 'demo', '--tickets', String(opts.tickets), ...given);
+    const password = opts.password ?? /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
+    if (!password) throw new Error(`cli demo printed no password:\n${out}`);
+    return { server, browser, password };
+  } catch (err) {
+    await browser.close();
+    await server.stop();
+    throw err;
+  }
+}
+
+/** Polls `cond` until it holds; fails with `what` (read at the time) after `timeoutMs`. */
+export async function waitFor(
+  cond: () => unknown,
+  timeoutMs: number,
+  what: string | (() => string) = 'a condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    // The polling interval.
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The modal as painted: its opening transition (the dialog's and the overlay's) has ended. */
+export const modalSettled = (page: Page) =>
+  page.waitForFunction(() => {
+    const dialog = document.querySelector('[role="dialog"]');
+    const parts = [dialog, document.querySelector('.mantine-Modal-overlay')].filter((e) => e !== null);
+    return (
+      dialog !== null &&
+      getComputedStyle(dialog).opacity === '1' &&
+      parts.every((e) => e.getAnimations().every((x) => x.playState !== 'running'))
+    );
+  });
+
+/**
+ * Every finite animation and transition on the page (or inside the element `within` selects) has ended:
+ * colours are checked as painted. Endless ones (a loader) are left out.
+ */
+export const animationsSettled = (page: Page, within?: string) =>
+  page.waitForFunction((sel) => {
+    const root = sel ? document.querySelector(sel) : null;
+    if (sel && !root) return false;
+    const running = root ? root.getAnimations({ subtree: true }) : document.getAnimations();
+    return running.every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity);
+  }, within);
+
+/**
+ * A "nothing was requested" check's sentinel: the page fetches `/healthz` and the answer comes back. A request
+ * the page started before (a timer that `page.clock` ran, a listener) has been sent, and seen by Playwright's
+ * `request` event, by then: Chromium reports a page's requests in the order they start.
+ */
+export async function requestsFlushed(page: Page): Promise<void> {
+  const seen = page.waitForRequest((r) => r.url().endsWith('/healthz?sentinel'));
+  const status = await page.evaluate(() => fetch('/healthz?sentinel', { cache: 'no-store' }).then((r) => r.status));
+  await seen;
+  if (status !== 200) throw new Error(`/healthz answered ${status}`);
+}
+
+/**
+ * The page has drawn two frames: a state it set before this call (a React render and the effects after it) is
+ * on screen. The end of a "nothing happened" check's sentinel, once what would have set that state has come.
+ */
+export async function painted(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/** A socket.io event a page received: its name and its first argument. */
+export interface ReceivedEvent {
+  /** The event's name; `ack:<name>` for the server's answer to the page's own `name` request. */
+  name: string;
+  data: unknown;
+}
+
+/**
+ * Records the socket.io events the page's sockets receive, in order: a "nothing happened" check waits until
+ * the event that would have done it has arrived, then for `painted`. The page handles a frame as it arrives,
+ * before Playwright's next call reaches it. Start it before the page opens its socket (its own requests are
+ * matched to their answers by acknowledgement id).
+ */
+export function receivedEvents(page: Page): ReceivedEvent[] {
+  const received: ReceivedEvent[] = [];
+  // A packet: `4` (message), then `2` (event) or `3` (acknowledgement), a namespace, an ack id, the arguments.
+  const packet = /^4([23])(\/[^,[]*,)?(\d*)(\[[\s\S]*\])$/;
+  page.on('websocket', (ws) => {
+    const asked = new Map<string, string>();
+    ws.on('framesent', (f) => {
+      const m = packet.exec(String(f.payload));
+      if (m?.[1] === '2' && m[3]) asked.set(`${m[2] ?? ''}${m[3]}`, (JSON.parse(m[4]!) as [string])[0]);
+    });
+    ws.on('framereceived', (f) => {
+      const m = packet.exec(String(f.payload));
+      if (!m) return;
+      const args = JSON.parse(m[4]!) as unknown[];
+      if (m[1] === '3') {
+        received.push({ name: `ack:${asked.get(`${m[2] ?? ''}${m[3]}`) ?? '?'}`, data: args[0] });
+        return;
+      }
+      // The app's events come in an envelope, `{ seq, data }`; a catch-up carries several at once.
+      const [name, payload] = args as [string, { seq?: unknown; data?: unknown; events?: ReceivedEvent[] }];
+      if (name === 'catchUp') for (const e of payload?.events ?? []) received.push({ name: e.name, data: e.data });
+      else received.push({ name, data: typeof payload?.seq === 'number' ? payload.data : payload });
+    });
+  });
+  return received;
 }
 
 /** Runs the CLI against a running server's data (`npm run cli -- ...`). */

@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  animationsSettled,
   apiJson,
   axe,
-  cli,
-  launchBrowser,
+  modalSettled,
   type RunningServer,
   screenshot,
-  startServer,
+  startDemo,
   waitConnected,
 } from './support.js';
 
@@ -22,10 +22,7 @@ describe('the ticket info panel in Chromium', () => {
   let admin = '';
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const out = await cli(server, 'demo', '--tickets', '40');
-    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
-    expect(password).not.toBe('');
+    ({ server, browser, password } = await startDemo({ tickets: 40 }));
     admin = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password })).token;
   });
   afterAll(async () => {
@@ -158,7 +155,7 @@ describe('the ticket info panel in Chromium', () => {
     const violations: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(300);
+      await animationsSettled(page);
       violations.push(...(await axe(page, '[data-testid="ticket-info"]')).map((v) => `${scheme} panel ${v}`));
     }
     await page.getByRole('button', { name: 'Close details' }).click();
@@ -171,7 +168,8 @@ describe('the ticket info panel in Chromium', () => {
     await drawer.getByTestId('ticket-info-status').waitFor();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(400); // colours are checked as painted, after the transition
+      await modalSettled(page); // colours are checked as painted, after the transition
+      await animationsSettled(page);
       violations.push(...(await axe(page, '[role="dialog"]')).map((v) => `${scheme} drawer ${v}`));
       await screenshot(page, `ticket-info-drawer-${scheme}`);
     }

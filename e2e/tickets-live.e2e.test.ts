@@ -7,7 +7,10 @@ import {
   launchBrowser,
   newContext,
   PASSWORD,
+  painted,
+  type ReceivedEvent,
   type RunningServer,
+  receivedEvents,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -65,10 +68,13 @@ describe('ticket arrivals, popups and the new-message stack in two browsers', ()
   async function create(body: Record<string, unknown>): Promise<{ id: number; ticket_number: number }> {
     return (await apiJson(`${server.url}/api/ticket/create`, 'POST', body, admin)).data;
   }
+  /** The socket events each page opened by `openTickets` has received. */
+  const received = new WeakMap<Page, ReceivedEvent[]>();
   async function openTickets(user: 'ann' | 'bea', scheme: 'light' | 'dark' = 'light'): Promise<Page> {
     const ctx = await newContext(browser, scheme);
     contexts.push(ctx);
     const page = await ctx.newPage();
+    received.set(page, receivedEvents(page));
     await signInAs(page, server.url, user);
     await page.goto(`${server.url}/ticket`);
     await page.getByTestId('ticket-row').first().waitFor();
@@ -247,7 +253,18 @@ describe('ticket arrivals, popups and the new-message stack in two browsers', ()
     for (const id of made) await customerWrites(id);
     const stack = page.getByTestId('new-message-stack');
     await expect.poll(() => stack.textContent(), { timeout: 20_000 }).toBe('New messages (40)');
-    await page.waitForTimeout(500);
+    // The page has had all 42 updates (each one would put its ticket on the stack) and drawn what they did.
+    const updated = () =>
+      new Set(
+        received
+          .get(page)!
+          .filter((e) => e.name === 'updateTicket')
+          .map((e) => e.data as { id: number; severity: string })
+          .filter((t) => made.includes(t.id) && t.severity === 'L')
+          .map((t) => t.id),
+      ).size;
+    await expect.poll(updated, { timeout: 20_000 }).toBe(42);
+    await painted(page);
     expect(await stack.textContent()).toBe('New messages (40)');
   });
 

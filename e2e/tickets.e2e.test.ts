@@ -1,14 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cli,
-  launchBrowser,
-  newContext,
-  type RunningServer,
-  screenshot,
-  startServer,
-  waitConnected,
-} from './support.js';
+import { newContext, type RunningServer, screenshot, startDemo, waitConnected } from './support.js';
 
 describe('the ticket list in Chromium', () => {
   let server: RunningServer;
@@ -16,10 +8,7 @@ describe('the ticket list in Chromium', () => {
   let password = '';
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const out = await cli(server, 'demo', '--tickets', '80');
-    password = /demo-admin\s+(\S+)/.exec(out)?.[1] ?? '';
-    expect(password).not.toBe('');
+    ({ server, browser, password } = await startDemo({ tickets: 80 }));
   });
   afterAll(async () => {
     await browser?.close();
@@ -43,8 +32,8 @@ describe('the ticket list in Chromium', () => {
     await page.goto(`${server.url}/ticket`);
     await page.getByTestId('ticket-row').first().waitFor();
     const headers = (await page.getByRole('columnheader').allTextContents()).map((t) => t.trim());
-    // The status column shows badges; its header has no text, only a name for screen readers.
-    expect(headers).toEqual(['#', 'Title', '', 'Received', 'Updated']);
+    // The first column holds the row's selection checkbox; the status column shows badges. Neither header has text.
+    expect(headers).toEqual(['', '#', 'Title', '', 'Received', 'Updated']);
     await page.getByRole('columnheader', { name: 'Status' }).waitFor();
     expect(await page.getByRole('tab').allTextContents()).toEqual(['All', 'Department', 'Label']);
 
@@ -94,7 +83,7 @@ describe('the ticket list in Chromium', () => {
     await page.goto(`${server.url}/ticket`);
     const first = page.getByTestId('ticket-row').first();
     await first.waitFor();
-    const number = Number(await first.locator('td').first().textContent());
+    const number = Number(await first.locator('td').nth(1).textContent());
 
     // Another agent, through the API with their own session.
     const signIn2 = await fetch(`${server.url}/api/auth2`, {
@@ -133,7 +122,7 @@ describe('the ticket list in Chromium', () => {
       await waitConnected(page);
       await page.getByTestId('ticket-row').first().waitFor();
     }
-    const number = Number(await admin.getByTestId('ticket-row').first().locator('td').first().textContent());
+    const number = Number(await admin.getByTestId('ticket-row').first().locator('td').nth(1).textContent());
     const status = (page: Page) => page.locator(`input[aria-label="Status of #${number}"]`);
     await status(agent).waitFor();
     expect(await status(agent).inputValue()).toBe('Open');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
   launchBrowser,
+  liveChatToken,
   newContext,
   PASSWORD,
   type RunningServer,
@@ -13,8 +14,8 @@ import {
 } from './support.js';
 
 /**
- * Issue 7 in Chromium: the React visitor pages at the spec's routes (`/register/livechat/:token`,
- * `/start/livechat/:token`, `/end/livechat`; DECISIONS 17), signed out. The widget's light page has its
+ * In Chromium, the React visitor pages at the spec's routes (`/register/livechat/:token`,
+ * `/start/livechat/:token`, `/end/livechat`), signed out. The widget's light page has its
  * own tests in livechat.e2e.test.ts. Agents accept and end through the API: the visitor's side is what
  * these tests look at.
  */
@@ -35,7 +36,7 @@ describe('the visitor live-chat pages in Chromium', () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     adminToken = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
     amyToken = await login('amy');
-    liveToken = (await apiJson(`${server.url}/api/livechat/settings`, 'GET', undefined, adminToken)).data.token;
+    liveToken = await liveChatToken(server.url, adminToken);
     // Nobody is Online until the second test: the link answers noAgent.
     await setStatus(adminToken, 'AWAY', 'Not here');
     await setStatus(amyToken, 'AWAY', 'Not here');
@@ -96,7 +97,7 @@ describe('the visitor live-chat pages in Chromium', () => {
       await held;
       await route.continue();
     });
-    // VISITOR-31, DECISIONS 10: name, phone and email given: only the message field shows.
+    // VISITOR-31: name, phone and email given: only the message field shows.
     await page.goto(link('?name=Nia&phone=555%200101&email=nia%40example.com'));
     await page.getByText('Please wait...').waitFor();
     release();

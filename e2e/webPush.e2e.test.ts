@@ -2,21 +2,20 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPushEndpoint } from './pushEndpoint.js';
+import { startPushEndpoint } from '../apps/server/src/testing/pushEndpoint.js';
 import {
   addAgent,
   apiJson,
-  cli,
-  launchBrowser,
   newContext,
   PASSWORD,
   type RunningServer,
+  requestsFlushed,
   signInAs,
-  startServer,
+  startDemo,
 } from './support.js';
 
 /**
- * Issue 8, Web Push in Chromium. Headless Chromium has no push service: the server sends each push, encrypted
+ * Web Push in Chromium. Headless Chromium has no push service: the server sends each push, encrypted
  * with the real Web Push protocol (aes128gcm, VAPID), to a local push endpoint stand-in that decrypts it, and
  * CDP delivers the plain payload to the app's real service worker.
  */
@@ -28,11 +27,11 @@ describe('Web Push in Chromium', () => {
 
   beforeAll(async () => {
     push = await startPushEndpoint();
-    [server, browser] = await Promise.all([
-      startServer({ NODE_EXTRA_CA_CERTS: push.certFile, PUSH_ALLOWED_HOSTS: push.allowedHost }),
-      launchBrowser(),
-    ]);
-    await cli(server, 'demo', '--tickets', '5', '--password', PASSWORD);
+    ({ server, browser } = await startDemo({
+      tickets: 5,
+      password: PASSWORD,
+      env: { NODE_EXTRA_CA_CERTS: push.certFile, PUSH_ALLOWED_HOSTS: push.allowedHost },
+    }));
     sqlite = new Database(path.join(server.dataDir, 'parley.db'));
     sqlite.pragma('busy_timeout = 5000');
   });
@@ -146,8 +145,12 @@ describe('Web Push in Chromium', () => {
     }, sub);
     const page = await ctx.newPage();
     const sent: unknown[] = [];
+    let answered = 0;
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/fcm/token')) sent.push(r.postDataJSON());
+    });
+    page.on('requestfinished', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/fcm/token')) answered++;
     });
     await signInAs(page, server.url, 'demo-agent1');
     await page.goto(`${server.url}/settings/appearance`);
@@ -169,7 +172,10 @@ describe('Web Push in Chromium', () => {
     await expect
       .poll(() => sent.at(-1), { timeout: 5_000 })
       .toMatchObject({ type: 'web', token: sub, channels_off: ['SMS'] });
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Every registration the page started has been sent (the sentinel's request comes after them) and
+    // answered: none is left to land later.
+    await requestsFlushed(page);
+    await expect.poll(() => answered, { timeout: 10_000 }).toBe(sent.length);
     expect(stored()).toBe('["SMS"]');
     await ctx.close();
   });
@@ -222,12 +228,27 @@ describe('Web Push in Chromium', () => {
       await visitor.getByRole('button', { name: 'Send' }).click();
       await expect.poll(() => stored(text).c).toBe(1);
     };
-    // Time for the relay to deliver a message's events (its push, if any, would be on its way by then).
-    const settle = () => new Promise((r) => setTimeout(r, 1_500));
+    // The relay has delivered the message's event: its Web Push, if it had one, reached the push endpoint
+    // before that (the send waits for the endpoint's answer).
+    const delivered = (text: string) =>
+      expect
+        .poll(
+          () =>
+            (
+              sqlite
+                .prepare(
+                  `select e.delivered_at from events e join messages m on m.id = json_extract(e.payload, '$.id')
+                   where e.type = 'message.created' and m.ticket_id = ? and m.message = ?`,
+                )
+                .get(ticketId, text) as { delivered_at: number | null } | undefined
+            )?.delivered_at ?? null,
+          { timeout: 15_000 },
+        )
+        .not.toBeNull();
 
     // Focused: nothing is pushed.
     await say('First, while you look');
-    await settle();
+    await delivered('First, while you look');
     expect(pushed()).toEqual([]);
 
     // Another page comes to the front: the agent's tab blurs and says so; the next message is pushed.
@@ -251,7 +272,7 @@ describe('Web Push in Chromium', () => {
     await page.bringToFront();
     await expect.poll(focused).toEqual([1]);
     await say('Third, you are back');
-    await settle();
+    await delivered('Third, you are back');
     expect(pushed()).toHaveLength(1);
 
     // The push's link opens the live chat (NOTIF-06).
@@ -263,7 +284,7 @@ describe('Web Push in Chromium', () => {
     await expect.poll(focused).toEqual([]);
     await say('Fourth, after you left');
     await expect.poll(() => pushed().length, { timeout: 10_000 }).toBe(2);
-    await settle();
+    await delivered('Fourth, after you left');
     expect(pushed().map((p) => p.body)).toEqual(['Second, while you are away', 'Fourth, after you left']);
     await visitorCtx.close();
     await ctx.close();

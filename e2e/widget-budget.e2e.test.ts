@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 7 budget, read from the build output (`npm run test:e2e` builds first): everything the widget
+ * Read from the build output (`npm run test:e2e` builds first): everything the widget
  * loads on a customer's page (the launcher `widget.js`, then the light visitor page's scripts and styles
  * in its frame) is at most 60 kB gzip.
  */

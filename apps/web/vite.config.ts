@@ -11,7 +11,7 @@ const api = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 const outDir = process.env.WEB_DIST ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.WEB_DIST) : 'dist';
 
 export default defineConfig(({ mode }) =>
-  // Issue 7: the widget's light visitor page (`vite build --mode widget`) is a build of its own, no React,
+  // The widget's light visitor page (`vite build --mode widget`) is a build of its own, no React,
   // served at /w/livechat/:token; it shares no chunk with the web app, so its budget is its own.
   mode === 'widget'
     ? {

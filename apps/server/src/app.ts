@@ -8,10 +8,25 @@ import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from './modules/auth/index.js';
 import { callRoutes } from './modules/calls/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
-import { eventsRoutes } from './modules/events/events.routes.js';
+import {
+  EmailFetchers,
+  emailRoutes,
+  failInterruptedEmails,
+  InboundSmtp,
+  Secrets,
+  sendMailboxReplies,
+} from './modules/email/index.js';
+import { eventsRoutes } from './modules/events/index.js';
 import { labelRoutes } from './modules/labels/index.js';
-import { liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
-import { httpTranslator, messageRoutes, messageSocket, UploadGate } from './modules/messages/index.js';
+import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
+import {
+  Conversations,
+  httpTranslator,
+  messageRoutes,
+  messageSocket,
+  staffConversations,
+  UploadGate,
+} from './modules/messages/index.js';
 import {
   assignedListener,
   conversationPushListener,
@@ -22,12 +37,14 @@ import {
   pushListener,
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
+import { replyRoutes } from './modules/replies/index.js';
 import { servicesRoutes } from './modules/services/index.js';
-import { SlaEngine, slaLabelsListener, slaTicketListener } from './modules/sla/index.js';
+import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
-import { workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
+import { workspaceConversations, workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
+import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import { type DbHandle, openDatabase } from './platform/db/db.js';
 import { createHttp } from './platform/http/server.js';
@@ -44,8 +61,12 @@ export interface ParleyOptions {
   logger?: pino.Logger;
   /** Start the relay and the scheduler (default true). */
   background?: boolean;
-  /** The SLA engine's clock (tests inject one). */
-  clock?: () => number;
+  /**
+   * The server's clock (default the real time): SLA checks, the scheduler's leases and timers, presence's
+   * grace and heartbeats, announcement expiry, the session cache and the typing list's clearing read it. Tests
+   * inject one they move.
+   */
+  clock?: Clock;
   /** Web Push trust for PUSH_ALLOWED_HOSTS (tests pass an agent trusting their local push endpoint). */
   pushAgent?: https.Agent;
 }
@@ -59,10 +80,23 @@ export interface Parley {
   scheduler: Scheduler;
   presence: Presence;
   sla: SlaEngine;
+  /** The mailbox fetchers of this node (started with the background work). */
+  email: EmailFetchers;
+  /** The inbound SMTP listener for forwarded mail (started with the background work); null when off. */
+  inbound: InboundSmtp | null;
   nodeId: string;
   /** Listens on config.HOST:PORT; resolves to the bound port. */
   listen(): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * Who hears and who may read each channel's conversations: the staff channels' rule, and the rules the
+ * live chat and Workspace modules bring. Each server instance has its own; a channel missing here is heard
+ * and read by nobody.
+ */
+export function conversationRules(): Conversations {
+  return new Conversations({ ...staffConversations(), ...liveChatConversations, ...workspaceConversations });
 }
 
 export function createLogger(config: Config, stream?: pino.DestinationStream): pino.Logger {
@@ -87,7 +121,9 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   }
 
   const metrics = createMetrics();
-  const app = await createHttp({ config, db, logger, metrics });
+  let liveChat: ReturnType<typeof liveChatRealtime> | undefined;
+  const conversations = conversationRules();
+  const app = await createHttp({ config, db, logger, metrics, clock: opts.clock });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: logger });
   authRoutes(app, {
     db,
@@ -112,24 +148,34 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   usersRoutes(app, { db });
   auditRoutes(app, { db });
   statusRoutes(app, { db });
-  announcementRoutes(app, { db });
+  announcementRoutes(app, { db, clock: opts.clock });
   labelRoutes(app, { db });
+  slaRoutes(app, { db, now: opts.clock ?? Date.now });
   departmentRoutes(app, { db });
   callRoutes(app, { db, defaultSipWsUrl: config.SIP_WS_URL ?? '' });
-  ticketRoutes(app, { db });
+  ticketRoutes(app, { db, conversations });
   eventsRoutes(app, { db });
-  const visitorLimits = liveChatRoutes(app, { db, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
-  workspaceRoutes(app, { db });
+  const visitorLimits = liveChatRoutes(app, {
+    db,
+    conversations,
+    // The visitor socket's hub comes with realtime, after the routes: it is looked up when a chat is taken.
+    placesChanged: (accountId) => liveChat?.placesChanged(accountId),
+    webDist: config.WEB_DIST,
+    trustProxy: config.TRUST_PROXY,
+  });
+  workspaceRoutes(app, { db, conversations });
   // Multipart requests read at once, per account and in this process (uploads, replies, voice).
   const uploadGate = new UploadGate(config.UPLOADS_PER_ACCOUNT, config.UPLOADS_PER_PROCESS);
   aiRoutes(app, {
     db,
+    conversations,
     hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : null,
     dataDir: config.DATA_DIR,
     uploadGate,
   });
   await messageRoutes(app, {
     db,
+    conversations,
     dataDir: config.DATA_DIR,
     uploadGate,
     mailer,
@@ -138,6 +184,37 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
   notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey, pushAllowedHosts: config.PUSH_ALLOWED_HOSTS });
   profileRoutes(app, { db });
+  replyRoutes(app, { db, conversations });
+  const secrets = config.SECRETS_KEY ? new Secrets(config.SECRETS_KEY) : null;
+  const email = new EmailFetchers({
+    db,
+    conversations,
+    dataDir: config.DATA_DIR,
+    nodeId,
+    log: logger,
+    secrets,
+    pollMs: config.EMAIL_POLL_MS,
+  });
+  const inbound =
+    config.INBOUND_SMTP_PORT === undefined
+      ? null
+      : new InboundSmtp({
+          db,
+          conversations,
+          dataDir: config.DATA_DIR,
+          log: logger,
+          host: config.INBOUND_SMTP_HOST,
+          port: config.INBOUND_SMTP_PORT,
+          domain: config.INBOUND_SMTP_DOMAIN,
+          maxBytes: config.INBOUND_SMTP_MAX_BYTES,
+        });
+  emailRoutes(app, {
+    db,
+    conversations,
+    secrets,
+    fetchers: email,
+    forwardDomain: inbound ? config.INBOUND_SMTP_DOMAIN : null,
+  });
   servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
 
@@ -148,6 +225,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     redisUrl: config.REDIS_URL,
     redisPrefix: redisNamespace(config),
     sessionCacheMs: config.SESSION_CACHE_MS,
+    clock: opts.clock,
     trustProxy: config.TRUST_PROXY,
   });
   realtime.io.on('connection', (s) => {
@@ -161,14 +239,15 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     log: logger,
     graceMs: config.PRESENCE_GRACE_MS,
     heartbeatMs: config.PRESENCE_HEARTBEAT_MS,
+    clock: opts.clock,
   });
   realtime.onConnection(presenceSocket(presence, logger));
-  realtime.onConnection(announcementSocket(db, logger));
-  realtime.onConnection(ticketRoomSocket(db));
+  realtime.onConnection(announcementSocket(db, logger, opts.clock));
+  realtime.onConnection(ticketRoomSocket(db, opts.clock));
   realtime.onConnection(workspaceSocket(db, logger));
-  realtime.onConnection(messageSocket(db, logger));
+  realtime.onConnection(messageSocket(db, conversations, logger));
   realtime.onConnection(focusSocket(db, logger));
-  const liveChat = liveChatRealtime(realtime, db, logger, visitorLimits);
+  liveChat = liveChatRealtime(realtime, db, conversations, logger, visitorLimits);
 
   // On Postgres the relay has connections of its own: a burst of commands holding the main pool must not
   // keep delivery (claim, listeners' transaction) waiting for a connection.
@@ -202,9 +281,10 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     agent: opts.pushAgent,
   };
   relay.register(pushListener(push));
-  relay.register(mentionListener);
-  relay.register(emotionListener({ dataDir: config.DATA_DIR }));
+  relay.register(mentionListener(conversations));
+  relay.register(emotionListener({ dataDir: config.DATA_DIR, conversations }));
   relay.register(conversationPushListener(push));
+  relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger }));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   metrics.gauge(
     'parley_relay_events_fanned_out_at_commit',
@@ -222,12 +302,13 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     'part',
     () => relay.seconds,
   );
-  const scheduler = new Scheduler(db, nodeId, logger);
+  const scheduler = new Scheduler(db, nodeId, logger, opts.clock);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneExpiredSessions(db));
   scheduler.schedule(pruneRateLimitHits(db));
   scheduler.schedule(presence.sweepTask());
   scheduler.schedule(sweepOffersTask(db));
+  scheduler.schedule(failInterruptedEmails(db, conversations));
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });
   scheduler.schedule(sla.task());
   const background = opts.background ?? true;
@@ -243,11 +324,15 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     nodeId,
     presence,
     sla,
+    email,
+    inbound,
     async listen() {
       await presence.start();
       if (background) {
         relay.start();
         scheduler.start();
+        email.start();
+        await inbound?.start();
       }
       await app.listen({ port: config.PORT, host: config.HOST });
       const addr = app.server.address();
@@ -256,13 +341,23 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     async close() {
       if (closed) return;
       closed = true;
+      // First: a fetcher finishes the mail it is storing (its transaction) and releases its lease; the inbound
+      // listener takes no new session and lets the open ones finish theirs.
+      await inbound?.stop();
+      await email.stop();
       await relay.stop();
       await scheduler.stop();
       presence.stop();
+      // Closing the HTTP server waits for requests under way; past the grace their connections are cut.
+      const cut = setTimeout(() => {
+        logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutdown: cutting connections still busy');
+        app.server.closeAllConnections();
+      }, config.SHUTDOWN_GRACE_MS);
       realtime.io.disconnectSockets(true);
       await realtime.close().catch(() => {});
       await presence.close().catch((err) => logger.warn({ err }, 'presence: could not remove this node'));
       await app.close().catch(() => {});
+      clearTimeout(cut);
       await relayHandle?.close();
       await handle.close();
     },

@@ -1,4 +1,4 @@
-/* Parley service worker: shows Web Push notifications (issue 8) and opens the app on a click. */
+/* Parley service worker: shows Web Push notifications and opens the app on a click. */
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 

@@ -1,5 +1,5 @@
 /*
- * Parley live chat widget (issue 7). Paste on any page:
+ * Parley live chat widget. Paste on any page:
  *   <script src="https://YOUR-PARLEY/widget.js" data-token="ACCOUNT-TOKEN" async></script>
  * A launcher bubble opens the light visitor page of this account (`/w/livechat/:token`, no React) in a
  * frame. Everything lives in an open shadow root inside one fixed element: the host page's styles do not

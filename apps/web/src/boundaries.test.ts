@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The web app's layers: `app/` composes features; a feature imports `ui/`, `lib/`, the contracts and
- * itself; `lib/` and `ui/` import no feature and nothing of `app/`. What two parts share moves down.
+ * itself, never another feature; `lib/` and `ui/` import no feature and nothing of `app/`. What two parts
+ * share moves down.
  */
 const src = import.meta.dirname;
 
@@ -52,6 +53,32 @@ describe('web app layers', () => {
       .filter((f) => ['lib', 'ui'].includes(layerOf(f.rel)))
       .flatMap((f) => f.imports.filter((i) => layerOf(i) === 'features').map((i) => `${f.rel} -> ${i}`));
     expect(bad).toEqual([]);
+  });
+
+  it('a feature imports only ui/, lib/, the contracts and itself (app/ composes features)', () => {
+    const featureOf = (rel: string) => (rel.startsWith('features/') ? rel.split('/')[1] : undefined);
+    /** What a feature may not import: another feature, app/, or anything else outside ui/ and lib/. */
+    const crossings = (files: { rel: string; imports: string[] }[]) =>
+      files.flatMap((f) => {
+        const own = featureOf(f.rel);
+        if (!own) return [];
+        return f.imports
+          .filter((i) => !['lib', 'ui'].includes(layerOf(i)) && featureOf(i) !== own)
+          .map((i) => `${f.rel} -> ${i}`);
+      });
+    // The check itself: a feature reaching into another, through a file or its index, is caught.
+    expect(
+      crossings([
+        { rel: 'features/chat/ChatScreen.tsx', imports: ['features/conversation/ConversationPane', 'lib/http'] },
+        { rel: 'features/settings/SettingsPage.tsx', imports: ['features/replies', 'features/settings/strings'] },
+      ]),
+    ).toEqual([
+      'features/chat/ChatScreen.tsx -> features/conversation/ConversationPane',
+      'features/settings/SettingsPage.tsx -> features/replies',
+    ]);
+    const features = all.filter((f) => featureOf(f.rel));
+    expect(new Set(features.map((f) => featureOf(f.rel))).size).toBeGreaterThan(10);
+    expect(crossings(all)).toEqual([]);
   });
 
   it('test-only helpers are named *.test-support and only tests import them', () => {

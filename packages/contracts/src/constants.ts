@@ -1,17 +1,17 @@
 /** Product-wide constants from the spec (section 9 of both documents) and DECISIONS.md. */
 
-/** DECISIONS 14: admin, supervisor and agent. */
+/** Admin, supervisor and agent. */
 export const USER_TYPES = ['admin', 'supervisor', 'agent'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
-/** DECISIONS 5: plan codes. 99 is "unknown yet" on the client, or a console-only account. */
+/** Plan codes. 99 is "unknown yet" on the client, or a console-only account. */
 export const PLANS = { trial: 0, starter: 1, basic: 2, pro: 3, enterprise: 4, console: 99 } as const;
 
 /** PLAN-03, PLAN-10: account type 0 is a trial account (its trial ends; it reaches only TRIAL_PATHS). */
 export const ACCOUNT_TYPES = { trial: 0 } as const;
 export const isTrialAccount = (accountType: number | undefined) => accountType === ACCOUNT_TYPES.trial;
 
-/** DECISIONS 13: host variants. */
+/** Host variants. */
 export const HOST_VARIANTS = ['support', 'trading', 'combined'] as const;
 export type HostVariant = (typeof HOST_VARIANTS)[number];
 
@@ -19,7 +19,7 @@ export type HostVariant = (typeof HOST_VARIANTS)[number];
 export const AGENT_STATUSES = ['ONLINE', 'AWAY', 'BUSY', 'MEAL_BREAK', 'WASHROOM', 'PRAYER'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number] | 'OFFLINE';
 
-/** DECISIONS 4: canonical channel codes and display names. */
+/** Canonical channel codes and display names. */
 export const CHANNELS = {
   chat: 'Workspace',
   LIVECHAT: 'Live Chat',
@@ -42,11 +42,11 @@ export const CHANNELS = {
 } as const;
 export type Channel = keyof typeof CHANNELS;
 
-/** DECISIONS 3: default ticket status codes; 4 means "all" in filters, 5+ are custom. */
+/** Default ticket status codes; 4 means "all" in filters, 5+ are custom. */
 export const TICKET_STATUS = { open: 0, pending: 1, resolved: 2, closed: 3, all: 4 } as const;
-/** DECISIONS 3: the status codes of a ticket that is done with, Resolved or Closed. */
+/** The status codes of a ticket that is done with, Resolved or Closed. */
 export const DONE_TICKET_STATUSES = [TICKET_STATUS.resolved, TICKET_STATUS.closed];
-/** DECISIONS 3: the ticket is done with (Resolved or Closed); open, pending and custom codes are not. */
+/** The ticket is done with (Resolved or Closed); open, pending and custom codes are not. */
 export const isDone = (closed: number) => closed === TICKET_STATUS.resolved || closed === TICKET_STATUS.closed;
 
 /** AUTH-20, AUTH-22, AUTH-24: the client's session loop. */
@@ -66,7 +66,7 @@ export const EXPIRED_TRIAL = 'Your trial has ended. Please upgrade to continue.'
 export const EXPIRED_SUBSCRIPTION = 'You subscription has expired. Please make payment to continue.';
 /** Days a new sign-up may use the product before it must upgrade. */
 export const TRIAL_DAYS = 14;
-/** DECISIONS 20: a trial account reaches only these signed-in paths; any other sends it to `/`. */
+/** A trial account reaches only these signed-in paths; any other sends it to `/`. */
 export const TRIAL_PATHS = ['/', '/ticket', '/livechat', '/chat', '/plan', '/payment', '/kb', '/support'] as const;
 /** Sign-in throttling: more failures than this for one username or IP in the window are refused. */
 export const SIGNIN_MAX_FAILURES = 10;
@@ -80,5 +80,5 @@ export const TFA_REQUIRED = '2FA required.';
  */
 export const NOT_AN_ADMIN = 'This user is not an admin. Choose Agent to sign in.';
 
-/** DECISIONS 20: account feature flags that replace hard-coded client ids. */
+/** Account feature flags that replace hard-coded client ids. */
 export const ACCOUNT_FEATURES = ['dashboard', 'scam_calls', 'customer_analysis'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * LABEL-03: a ticket label. `level` is the priority level and `sla` the time to answer in minutes, both
- * whole numbers of 0 or more (DECISIONS 19). `removed` labels stay listed so old tickets can show them as
+ * whole numbers of 0 or more. `removed` labels stay listed so old tickets can show them as
  * "Removed" (LABEL-02); they can no longer be edited.
  */
 export const Label = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VISITOR_STRINGS } from './visitorStrings.js';
 
 /**
- * Live chat from website visitors (issue 7: LIVECHAT, VISITOR; DECISIONS 1, 10, 17). A visitor opens the
+ * Live chat from website visitors (LIVECHAT, VISITOR). A visitor opens the
  * account's public link `/register/livechat/:token` (the token belongs to the account), gets a visitor
  * `csrf` from `/api/livechat/info`, joins the queue over the `/visitor` socket namespace, and an agent
  * accepts the chat, which creates the LIVECHAT ticket.
@@ -11,14 +11,14 @@ import { VISITOR_STRINGS } from './visitorStrings.js';
 export * from './livechatHints.js';
 export { VISITOR_NAMESPACE, VISITOR_STRINGS } from './visitorStrings.js';
 
-/** The spec's words on the agent side (LIVECHAT-16 and DECISIONS 1 strings are in SHELL_STRINGS). */
+/** The spec's words on the agent side (LIVECHAT-16 and the forced-home notice are in SHELL_STRINGS). */
 export const LIVECHAT_STRINGS = {
   title: 'Live Chats',
   showMore: 'Show More',
   empty: 'Its empty for now...',
   takeOne: 'Take one',
   incoming: (n: number) => (n === 1 ? '1 incoming live chat' : `${n} incoming live chats`),
-  /** Notice when forced home (DECISIONS 1). */
+  /** Notice when forced home. */
   removedNotice: "You got removed! You're not longer a participant in this conversation.",
   /** Design (LIVECHAT-06): the loser of a race. */
   taken: 'This live chat was already taken by another agent.',
@@ -89,6 +89,8 @@ export const VisitorForm = z.object({
   email: field(200).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
   message: field(VISITOR_MESSAGE_MAX).refine((s) => s.trim() !== '', VISITOR_STRINGS.empty),
   ic: field(100).optional(),
+  /** The page the visitor came from (the widget's host page, or the link's referrer); shown to agents. */
+  page: field(1000).optional(),
 });
 export type VisitorForm = z.infer<typeof VisitorForm>;
 
@@ -301,3 +303,48 @@ export interface VisitorServerToClient {
   newMessage: (e: { seq: number; data: { message: VisitorMessage } }) => void;
   liveChatEnded: (e: { seq: number; data: LiveChatEnded }) => void;
 }
+
+/**
+ * `GET /api/livechat/visitor/{ticketId}`: who the visitor of a live chat's ticket is, for the details beside
+ * the chat. `chats` are the other chats of the same visitor session; `tickets` are the account's other tickets
+ * of the same contact (the same e-mail or phone), newest first, 20 at most.
+ */
+export const VisitorDetailsParams = z.object({
+  ticketId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1),
+});
+export const VisitorPastChat = z.object({
+  ticket_id: z.number().nullable(),
+  ticket_number: z.number().nullable(),
+  state: z.string(),
+  agent: z.string(),
+  queued_at: z.number(),
+  message: z.string(),
+});
+export const VisitorPastTicket = z.object({
+  id: z.number(),
+  ticket_number: z.number(),
+  title: z.string(),
+  channel: z.string(),
+  closed: z.number(),
+  created_at: z.number(),
+});
+export const VisitorDetails = z.object({
+  ticketId: z.number(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  ic: z.string(),
+  page: z.string(),
+  browser: z.string(),
+  state: z.string(),
+  queued_at: z.number(),
+  chats: z.array(VisitorPastChat),
+  tickets: z.array(VisitorPastTicket),
+});
+export type VisitorDetails = z.infer<typeof VisitorDetails>;
+export const VisitorDetailsAnswer = z.object({ result: z.literal('success'), data: VisitorDetails });
+export const VISITOR_DETAILS_STRINGS = { notFound: 'No live chat visitor for this ticket.' } as const;

@@ -11,7 +11,7 @@ import { NotConfiguredAnswer } from './services.js';
 export const MESSAGE_CHUNK = 30;
 /** MSG-40: messages a conversation keeps in memory. */
 export const MESSAGE_WINDOW = 60;
-/** Recent tickets whose conversations stay cached (issue 6). */
+/** Recent tickets whose conversations stay cached. */
 export const RECENT_CONVERSATIONS = 10;
 /** RT-39: a typing indicator set by a socket event clears after 5 s, a local one after 2 s. */
 export const TYPING_REMOTE_MS = 5_000;
@@ -51,7 +51,23 @@ export const MESSAGE_STRINGS = {
   /** The reply is stored, but no SMTP server is configured (SMTP_URL) to send it. */
   mailNotConfigured: 'E-mail is not configured on this server (SMTP_URL), so the reply was stored but not sent.',
   mailFailed: (response: string) => `The e-mail could not be sent: ${response}`,
+  /** A reply sent through the ticket's mailbox (design): its state under the message. */
+  emailSending: 'Sending…',
+  emailFailed: (response: string) => `Failed: ${response}`,
+  emailRetry: 'Retry',
+  emailNotFailed: 'Only an e-mail that failed can be sent again.',
+  emailNoMailbox: "The ticket's mailbox was removed: the e-mail cannot be sent again.",
+  /** A send cut short by a crash: whether the SMTP server took it cannot be known, so it is not sent again. */
+  emailInterrupted:
+    'Sending was interrupted: the e-mail may or may not have left. Check with the customer before sending it again.',
 } as const;
+
+/**
+ * A reply sent through the ticket's mailbox (design, docs/email.md "Out"): `sending` from the moment it is
+ * stored until the SMTP server takes it (`sent`) or refuses it for good (`failed`, with the server's words).
+ */
+export const EmailState = z.enum(['sending', 'sent', 'failed']);
+export type EmailState = z.infer<typeof EmailState>;
 
 /** MSG-26 (design): the channels whose replies go out as e-mail through the reply composer. */
 export const isEmailChannel = (channel: string) => channel === 'EMAIL' || channel === 'GRAPH_EMAIL';
@@ -173,8 +189,19 @@ export const Message = z.object({
   aiqon_results: z.array(MessageAiFinding),
   scam_results: z.array(MessageAiFinding),
   files: z.array(MessageFile),
-  /** E-mail replies: the addresses it went to. */
-  email: z.object({ to: z.array(z.string()), cc: z.array(z.string()), subject: z.string() }).nullable(),
+  /**
+   * E-mail replies: the addresses it went to. `state` and `error` only for a reply sent through the ticket's
+   * mailbox (see `EmailState`); `error` is the SMTP server's words of a failure.
+   */
+  email: z
+    .object({
+      to: z.array(z.string()),
+      cc: z.array(z.string()),
+      subject: z.string(),
+      state: EmailState.optional(),
+      error: z.string().optional(),
+    })
+    .nullable(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -233,7 +260,9 @@ export type ReplyInput = z.infer<typeof ReplyInput>;
  * MSG-25: `id` and the attached files (first one flat as the spec names them, all in `data.files`).
  * `mail` (design) says what happened to the e-mail: `sent` (the SMTP server took it), `not_configured`
  * (stored, not sent: no SMTP_URL; `description` says so), or `none` (not an e-mail reply). A refused
- * e-mail is not stored: the call answers 502 with the SMTP server's response (MSG-31).
+ * e-mail is not stored: the call answers 502 with the SMTP server's response (MSG-31). A reply on a ticket
+ * that came in through a mailbox is stored at once and sent from that mailbox after: `sending` (a repeat of
+ * its `queue-` id answers its state then: `sent` or `failed`); `data.email.state` follows it.
  */
 export const ReplyAnswer = z.object({
   result: z.literal('success'),
@@ -242,10 +271,28 @@ export const ReplyAnswer = z.object({
   fileType: z.string(),
   fileName: z.string(),
   data: Message,
-  mail: z.enum(['sent', 'not_configured', 'none']),
+  mail: z.enum(['sent', 'sending', 'failed', 'not_configured', 'none']),
   description: z.string().optional(),
 });
 export type ReplyAnswer = z.infer<typeof ReplyAnswer>;
+
+/** A mailbox reply's e-mail state changed (socket `messageEmailState`, to the conversation's staff). */
+export const MessageEmailStateEvent = z.object({
+  ticketId: z.number(),
+  messageId: z.number(),
+  state: EmailState,
+  /** The SMTP server's words when it failed; null otherwise. */
+  error: z.string().nullable(),
+});
+export type MessageEmailStateEvent = z.infer<typeof MessageEmailStateEvent>;
+
+/**
+ * `POST /api/ticket/message/reply/retry` (design): sends a failed mailbox reply again, with the same
+ * Message-ID. 404 for a message that is not the account's, 409 when it is not a failed mailbox reply.
+ */
+export const RetryEmailInput = z.object({ id: messageId });
+export const RetryEmailAnswer = z.object({ result: z.literal('success'), data: MessageEmailStateEvent });
+export type RetryEmailAnswer = z.infer<typeof RetryEmailAnswer>;
 
 /** MSG-32, MSG-33 (design): the sender of a message, or an admin, deletes it; system messages stay. */
 export const DeleteMessageInput = z.object({ message_id: messageId, ticket_id: ticketId });
@@ -262,7 +309,7 @@ export const HistoryQuery = z.object({
 });
 export const HistoryAnswer = z.object({
   result: z.literal('success'),
-  /** The conversation's channel (DECISIONS 4): the pane picks its composer and read event by it. */
+  /** The conversation's channel: the pane picks its composer and read event by it. */
   channel: z.string(),
   data: z.array(Message),
   /** Every message of the conversation (MSG-18's first entry). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Notifications (NOTIF-01..38, DECISIONS 8 and 21). Rules both sides need: the categories and how the check
+ * Notifications (NOTIF-01..38). Rules both sides need: the categories and how the check
  * flags map to them, the item shape, paging, the relative time, the strings, and the Web Push subscription.
  */
 
@@ -23,10 +23,10 @@ export const NOTIFICATION_PAGE_SIZE = 10;
 /** NOTIF-14, HOST-09: the tab the panel selects when first opened: Trade on the trading host, else SLA. */
 export const firstNotificationTab = (variant: string | undefined): NotificationCategory =>
   variant === 'trading' ? 'trade' : 'sla';
-/** NOTIF-20, DECISIONS 21: the notification sound plays at 0.5. */
+/** NOTIF-20: the notification sound plays at 0.5. */
 export const NOTIFICATION_VOLUME = 0.5;
 
-/** DECISIONS 8: check flag -> tab. unread -> SLA, unread_2 -> System, unread_3 -> Trade. */
+/** Check flag -> tab. unread -> SLA, unread_2 -> System, unread_3 -> Trade. */
 export const CHECK_FLAG_OF: Record<NotificationCategory, 'unread' | 'unread_2' | 'unread_3'> = {
   sla: 'unread',
   system: 'unread_2',
@@ -54,7 +54,7 @@ export type Notification = z.infer<typeof Notification>;
 /** NOTIF-16: the `newNotification` socket event: the category and the notification fields. */
 export type NewNotification = Notification;
 
-/** NOTIF-22, DECISIONS 8: `GET /notification/check` answer. */
+/** NOTIF-22: `GET /notification/check` answer. */
 export const NotificationCheckAnswer = z.object({
   result: z.literal('success'),
   unread: z.boolean(),
@@ -84,7 +84,7 @@ export type NotificationGetQuery = z.input<typeof NotificationGetQuery>;
 export const NotificationGetAnswer = z.array(Notification);
 
 /**
- * NOTIF-27, NOTIF-28, DECISIONS 8: marks read every notification of the caller in `category` up to and
+ * NOTIF-27, NOTIF-28: marks read every notification of the caller in `category` up to and
  * including `lastId` (all of them without it). A `lastId` that is not one of the caller's notifications is 404.
  */
 export const NotificationReadInput = z.object({

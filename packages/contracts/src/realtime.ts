@@ -12,6 +12,7 @@ import type {
 import type {
   DeleteNoteEvent,
   LiveChatUnreadAnswer,
+  MessageEmailStateEvent,
   NewMessageEvent,
   ParticipantChangedEvent,
   PinEvent,
@@ -27,8 +28,9 @@ import type { NewNotification } from './notifications.js';
 import type { AnnouncementMessage } from './shell.js';
 import type { StatusUpdated } from './status.js';
 import type { ChannelDataUpdated, TicketCreated, UnreadCount, UnreadCount2 } from './ticketLive.js';
+import type { TicketNote } from './ticketNotes.js';
 import type { TicketStatusesUpdated } from './ticketStatuses.js';
-import type { TicketUpdated } from './tickets.js';
+import type { TicketsMerged, TicketUpdated } from './tickets.js';
 
 /**
  * Every server-to-client event is sent as `{ seq, data }`: `seq` is the account's event sequence, so a
@@ -50,13 +52,20 @@ export interface ServerToClient {
   settingsChanged: (e: Envelope<SettingsChanged>) => void;
   /** A ticket changed (priority, ...): the item as everyone sees it. */
   updateTicket: (e: Envelope<TicketUpdated>) => void;
+  /** Tickets were merged: open conversations of the primary and the others load again. */
+  ticketsMerged: (e: Envelope<TicketsMerged>) => void;
   /** RT-22: a message was added to a conversation (account room, or the members of a Workspace chat). */
   newMessage: (e: Envelope<NewMessageEvent>) => void;
+  /** A reply sent through the ticket's mailbox is sending, sent or failed (staff of the conversation). */
+  messageEmailState: (e: Envelope<MessageEmailStateEvent>) => void;
   /** RT-26: a message was deleted. */
   syncDelete: (e: Envelope<SyncDeleteEvent>) => void;
   /** RT-27: a note was added or edited; a note was deleted. Never sent to visitors. */
   receiveNote: (e: Envelope<ReceiveNoteEvent>) => void;
   deleteNote: (e: Envelope<DeleteNoteEvent>) => void;
+  /** A note on the ticket as a whole was added / deleted (staff only; see ticketNotes.ts). */
+  ticketNote: (e: Envelope<TicketNote>) => void;
+  ticketNoteDeleted: (e: Envelope<{ id: number; ticketId: number }>) => void;
   /** RT-29, RT-28. */
   addReaction: (e: Envelope<ReactionEvent>) => void;
   removeReaction: (e: Envelope<ReactionEvent>) => void;
@@ -87,7 +96,7 @@ export interface ServerToClient {
   channelDataUpdated2: (e: Envelope<ChannelDataUpdated>) => void;
   /** RT-33: this user's unread counts changed (own room). */
   unreadCount2: (e: Envelope<UnreadCount2>) => void;
-  /** DECISIONS 3: an admin changed the custom ticket statuses (account room). */
+  /** An admin changed the custom ticket statuses (account room). */
   ticketStatusesUpdated: (e: Envelope<TicketStatusesUpdated>) => void;
   /** LIVECHAT-04: the account's live chat queue changed (the whole count, the oldest items). */
   liveChatQueue: (e: Envelope<LiveChatQueue>) => void;
@@ -124,7 +133,7 @@ export interface ClientToServer {
   readMessage2: (r: { ticketId: number; messageId: number }, ack?: (r: { ok: boolean }) => void) => void;
   /** RT-18: ask for the messages of a ticket deleted after `ts` (unix seconds). */
   sendSyncDelete: (r: { ticketId: number; ts: number }, ack: (ids: number[]) => void) => void;
-  /** Issue 8: whether this tab has focus (no Web Push while a tab of the user has); repeated every minute. */
+  /** Whether this tab has focus (no Web Push while a tab of the user has); repeated every minute. */
   notificationFocus: (focused: boolean) => void;
   /** RT-17, TICKET-41: the ticket is open and the page focused: mark it read for this user. */
   receivedTicket: (

@@ -3,7 +3,7 @@ import { type HostVariant, PLANS } from './constants.js';
 import { UNIX_MS_MAX } from './messages.js';
 
 // ---------------------------------------------------------------------------------------------------------
-// Left navigation panel (NAV-03 .. NAV-28, DECISIONS 9, 12, 13, 20)
+// Left navigation panel (NAV-03 .. NAV-28)
 // ---------------------------------------------------------------------------------------------------------
 
 export type NavKey =
@@ -44,7 +44,7 @@ export interface NavContext {
   isAdmin: boolean;
   permissions: readonly string[];
   plan: number;
-  /** Account feature flags (DECISIONS 20): `scam_calls`, `customer_analysis`, `dashboard`. */
+  /** Account feature flags: `scam_calls`, `customer_analysis`, `dashboard`. */
   features: readonly string[];
   /** A call is ringing and shown outside the call pages (NAV-16, NAV-17). */
   incomingCall?: boolean;
@@ -56,7 +56,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { key: 'report', route: '/report/omnichannel', label: 'Report' },
   { key: 'tickets', route: '/ticket', label: 'Tickets' },
   { key: 'chats', route: '/chat', label: 'Chats' },
-  // Design: the live chats have an entry on wide screens too, as phones have their tab (DECISIONS 2's badge).
+  // Design: the live chats have an entry on wide screens too, as phones have their tab.
   { key: 'livechats', route: '/livechat', label: 'Live Chats' },
   { key: 'analyst_intelligence', route: '/analyst_intelligence', label: 'Analyst Intelligence' },
   { key: 'prediction_validator', route: '/prediction_validator', label: 'Prediction Validator' },
@@ -84,12 +84,12 @@ const TRADING_PAGES: readonly NavKey[] = [
   'ai_learning',
 ];
 
-/** Plans that count as Professional (Pro), Enterprise or Premium (Enterprise): DECISIONS 5. */
+/** Plans that count as Professional (Pro), Enterprise or Premium (Enterprise). */
 const CUSTOMER_ANALYSIS_PLANS = [3, 4];
 
 /**
- * NAV-22 .. NAV-24, DECISIONS 9: admins always see permission-gated items; hide_* apply to non-admins only.
- * DECISIONS 13: `support` is the support/call variant, so "support" and "call" gates both mean it.
+ * NAV-22 .. NAV-24: admins always see permission-gated items; hide_* apply to non-admins only.
+ * `support` is the support/call variant, so "support" and "call" gates both mean it.
  */
 export function isNavItemVisible(key: NavKey, c: NavContext): boolean {
   const has = (p: string) => c.permissions.includes(p);
@@ -211,7 +211,7 @@ export const INCOMING_CALL_STRINGS = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------
-// Bottom tabs on narrow screens (SHELL-33 .. SHELL-35, DECISIONS 2, HOST-06)
+// Bottom tabs on narrow screens (SHELL-33 .. SHELL-35, HOST-06)
 // ---------------------------------------------------------------------------------------------------------
 
 export type BottomTab = 'ticket' | 'livechat' | 'chat';
@@ -355,8 +355,15 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   8: { key: 'departments', label: 'Departments', admin: true },
   9: { key: 'labels', label: 'Labels', admin: true },
   10: { key: 'tickets', label: 'Tickets', admin: true },
-  /** Issue 7: the live chat widget's embed snippet and automatic offering. */
+  /** The live chat widget's embed snippet and automatic offering. */
   11: { key: 'livechat', label: 'Live chat', admin: true },
+  /** Design: business hours, holidays and SLA policies (docs/sla.md). */
+  12: { key: 'sla', label: 'Business hours & SLA', admin: true },
+  /** The e-mail channel: the account's mailboxes, fetched by IMAP (docs/email.md). */
+  13: { key: 'mailboxes', label: 'Mailboxes', admin: true },
+  /** Beyond the spec: everyone's own canned replies (admins also the shared ones), and the account's macros. */
+  15: { key: 'replies', label: 'Canned replies' },
+  16: { key: 'macros', label: 'Macros', admin: true },
   17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
 };
 /** SHELL-53: the section index of subscriptions and billing (the plans screen). */

@@ -1,7 +1,7 @@
 import { PLANS } from './constants.js';
 
 /**
- * SLA alerts (issue 8; LABEL-03, PLAN-19..23). A label's `sla` is the minutes a ticket carrying it may wait
+ * SLA alerts (LABEL-03, PLAN-19..23). A label's `sla` is the minutes a ticket carrying it may wait
  * for a reply; 0 means no SLA. With several labels the smallest non-zero one applies.
  */
 

@@ -19,7 +19,7 @@ export const STATUS_DURATION_NOTE = 'Your status duration will be recorded';
 export const REASON_REQUIRED: readonly string[] = ['AWAY', 'BUSY'];
 
 /**
- * DECISIONS 6: `POST /api/online_status/update`. `status` is a built-in status or the name of one of the
+ * `POST /api/online_status/update`. `status` is a built-in status or the name of one of the
  * account's custom statuses (the server checks which). AWAY and BUSY need a reason, and so does a custom
  * status marked `needs_reason`.
  */

@@ -5,7 +5,7 @@ import { TicketListItem } from './tickets.js';
 const id = z.coerce.number().int().positive();
 
 /**
- * TICKET-22, TICKET-29 (design), DECISIONS 3: `POST /api/ticket/status {id, status}` sets a ticket's status:
+ * TICKET-22, TICKET-29 (design): `POST /api/ticket/status {id, status}` sets a ticket's status:
  * a default code 0 to 3, or one of the account's custom statuses (5 and up; the server checks it exists,
  * else "Unknown status."). 4 means "all" in filters and is never a ticket's status.
  */
@@ -62,7 +62,7 @@ export const TicketAutoAssignAnswer = z.object({
 });
 
 /**
- * PLAN-20..23, DECISIONS 5: concurrent open tickets one agent may hold before automatic assignment skips
+ * PLAN-20..23: concurrent open tickets one agent may hold before automatic assignment skips
  * them. Starter 5, Basic 10, Pro 15, Enterprise unlimited (null). Design: a trial gets Starter's 5; the
  * console plan (99) and unknown plans get 0 (it has no conversations). Manual assignment is never limited.
  */

@@ -109,6 +109,7 @@ export function ticketMatchesList(t: Matchable, list: ListFilters, now: number =
     const agent = q.agent.toLowerCase();
     checks.push(assigneeList(t.assignee).some((a) => a.toLowerCase() === agent));
   }
+  if (q.assigned !== undefined) checks.push(assigneeList(t.assignee).length > 0 === (q.assigned === '1'));
   const time = q.received === 'created' ? t.created_at : t.updated_at;
   if (q.start !== undefined) checks.push(time >= q.start * 1000);
   if (q.end !== undefined) checks.push(time <= q.end * 1000 + 999);

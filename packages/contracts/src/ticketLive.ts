@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEmailAddress } from './messages.js';
 import { ASSIGN_STRATEGIES } from './ticketAssignment.js';
 import { ticketMatchesList } from './ticketFiltersMatch.js';
 import {
@@ -39,8 +40,19 @@ export const TicketCreateInput = z
       .regex(/^\+?[0-9 ()-]*$/, 'did must be a phone number.')
       .optional()
       .default(''),
+    /**
+     * The customer's first message, stored as the customer's (sender `visitor`, their name), so the ticket
+     * reads as the customer wrote it; needs a customer (a name, e-mail or phone).
+     */
+    message: text(20_000),
+    /** Usernames of active users of the account to assign it to at once (the ticket's own assignment). */
+    assignee: z.array(z.string().trim().min(1).max(100)).max(50).optional().default([]),
   })
   .superRefine((t, ctx) => {
+    if (t.email !== '' && !isEmailAddress(t.email))
+      ctx.addIssue({ code: 'custom', path: ['email'], message: TICKET_CREATE_STRINGS.badEmail(t.email) });
+    if (t.message !== '' && t.name === '' && t.email === '' && t.phone === '')
+      ctx.addIssue({ code: 'custom', path: ['name'], message: TICKET_CREATE_STRINGS.customerRequired });
     if (t.channel !== 'CALL' && (t.call_direction !== '' || t.did !== ''))
       ctx.addIssue({ code: 'custom', path: ['channel'], message: TICKET_CREATE_STRINGS.callFieldsWithoutCall });
   });
@@ -55,6 +67,8 @@ export const TICKET_CREATE_STRINGS = {
   unknownLabel: (labelId: number) => `Unknown label: ${labelId}.`,
   unknownCampaign: 'No such campaign.',
   callFieldsWithoutCall: 'call_direction and did are for CALL tickets only.',
+  customerRequired: "Give the customer's name, e-mail or phone.",
+  badEmail: (address: string) => `Please check the email address. ${address}`,
 } as const;
 
 /** RT-21: `createTicket` (account room): a new ticket, as every list item minus the per-user flags. */
@@ -99,7 +113,7 @@ export const TicketReadInput = z.object({ id });
 export const TicketReadAnswer = z.object({ result: z.literal('success'), unread: z.array(UnreadCount) });
 
 /**
- * Per-department automatic assignment (issue 5): `strategy` null = off. `GET /api/ticket/autoassign/settings`
+ * Per-department automatic assignment: `strategy` null = off. `GET /api/ticket/autoassign/settings`
  * lists the departments that have it; `POST` sets one (admin).
  */
 export const DepartmentAutoAssign = z.object({ department_id: id, strategy: z.enum(ASSIGN_STRATEGIES).nullable() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * DECISIONS 3, TICKET-24, TICKET-25 (design): an account's own ticket statuses, beside the default codes
+ * TICKET-24, TICKET-25 (design): an account's own ticket statuses, beside the default codes
  * 0 to 3 (4 means "all" in filters). Codes are 5 and up, chosen by the server (the next free code of the
  * account, never reused after a delete, so an old ticket at a deleted code shows "?"). `alternate` "0"
  * means the status counts as open: its tickets show in the Open list and count toward an agent's open

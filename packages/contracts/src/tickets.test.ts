@@ -21,7 +21,7 @@ describe('ticket rules', () => {
     expect(ticketStatusName(7, [{ status_code: 7, name: 'Waiting on parts' }])).toBe('Waiting on parts');
   });
 
-  it('TICKET-26 TICKET-67 TICKET-24 TICKET-22 filter words (solved = Resolved, DECISIONS 3), default codes and custom codes (5 and up); nothing else', () => {
+  it('TICKET-26 TICKET-67 TICKET-24 TICKET-22 filter words (solved = Resolved), default codes and custom codes (5 and up); nothing else', () => {
     expect(
       ['open', 'pending', 'solved', 'closed', 'all', '0', '1', '2', '3', '4', '5', '12'].map(parseTicketFilter),
     ).toEqual([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5, 12]);

@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { CHANNELS, type Channel, TICKET_STATUS } from './constants.js';
 import { TICKET_FILTER_STRINGS, TicketFilterQueryFields } from './ticketFilters.js';
 
-/** DECISIONS 3, TICKET-23: names of the default status codes; 4 means "all" in filters. */
+/** TICKET-23: names of the default status codes; 4 means "all" in filters. */
 export const TICKET_STATUS_NAMES: Record<number, string> = { 0: 'Open', 1: 'Pending', 2: 'Resolved', 3: 'Closed' };
 
-/** TICKET-23, DECISIONS 3: the name of a status code; a custom status by its code, any other code "?". */
+/** TICKET-23: the name of a status code; a custom status by its code, any other code "?". */
 export function ticketStatusName(code: number, custom: { status_code: number; name: string }[] = []): string {
   return TICKET_STATUS_NAMES[code] ?? custom.find((c) => c.status_code === code)?.name ?? '?';
 }
 
 /**
  * TICKET-26, TICKET-67 (design): the chat filter words and the code each stands for. "closed" is code 3
- * only; "solved" is Resolved (2), the spec's own name for that code (TICKET-22, DECISIONS 3).
+ * only; "solved" is Resolved (2), the spec's own name for that code (TICKET-22).
  */
 export const TICKET_FILTER_WORDS = {
   open: TICKET_STATUS.open,
@@ -24,7 +24,7 @@ export const TICKET_FILTER_WORDS = {
 export type TicketFilterWord = keyof typeof TICKET_FILTER_WORDS;
 
 /**
- * The `{filter}` of the load calls: a status code 0 to 4, a custom status code (5 and up, DECISIONS 3; the
+ * The `{filter}` of the load calls: a status code 0 to 4, a custom status code (5 and up; the
  * server checks the account has it) or a chat word; null for anything else.
  */
 export function parseTicketFilter(v: string): number | null {
@@ -34,6 +34,8 @@ export function parseTicketFilter(v: string): number | null {
 }
 
 export const TICKET_STRINGS = {
+  /** A customer wrote to a Pending ticket (one waiting for the customer): it is the team's turn again. */
+  customerReopened: 'The customer wrote again: the status is back to Open.',
   badFilter: 'Unknown filter: use a status code 0 to 4, a custom status code or open, pending, solved, closed or all.',
   badType: 'Unknown list type: use ticket, chat, livechat, call2 or call.',
   badOffset: 'The offset must be a whole number of 0 or more.',
@@ -44,13 +46,13 @@ export const TICKET_STRINGS = {
   labelNotFound: 'Label not found.',
 } as const;
 
-/** DECISIONS 4, TICKET-19: lower-case `livechat` is stored by some sources and means LIVECHAT. */
+/** TICKET-19: lower-case `livechat` is stored by some sources and means LIVECHAT. */
 export const CHANNEL_ALIASES: Record<string, Channel> = { livechat: 'LIVECHAT' };
 
-/** DECISIONS 4, TICKET-19: a live chat's ticket, under either stored spelling (`LIVECHAT` or `livechat`). */
+/** TICKET-19: a live chat's ticket, under either stored spelling (`LIVECHAT` or `livechat`). */
 export const isLiveChatChannel = (channel: string) => channel === 'LIVECHAT' || channel === 'livechat';
 
-/** TICKET-18, DECISIONS 4: the display name of a channel code; an unknown code shows as it is. */
+/** TICKET-18: the display name of a channel code; an unknown code shows as it is. */
 export function channelName(code: string): string {
   const c = CHANNEL_ALIASES[code] ?? code;
   return Object.hasOwn(CHANNELS, c) ? CHANNELS[c as Channel] : code;
@@ -215,7 +217,8 @@ export const CHANNEL_CODES = [...Object.keys(CHANNELS), ...Object.keys(CHANNEL_A
  * - `start`/`end`: unix seconds, both inclusive; `received` says which time they bound: `updated`
  *   (default) or `created` (the ticket's received time).
  * - `agent`: one username; a ticket matches when it is among its assignees.
- * - `priorityFilter`: H, M, L and `none` (no priority). `channelFilter`: channel codes (DECISIONS 4).
+ * - `assigned`: 1 = it has an assignee, 0 = nobody (the Unassigned view).
+ * - `priorityFilter`: H, M, L and `none` (no priority). `channelFilter`: channel codes.
  * - `labelFilter`: label ids, a ticket matches when it has any of them; `depFilter`: department ids. An id
  *   that is not the caller's account's is refused (400), never silently ignored.
  * - `withReply`: 1 = an agent has answered, 0 = not yet.
@@ -232,6 +235,7 @@ export const CHANNEL_CODES = [...Object.keys(CHANNELS), ...Object.keys(CHANNEL_A
 const TicketLoadFields = z.object({
   campaignId: z.preprocess(blank, id.optional()),
   agent: z.preprocess(blank, z.string().max(100).optional()),
+  assigned: flag,
   received: z.preprocess(blank, z.enum(['updated', 'created']).default('updated')),
   start: seconds,
   end: seconds,
@@ -287,6 +291,15 @@ export const TicketPriorityAnswer = z.object({ result: z.literal('success'), dat
 /** `updateTicket` (RT): a ticket changed; the item without the per-user read state. */
 export const TicketUpdated = TicketListItem.omit({ read: true, newMessage: true });
 export type TicketUpdated = z.infer<typeof TicketUpdated>;
+
+/**
+ * `ticketsMerged` (RT, account room): the messages of `merged` moved under `ticketId`. Open conversations of
+ * any of them load again (the moved messages keep their ids and are not sent again as new ones).
+ */
+export interface TicketsMerged {
+  ticketId: number;
+  merged: number[];
+}
 
 /** TICKET-64: a campaign. */
 export const Campaign = z.object({ id: z.number(), name: z.string(), created_at: z.number() });

@@ -1,5 +1,5 @@
 /**
- * The visitor page's words and socket namespace (issue 7), without zod: the widget's light visitor page
+ * The visitor page's words and socket namespace, without zod: the widget's light visitor page
  * imports this file alone (`@parley/contracts/visitor`) to stay within its 60 kB budget.
  */
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /**
- * Workspace: the internal chat between team members (issue 7: CHAT-01..CHAT-11). A chat is a ticket of
- * channel `chat` (DECISIONS 4) with members, so the messages module's one write path, idempotent sends and
+ * Workspace: the internal chat between team members (CHAT-01..CHAT-11). A chat is a ticket of
+ * channel `chat` with members, so the messages module's one write path, idempotent sends and
  * catch-up apply unchanged; only members receive its events and may read or write it. A meeting is, for
  * now, a presence room per chat: who is "in the meeting" of that chat (CHAT-08, CHAT-09).
  */
 
-/** The Workspace channel code (DECISIONS 4). */
+/** The Workspace channel code. */
 export const WORKSPACE_CHANNEL = 'chat';
 /** Chats a page of the list shows; Show More asks for the next page (CHAT-02). */
 export const CHAT_PAGE = 30;

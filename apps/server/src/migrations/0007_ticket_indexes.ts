@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import type { ParleyMigration } from './helpers.js';
 
 /**
- * Indexes for the ticket list counts and filters (issue 5, `npm run bench -- tickets`). Every list page
+ * Indexes for the ticket list counts and filters (`npm run bench -- tickets`). Every list page
  * also counts every matching row; with these the count of a status tab and of a department tab reads the
  * index alone (the list type's channel condition is in it), and a received-time range with a channel
  * filter reads only the rows of those channels in the range.

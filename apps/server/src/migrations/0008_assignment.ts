@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Assignment (issue 5, "every assignment recorded"): one row per user a ticket is assigned to, manual or
+ * Assignment ("every assignment recorded"): one row per user a ticket is assigned to, manual or
  * automatic. Round robin reads the latest row per user (by id, so assignments in the same millisecond
  * still have an order).
  */

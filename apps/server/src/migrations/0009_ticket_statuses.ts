@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Issue 5, second part: custom ticket statuses (DECISIONS 3), the per-department automatic assignment
+ * Custom ticket statuses, the per-department automatic assignment
  * setting, the tickets' encryption method, and the index that numbers new tickets (the next ticket_number
  * of an account).
  */

@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Conversations (issue 6, MSG): the message fields the first version lacked, notes, reactions, uploaded
+ * Conversations (MSG): the message fields the first version lacked, notes, reactions, uploaded
  * files, and the ticket's reply language. `client_id` (the `queue-` id) is unique per account: the
  * idempotency key of a send.
  */

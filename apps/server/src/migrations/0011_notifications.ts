@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Notifications, SLA alerts and Web Push (issue 8): per-user notifications, Web Push subscriptions and the
+ * Notifications, SLA alerts and Web Push: per-user notifications, Web Push subscriptions and the
  * tabs that have focus, the SLA timers (one row per ticket: its current wait), the breach facts for
  * reporting, the monthly alert usage, and small server state (the VAPID keys when there is no shared data dir, the SLA scan watermark).
  */

@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Live chat and Workspace chat (issue 7): the account's visitor link token and automatic offering
+ * Live chat and Workspace chat: the account's visitor link token and automatic offering
  * settings, visitor sessions (a browser holding a csrf), live chats (the queue entry that becomes a
  * LIVECHAT ticket when accepted, with its CSAT rating), and the members of Workspace chats.
  */

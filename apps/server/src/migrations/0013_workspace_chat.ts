@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Workspace chats (issue 7, CHAT-07): one row per internal chat ticket (channel `chat`) saying whether it
+ * Workspace chats (CHAT-07): one row per internal chat ticket (channel `chat`) saying whether it
  * is a 1:1 chat or a group and who started it. `direct_key` ("<low user id>:<high user id>") is unique per
  * account, so two people never get two 1:1 chats, even when both start one at the same moment. Members
  * are in `chat_members` (0012).

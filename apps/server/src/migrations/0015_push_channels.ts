@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Issue 8, NOTIF-37, NOTIF-38: the per-channel MessageNotification choice of the browser behind a Web Push
+ * NOTIF-37, NOTIF-38: the per-channel MessageNotification choice of the browser behind a Web Push
  * subscription, so a new message's push honours it. `channels_off` is the JSON list of channel codes turned
  * off there; null (every row before this migration) means every channel on.
  */

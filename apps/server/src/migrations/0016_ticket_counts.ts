@@ -3,7 +3,7 @@ import type { Dialect } from '../platform/db/db.js';
 import { columns, type ParleyMigration } from './helpers.js';
 
 /**
- * Issue 5 (`npm run bench -- tickets`): two tables derived from `tickets`, kept by triggers in the writing
+ * For `npm run bench -- tickets`: two tables derived from `tickets`, kept by triggers in the writing
  * transaction, so no write path (commands, imports, the demo, a bulk `INSERT ... SELECT`) can forget them.
  *
  * - `ticket_counts`: how many tickets an account has per status, channel and department (0 = none). The

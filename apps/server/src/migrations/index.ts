@@ -21,6 +21,13 @@ import { m0019_ticket_fields } from './0019_ticket_fields.js';
 import { m0020_events_pending_order } from './0020_events_pending_order.js';
 import { m0021_rate_limit_hits } from './0021_rate_limit_hits.js';
 import { m0022_totp_last_step } from './0022_totp_last_step.js';
+import { m0023_replies } from './0023_replies.js';
+import { m0024_business_hours_sla_policies } from './0024_business_hours_sla_policies.js';
+import { m0026_ticket_notes_visitor } from './0026_ticket_notes_visitor.js';
+import { m0027_sla_targets_resolution } from './0027_sla_targets_resolution.js';
+import { m0028_mailboxes } from './0028_mailboxes.js';
+import { m0029_email_out } from './0029_email_out.js';
+import { m0030_email_inbound } from './0030_email_inbound.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -46,6 +53,13 @@ const all: Record<string, ParleyMigration> = {
   '0020_events_pending_order': m0020_events_pending_order,
   '0021_rate_limit_hits': m0021_rate_limit_hits,
   '0022_totp_last_step': m0022_totp_last_step,
+  '0023_replies': m0023_replies,
+  '0024_business_hours_sla_policies': m0024_business_hours_sla_policies,
+  '0026_ticket_notes_visitor': m0026_ticket_notes_visitor,
+  '0027_sla_targets_resolution': m0027_sla_targets_resolution,
+  '0028_mailboxes': m0028_mailboxes,
+  '0029_email_out': m0029_email_out,
+  '0030_email_inbound': m0030_email_inbound,
 };
 
 class StaticProvider implements MigrationProvider {

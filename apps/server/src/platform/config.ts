@@ -33,7 +33,7 @@ const url = (protocols: string[]) =>
       }
     });
 
-/** `host=variant,host=variant` (DECISIONS 13): an unknown host is `combined`. */
+/** `host=variant,host=variant`: an unknown host is `combined`. */
 const hostMap = z
   .string()
   .optional()
@@ -72,6 +72,19 @@ const hostPortList = z
       list.push({ host: parsed.hostname, port: parsed.port });
     }
     return list;
+  });
+
+/** 32 bytes in base64 (`openssl rand -base64 32`); empty is unset. */
+const secretsKey = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(v) || Buffer.from(v, 'base64').length !== 32) {
+      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes in base64 (openssl rand -base64 32)' });
+      return z.NEVER;
+    }
+    return v;
   });
 
 /** Every setting Parley reads, with its default. The README lists the same table. */
@@ -135,12 +148,50 @@ export const ConfigSchema = z.object({
   /** Multipart requests (uploads) read at once for one account, and in this process; past either: 429. */
   UPLOADS_PER_ACCOUNT: int(4, 1, 1000),
   UPLOADS_PER_PROCESS: int(16, 1, 10_000),
+  /**
+   * Seals secrets kept in the database (mailbox passwords) with AES-256-GCM. Unset: mailboxes cannot be
+   * added or changed, and none is fetched.
+   */
+  SECRETS_KEY: secretsKey,
+  /** How often each mailbox is polled besides IMAP IDLE (a missed IDLE notice is picked up by then). */
+  EMAIL_POLL_MS: int(60_000, 50, 86_400_000),
+  /**
+   * On shutdown, how long requests under way may finish; then their connections are cut, so a client that
+   * stalls mid-request cannot hold the process open.
+   */
+  SHUTDOWN_GRACE_MS: int(10_000, 0, 600_000),
+  /**
+   * The inbound SMTP listener for forwarded mail (docs/email.md, "In by forwarding"): off unless a port is set
+   * (0: any free port, for tests).
+   */
+  INBOUND_SMTP_PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number from 0 to 65535' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  /** Where it listens: loopback by default, behind the installation's own MTA; 0.0.0.0 to take mail directly. */
+  INBOUND_SMTP_HOST: z.string().min(1).max(253).default('127.0.0.1'),
+  /** The domain of the forwarding addresses (its MX points here); default the host of PUBLIC_URL, else localhost. */
+  INBOUND_SMTP_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/, 'must be a domain name')
+    .optional(),
+  /** The largest mail taken (bytes as sent, so base64 attachments count a third more); larger ones get 552. */
+  INBOUND_SMTP_MAX_BYTES: int(31_457_280, 1024, 1_073_741_824),
 });
 
 export type Config = Omit<
   z.infer<typeof ConfigSchema>,
-  'TRUST_PROXY' | 'APP_VERSION' | 'SIGNUP_ENABLED' | 'METRICS_PUBLIC' | 'API_DOCS_PUBLIC'
+  'TRUST_PROXY' | 'APP_VERSION' | 'SIGNUP_ENABLED' | 'METRICS_PUBLIC' | 'API_DOCS_PUBLIC' | 'INBOUND_SMTP_DOMAIN'
 > & {
+  INBOUND_SMTP_DOMAIN: string;
   TRUST_PROXY: boolean;
   SIGNUP_ENABLED: boolean;
   METRICS_PUBLIC: boolean;
@@ -178,5 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     WEB_DIST: path.resolve(c.WEB_DIST || path.join(root, 'apps/web/dist')),
     // SHELL-64: the web app compares its build's version with this one and offers the update bar.
     APP_VERSION: c.APP_VERSION || packageVersion(root),
+    INBOUND_SMTP_DOMAIN: (
+      c.INBOUND_SMTP_DOMAIN || (c.PUBLIC_URL ? new URL(c.PUBLIC_URL).hostname : 'localhost')
+    ).toLowerCase(),
   };
 }

@@ -4,6 +4,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../app.js';
 import { apiClient, type Call, signInVia, signUpVia, uniq } from '../testing/api.js';
+import { relayed, waitFor } from '../testing/sockets.js';
 import { createWorkspaceVia, dialects, startTestServer, testConfig } from '../testing/support.js';
 import { scrubUrl } from './logging.js';
 
@@ -212,8 +213,20 @@ describe.each(dialects)('logging (%s)', (dialect) => {
     // Sign out.
     expect((await call('DELETE', '/api/user/signout', { token: withBackup.body.token })).status).toBe(200);
 
-    // Let the relay and presence finish what these requests set off, then look.
-    await new Promise((r) => setTimeout(r, 300));
+    // Let the relay and presence finish what these requests set off, then look: every account's events
+    // delivered, and presence done with the closed sockets.
+    for (const { id } of await s.handle.db.selectFrom('accounts').select('id').execute()) {
+      await relayed(s.handle.db, Number(id));
+      await waitFor(
+        async () =>
+          !(await s.handle.db
+            .selectFrom('user_connections')
+            .select('socket_id')
+            .where('account_id', '=', Number(id))
+            .executeTakeFirst()),
+        'presence to forget the closed sockets',
+      );
+    }
     const log = lines.join('');
     // The capture works: trace-level request lines are there, and the scrubbed URLs with them.
     expect(lines.length).toBeGreaterThan(50);

@@ -36,7 +36,7 @@ async function smtpSink(): Promise<{ port: number; mail: Received[]; close(): Pr
   return { port, mail, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe('ISSUE3 password reset over real SMTP', () => {
+describe('password reset over real SMTP', () => {
   let sink: Awaited<ReturnType<typeof smtpSink>>;
   let server: Awaited<ReturnType<typeof startTestServer>>;
 

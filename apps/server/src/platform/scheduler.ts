@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type pino from 'pino';
+import { type Clock, systemClock, type TimerHandle, timersOf } from './clock.js';
 import type { DB } from './db/db.js';
 
 export interface Task {
@@ -15,7 +16,7 @@ export interface Task {
  * of nodes exactly one runs a task per period; a node that dies simply lets its lease lapse.
  */
 export class Scheduler {
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: TimerHandle[] = [];
   private readonly running = new Set<Promise<unknown>>();
   private readonly tasks: Task[] = [];
   private started = false;
@@ -24,6 +25,8 @@ export class Scheduler {
     private readonly db: DB,
     private readonly nodeId: string,
     private readonly log: pino.Logger,
+    /** The time leases are taken by, and the timers that run the tasks. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Adds a task; it first runs when the scheduler starts (at once if it has already started). */
@@ -44,7 +47,7 @@ export class Scheduler {
       const p = this.runOnce(task).finally(() => this.running.delete(p));
       this.running.add(p);
     };
-    this.timers.push(setInterval(tick, task.everyMs));
+    this.timers.push(timersOf(this.clock).setInterval(tick, task.everyMs));
     setImmediate(tick);
   }
 
@@ -66,7 +69,7 @@ export class Scheduler {
    * the lease's start, or null when another node holds it.
    */
   async acquire(name: string, ms: number): Promise<number | null> {
-    const at = Date.now();
+    const at = this.clock();
     await this.db
       .insertInto('task_leases')
       .values({ name, owner: '', lease_until: 0, last_run_at: null })
@@ -82,7 +85,7 @@ export class Scheduler {
   }
 
   async stop(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) timersOf(this.clock).clearInterval(t);
     await Promise.allSettled([...this.running]);
   }
 }

@@ -47,6 +47,7 @@ export interface Received {
 /**
  * A stand-in push service speaking the Web Push protocol over HTTPS: it answers 201 and keeps each request.
  * `subscription()` makes a browser-like key pair and auth secret; `decrypt()` opens an aes128gcm body with them.
+ * The server's push tests and the e2e tests (e2e/webPush.e2e.test.ts) both use this one.
  */
 export async function startPushEndpoint() {
   const tls = selfSigned();

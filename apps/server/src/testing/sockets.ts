@@ -1,20 +1,12 @@
-import type { ClientToServer, ServerToClient } from '@parley/contracts';
+import { type ClientToServer, rooms, type ServerToClient } from '@parley/contracts';
 import { io, type Socket } from 'socket.io-client';
+import type { DB } from '../platform/db/db.js';
+import { appendEvent, runCommand } from '../platform/outbox/index.js';
+import { waitFor } from './waitFor.js';
+
+export { waitFor };
 
 export type TestSocket = Socket<ServerToClient, ClientToServer>;
-
-/** Polls `check` until it returns a truthy value; fails with `what` after `ms`. */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A socket of a signed-in user, resolved once the server has sent its first catch-up (it is in its rooms). */
 export async function connectSocket(url: string, token: string, opened: TestSocket[] = []): Promise<TestSocket> {
@@ -40,6 +32,7 @@ export function collect<
     | 'labelsUpdated'
     | 'settingsChanged'
     | 'updateTicket'
+    | 'ticketsMerged'
     | 'newMessage'
     | 'textEmotion'
     | 'voiceEmotion'
@@ -49,4 +42,62 @@ export function collect<
   const got: Parameters<ServerToClient[E]>[0]['data'][] = [];
   (socket as unknown as { on(n: string, f: (e: { data: never }) => void): void }).on(event, (e) => got.push(e.data));
   return got;
+}
+
+let marks = 0;
+
+/**
+ * The sentinel for "nothing arrived": appends a marker event for the account's room through the event spine
+ * and waits until every one of `sockets` has it. An event committed before it on the same path would have
+ * reached them by then, so a test can assert that one did not.
+ */
+export async function flushSockets(db: DB, accountId: number, sockets: TestSocket[], ms?: number): Promise<void> {
+  const mark = ++marks;
+  const heard = sockets.map((socket) => {
+    const s = socket as unknown as {
+      on(n: string, f: (e: { data: { mark: number } }) => void): void;
+      off(n: string, f: (e: { data: { mark: number } }) => void): void;
+    };
+    return new Promise<void>((resolve) => {
+      const on = (e: { data: { mark: number } }) => {
+        if (e.data.mark !== mark) return;
+        s.off('testMark', on);
+        resolve();
+      };
+      s.on('testMark', on);
+    });
+  });
+  await runCommand(db, (trx) =>
+    appendEvent(trx, {
+      accountId,
+      type: 'test.mark',
+      payload: { mark },
+      realtime: { name: 'testMark', rooms: [rooms.account(accountId)] },
+    }),
+  );
+  let n = 0;
+  for (const h of heard) void h.then(() => n++);
+  await waitFor(() => n === sockets.length, `the marker event on ${sockets.length} socket(s)`, ms);
+}
+
+/**
+ * The sentinel for "no effect came of it" where no marker can follow the effect (a push, a notification a
+ * listener writes, an event on a visitor's socket): waits until the relay has delivered every event the
+ * account has committed so far. An event is marked delivered only once all its effects have run (its socket
+ * writes too: an acknowledged call made on a socket after this is answered after them), in the transaction
+ * that also commits the events its listeners append, so those are waited for too.
+ */
+export async function relayed(db: DB, accountId: number, ms?: number): Promise<void> {
+  await waitFor(
+    async () =>
+      !(await db
+        .selectFrom('events')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('delivered_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst()),
+    `every event of account ${accountId} delivered`,
+    ms,
+  );
 }

@@ -8,8 +8,6 @@ import { freshDatabase } from './support.js';
 
 export const silentLog = pino({ level: 'silent' });
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export interface SpineDb extends DbHandle {
   /** DATABASE_URL (Postgres) and DATA_DIR of the database, for a child process. */
   env: Record<string, string>;
@@ -21,7 +19,7 @@ export interface SpineDb extends DbHandle {
 
 /** A new, empty database of the dialect, migrated unless `migrate: false`. */
 export async function spineDatabase(dialect: Dialect, opts: { migrate?: boolean } = {}): Promise<SpineDb> {
-  const fresh = await freshDatabase(dialect);
+  const fresh = await freshDatabase(dialect, { migrated: opts.migrate ?? true });
   const handles: DbHandle[] = [];
   const open = (): DbHandle => {
     const h = openDatabase({ databaseUrl: fresh.env.DATABASE_URL, dataDir: fresh.env.DATA_DIR! });
@@ -58,13 +56,4 @@ export async function createAccount(db: DB, name = 'Acme'): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(r.id);
-}
-
-/** Polls until `cond` holds; throws with `what()` after `ms`. */
-export async function waitFor(cond: () => boolean | Promise<boolean>, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what()}`);
-    await sleep(10);
-  }
 }

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
+import { inject } from 'vitest';
 import { createParley, type Parley } from '../app.js';
+import type { Clock } from '../platform/clock.js';
 import { type Config, loadConfig } from '../platform/config.js';
 import type { Dialect } from '../platform/db/db.js';
 
@@ -14,17 +16,25 @@ export const redisUrl = process.env.TEST_REDIS_URL;
 
 export const tempDir = (prefix = 'parley-test-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
-/** A new, empty Postgres database on the TEST_DATABASE_URL server; `drop()` removes it. */
-export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new Postgres database on the TEST_DATABASE_URL server; `drop()` removes it. Empty, or with `migrated` a
+ * copy of the run's migrated template (testing/globalSetup.ts), which is much faster than migrating.
+ */
+export async function freshPostgres(
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `parley_t_${randomBytes(6).toString('hex')}`;
+  const template = opts.migrated ? inject('postgresTemplate') : undefined;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const u = new URL(base);
   u.pathname = `/${name}`;
+  // A test database outlives no crash of Postgres itself: commits need not wait for the WAL to reach the disk.
+  u.searchParams.set('options', '-c synchronous_commit=off');
   return {
     url: u.toString(),
     async drop() {
@@ -36,13 +46,21 @@ export async function freshPostgres(): Promise<{ url: string; drop(): Promise<vo
   };
 }
 
-/** A fresh database of the given dialect: a temp SQLite dir or a new Postgres database. */
-export async function freshDatabase(dialect: Dialect): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+/**
+ * A fresh database of the given dialect: a temp SQLite dir or a new Postgres database; empty, or with
+ * `migrated` already carrying every migration (copied from the run's template).
+ */
+export async function freshDatabase(
+  dialect: Dialect,
+  opts: { migrated?: boolean } = {},
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (dialect === 'postgres') {
-    const p = await freshPostgres();
+    const p = await freshPostgres(opts);
     return { env: { DATABASE_URL: p.url, DATA_DIR: tempDir() }, drop: p.drop };
   }
   const dir = tempDir();
+  const template = opts.migrated ? inject('sqliteTemplate') : undefined;
+  if (template) fs.copyFileSync(template, path.join(dir, 'parley.db'));
   return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -58,6 +76,8 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     // Tests sign up and ask for resets many times from 127.0.0.1; the tests of these limits set their own.
     SIGNUP_LIMIT_PER_IP: '100000',
     RESET_LIMIT_PER_IP: '100000',
+    // A test's stop waits for requests still under way (a body not read to the end) no longer than this.
+    SHUTDOWN_GRACE_MS: '3000',
     ...env,
   });
 }
@@ -66,11 +86,12 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string | undefined> = {},
-  opts: { logger?: pino.Logger } = {},
+  opts: { logger?: pino.Logger; clock?: Clock } = {},
 ): Promise<Parley & { url: string; stop(): Promise<void> }> {
-  const fresh = await freshDatabase(dialect);
+  const fresh = await freshDatabase(dialect, { migrated: true });
   const parley = await createParley(testConfig({ ...fresh.env, ...env }), {
     logger: opts.logger ?? pino({ level: 'silent' }),
+    clock: opts.clock,
   });
   const port = await parley.listen();
   return Object.assign(parley, {

@@ -9,11 +9,11 @@ import { NetworkErrorPage } from '../features/auth/NetworkErrorPage';
 import { PasswordResetPage } from '../features/auth/PasswordResetPage';
 import { SignInPage } from '../features/auth/SignInPage';
 import { TwoFactorRequiredPage } from '../features/auth/TwoFactorRequiredPage';
-import { SessionProvider, useSession, useSetupState } from '../features/auth/useSession';
 import { WorkspaceForm } from '../features/auth/WorkspaceForm';
 import { lazyScreen } from '../lib/lazyRetry';
 import { cookieColorSchemeManager } from '../lib/prefs';
-import { realtime } from '../lib/realtime';
+import { realtime, useRealtimeEvent } from '../lib/realtime';
+import { SessionProvider, useSession, useSetupState } from '../lib/session';
 import { CrashBoundary } from '../ui/CrashPage';
 
 // Shades chosen for WCAG AA contrast: white on the primary colour, dimmed text on the page (axe-checked).
@@ -46,7 +46,7 @@ const Pricing = lazyScreen(screens, 'PricingPage');
 const Contact = lazyScreen(screens, 'ContactPage');
 const TokenPage = lazyScreen(screens, 'TokenPage') as unknown as ComponentType<{ what: string }>;
 const Knowledge = lazyScreen(screens, 'KnowledgeScreen');
-// Issue 7: the public visitor pages (DECISIONS 17).
+// The public visitor pages.
 const VisitorRegister = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorRegisterPage');
 const EndLiveChat = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorEndPage');
 const VisitorChat = lazyScreen(() => import('../features/visitor/VisitorChatPage'), 'VisitorChatPage');
@@ -73,7 +73,7 @@ function SignUpRoute() {
   return setup.data?.signup === false ? <Navigate to="/" replace /> : <WorkspaceForm mode="signUp" />;
 }
 
-/** DECISIONS 20: a trial account reaches only a few paths; any other sends it to `/`. */
+/** A trial account reaches only a few paths; any other sends it to `/`. */
 function TrialGate({ session, children }: { session: AuthCheckAnswer; children: ReactNode }) {
   const { pathname } = useLocation();
   const allowed = TRIAL_PATHS.some((p) => pathname === p || (p !== '/' && pathname.startsWith(`${p}/`)));
@@ -91,7 +91,7 @@ function AppRoutes() {
     else realtime.disconnect();
   }, [signedIn]);
   // A catch-up cut short (away too long to replay): every view reloads from the server.
-  useEffect(() => realtime.on('resync', () => void queryClient.invalidateQueries()), []);
+  useRealtimeEvent('resync', () => void queryClient.invalidateQueries());
 
   if (state.phase === 'networkError') return <NetworkErrorPage />;
   if (state.phase === 'loading') return <Loading />;

@@ -3,22 +3,19 @@ import { type AuthCheckAnswer, PLANS } from '@parley/contracts';
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { ChatBadge } from '../features/chat/ChatBadge';
-import { HomePage } from '../features/home/HomePage';
 import { lazyScreen } from '../lib/lazyRetry';
 import { useConnected } from '../lib/useConnected';
+import { HomePage } from './home/HomePage';
 import { NotFoundPage } from './NotFoundPage';
 import { SignedInLayout } from './SignedInLayout';
 
 const screens = () => import('../features/screens/Screens');
 const S = (name: keyof Awaited<ReturnType<typeof screens>>) => lazyScreen(screens, name);
 
-const Tickets = lazyScreen(() => import('../features/tickets/TicketsScreen'), 'TicketsScreen');
-const TicketConversation = lazyScreen(
-  () => import('../features/conversation/TicketConversationScreen'),
-  'TicketConversationScreen',
-);
-const LiveChat = lazyScreen(() => import('../features/livechat/LiveChatsScreen'), 'LiveChatsScreen');
-const Chat = lazyScreen(() => import('../features/chat/ChatScreen'), 'ChatScreen');
+const Tickets = lazyScreen(() => import('./tickets/TicketListScreen'), 'TicketListScreen');
+const TicketConversation = lazyScreen(() => import('./tickets/TicketConversationScreen'), 'TicketConversationScreen');
+const LiveChat = lazyScreen(() => import('./conversations/LiveChatsPage'), 'LiveChatsPage');
+const Chat = lazyScreen(() => import('./conversations/ChatPage'), 'ChatPage');
 const Report = S('ReportScreen');
 const Call = S('CallScreen');
 const Contacts = S('ContactsScreen');
@@ -41,7 +38,7 @@ const Knowledge = S('KnowledgeScreen');
 const About = S('AboutPage');
 const NoConversations = S('NoConversationsScreen');
 const ChatNotAllowed = S('ChatNotAllowedScreen');
-const settings = () => import('../features/settings/SettingsPage');
+const settings = () => import('./settings/SettingsPage');
 const Settings = lazyScreen(settings, 'SettingsPage') as unknown as ComponentType<{ session: AuthCheckAnswer }>;
 
 function ScreenLoader() {
@@ -59,7 +56,7 @@ function NeedsLive({ children }: { children: ReactNode }) {
 }
 
 /**
- * SHELL-30, PLAN-09, DECISIONS 5: an account held at plan 99 (a console account) has no conversation
+ * SHELL-30, PLAN-09: an account held at plan 99 (a console account) has no conversation
  * lists and no conversation view.
  */
 function Conversation({ session, list: List }: { session: AuthCheckAnswer; list: ComponentType }) {
@@ -84,7 +81,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
       <Routes>
         <Route element={<SignedInLayout session={session} />}>
           <Route path="/" element={<HomePage session={session} />} />
-          {/* SHELL-18, DECISIONS 20: the dashboard is an account feature. */}
+          {/* SHELL-18: the dashboard is an account feature. */}
           <Route path="/dashboard" element={dashboard ? <HomePage session={session} /> : <Navigate to="/" replace />} />
           <Route path="/settings/:tab?" element={<Settings session={session} />} />
           <Route path="/about" element={<About />} />

@@ -5,13 +5,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { MyStatusModal } from '../features/status/MyStatusModal';
-import { ProfileModal } from '../features/status/ProfileModal';
 import { subscribePresence, useCustomStatuses } from '../features/status/presence';
 import { getCookie, local, setCookie } from '../lib/cookies';
 import { useShell } from '../lib/shellStore';
 import { Logo } from '../ui/Logo';
 import { Banners } from './shell/Banners';
 import { BottomTabs, NARROW_QUERY, useOpenSavedTab } from './shell/BottomTabs';
+import { ColleagueProfileModal } from './shell/ColleagueProfileModal';
 import { DebugPanel } from './shell/DebugPanel';
 import { ShellModals } from './shell/Modals';
 import { NavPanel } from './shell/NavPanel';
@@ -122,7 +122,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
       )}
       <ShellModals />
       <MyStatusModal />
-      <ProfileModal />
+      <ColleagueProfileModal />
       <DebugPanel session={session} />
     </AppShell>
   );

@@ -11,6 +11,11 @@ export class HttpError extends Error {
   }
 }
 
+/** What a failed write says in a form: the server's description, else `fallback` ("Failed", AUTH-09). */
+export function errorText(err: unknown, fallback = 'Failed'): string {
+  return err instanceof HttpError ? err.description : fallback;
+}
+
 async function describe(res: Response): Promise<{ text: string; body: unknown }> {
   const text = await res.text().catch(() => '');
   try {
@@ -21,7 +26,7 @@ async function describe(res: Response): Promise<{ text: string; body: unknown }>
   }
 }
 
-/** Every call sends credentials (DECISIONS 15): the HttpOnly session cookie rides along. */
+/** Every call sends credentials: the HttpOnly session cookie rides along. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {

@@ -1,7 +1,7 @@
 import type { MantineColorScheme, MantineColorSchemeManager } from '@mantine/core';
 import { COOKIES } from '@parley/contracts';
-import { useSyncExternalStore } from 'react';
 import { getCookie, setCookie } from './cookies';
+import { createStore, useStore } from './store';
 
 /**
  * SHELL-65: the theme lives in two cookies of about a year: `dark` (the toggle) and `auto_dark` (follow the
@@ -30,20 +30,16 @@ export function cookieColorSchemeManager(): MantineColorSchemeManager {
 
 /** A boolean preference kept in a cookie of about a year, shared by every component that reads it. */
 function cookieFlag(name: string, fallback: boolean) {
-  const listeners = new Set<() => void>();
-  const read = () => {
+  // The cookie is the value (read on every render, as another tab may have changed it); the store announces writes.
+  const store = createStore(fallback, () => {
     const v = getCookie(name);
     return v === undefined ? fallback : v === '1';
-  };
+  });
   return {
-    read,
+    store,
     write(v: boolean) {
       setCookie(name, v ? '1' : '0');
-      for (const l of listeners) l();
-    },
-    subscribe(l: () => void) {
-      listeners.add(l);
-      return () => listeners.delete(l);
+      store.notify();
     },
   };
 }
@@ -53,6 +49,6 @@ export const richLinks = cookieFlag(COOKIES.richLink, true);
 export const avatarHintSeen = cookieFlag(COOKIES.avatarHint, false);
 
 export function useCookieFlag(flag: ReturnType<typeof cookieFlag>): [boolean, (v: boolean) => void] {
-  const value = useSyncExternalStore(flag.subscribe, flag.read);
+  const value = useStore(flag.store);
   return [value, flag.write];
 }

@@ -4,15 +4,7 @@ import { Server, type Socket as ServerSocket } from 'socket.io';
 import type { Manager, Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GAP_FILL_PAGES, RETRY_MS, RealtimeClient } from './realtime';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
+import { waitFor as until } from './waitFor.test-support';
 
 /** The real client against a real socket.io server; the page's address is the server's (as in the browser). */
 describe('the realtime client and its connection', () => {
@@ -98,21 +90,57 @@ describe('the realtime client and its connection', () => {
 
   it('RT-03 RT-01 a manual disconnect is not retried; connect opens the socket again', async () => {
     const c = client();
+    // A second client, dropped by the server after c disconnects: its retry comes after any of c's would.
+    const witness = client();
     c.connect();
-    await until(() => c.connected, 'connected');
+    witness.connect();
+    await until(() => c.connected && witness.connected, 'connected');
     const before = connected.length;
+    const serverSide = (x: RealtimeClient) => {
+      const id = (x as unknown as { socket: Socket }).socket.id;
+      return connected.find((s) => s.id === id)!;
+    };
+    const mine = serverSide(c);
     c.disconnect();
     expect([c.connected, c.isOpen()]).toEqual([false, false]);
-    await until(() => connected.at(-1)!.disconnected, 'the server to see the socket go');
-    // Longer than the retry delay: nothing comes back by itself.
-    await sleep(RETRY_MS + 700);
-    expect(connected.length).toBe(before);
+    await until(() => mine.disconnected, 'the server to see the socket go');
+    serverSide(witness).conn.close();
+    await until(() => !witness.connected, 'the witness to see its drop');
+    // Past the retry delay: the witness is back, c did not come back by itself.
+    await until(() => witness.connected, 'the witness to retry', 2 * RETRY_MS + 5_000);
+    expect(connected.length).toBe(before + 1);
+    expect(connected.at(-1)!.id).toBe(serverSide(witness).id);
     expect(c.connected).toBe(false);
     c.connect();
     await until(() => c.connected, 'connected again');
-    expect(connected.length).toBe(before + 1);
+    expect(connected.length).toBe(before + 2);
     expect(c.isOpen()).toBe(true);
-  }, 20_000);
+  }, 30_000);
+
+  it('RT-11 an ephemeral event (no envelope) reaches its handler on the first socket and on a new one after disconnect', async () => {
+    const c = client();
+    const seen: string[] = [];
+    const off = c.onEphemeral('sendTyping', (e) => seen.push(e.username));
+    c.connect();
+    await until(() => c.connected, 'connected');
+    connected.at(-1)!.emit('sendTyping', { ticketId: 1, username: 'ann', name: 'Ann' });
+    await until(() => seen.length === 1, 'the first typing event');
+    c.disconnect();
+    c.connect();
+    await until(() => c.connected, 'connected again');
+    connected.at(-1)!.emit('sendTyping', { ticketId: 1, username: 'bob', name: 'Bob' });
+    await until(() => seen.length === 2, 'the typing event on the new socket');
+    off();
+    // Events on one socket arrive in order: once the marker after it is in, the unsubscribed one was not seen.
+    let marker = false;
+    c.on('newMessage', () => {
+      marker = true;
+    });
+    connected.at(-1)!.emit('sendTyping', { ticketId: 1, username: 'cy', name: 'Cy' });
+    connected.at(-1)!.emit('newMessage', { seq: 1, data: {} });
+    await until(() => marker, 'the marker event');
+    expect(seen).toEqual(['ann', 'bob']);
+  });
 
   /** A client that records the seq of every newMessage it applies and each resync. */
   const recording = () => {

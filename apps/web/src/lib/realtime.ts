@@ -1,6 +1,31 @@
-import type { ServerToClient } from '@parley/contracts';
+import type { Envelope, ServerToClient } from '@parley/contracts';
+import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { SeqTracker } from './seqTracker';
+
+type Payload<K extends keyof ServerToClient> = Parameters<ServerToClient[K]>[0];
+
+/**
+ * What `on` hands a handler, by event name: the `data` of every enveloped server event (the contracts'
+ * `ServerToClient` map), plus the client's own `resync` (a catch-up was cut short: reload the views).
+ * Ephemeral events (typing, read receipts, meeting counts) carry no sequence and never reach `on`.
+ */
+export type RealtimeEvents = {
+  [K in keyof ServerToClient as Payload<K> extends Envelope<unknown> ? K : never]: Payload<K> extends Envelope<infer T>
+    ? T
+    : never;
+} & { resync: null };
+export type RealtimeEventName = keyof RealtimeEvents;
+export type RealtimeHandler<K extends RealtimeEventName> = (data: RealtimeEvents[K], seq: number) => void;
+
+/**
+ * Events the server sends without an envelope (typing, read receipts, meeting counts): no sequence number,
+ * no catch-up; a handler sees them only while connected.
+ */
+export type EphemeralEvents = {
+  [K in Exclude<keyof ServerToClient, 'catchUp'> as Payload<K> extends Envelope<unknown> ? never : K]: Payload<K>;
+};
+export type EphemeralEventName = keyof EphemeralEvents;
 
 type Handler = (data: unknown, seq: number) => void;
 
@@ -27,6 +52,7 @@ export class RealtimeClient {
   private readonly seqs = new SeqTracker();
   private gapTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly ephemeral = new Map<string, Set<(data: unknown) => void>>();
   private readonly stateListeners = new Set<(connected: boolean) => void>();
   connected = false;
 
@@ -58,6 +84,7 @@ export class RealtimeClient {
       this.apply(name, payload.seq, payload.data);
       if (this.seqs.hasGap()) this.scheduleGapFill();
     });
+    for (const [name, set] of this.ephemeral) for (const h of set) socket.on(name, h);
     this.socket = socket;
   }
 
@@ -89,14 +116,33 @@ export class RealtimeClient {
     return socket.timeout(timeoutMs).emitWithAck(name) as Promise<T>;
   }
 
-  on(name: string, h: Handler): () => void {
+  /** Calls `h` with each event `name` applied (once per sequence number); returns the unsubscribe. */
+  on<K extends RealtimeEventName>(name: K, h: RealtimeHandler<K>): () => void {
     let set = this.handlers.get(name);
     if (!set) {
       set = new Set();
       this.handlers.set(name, set);
     }
-    set.add(h);
-    return () => set.delete(h);
+    // The socket delivers untyped JSON; the contract map says what each name carries.
+    const handler = h as Handler;
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  /** Calls `h` with each ephemeral event `name`, on this socket and on any later one; returns the unsubscribe. */
+  onEphemeral<K extends EphemeralEventName>(name: K, h: (data: EphemeralEvents[K]) => void): () => void {
+    const handler = h as (data: unknown) => void;
+    let set = this.ephemeral.get(name);
+    if (!set) {
+      set = new Set();
+      this.ephemeral.set(name, set);
+    }
+    set.add(handler);
+    this.socket?.on(name as string, handler);
+    return () => {
+      set.delete(handler);
+      this.socket?.off(name as string, handler);
+    };
   }
 
   onState(fn: (connected: boolean) => void): () => void {
@@ -167,3 +213,43 @@ export class RealtimeClient {
 }
 
 export const realtime = new RealtimeClient();
+
+/**
+ * The shared realtime socket. `RealtimeClient` keeps it private and only forwards enveloped events; conversations
+ * and chats also need the plain ones (typing, read receipts) and emits with arguments and acks.
+ */
+export function currentSocket(): Socket | null {
+  return (realtime as unknown as { socket: Socket | null }).socket;
+}
+
+/**
+ * Subscribes a component to realtime events while it is mounted. `names` is one event name or several
+ * (one handler for all, e.g. "something changed: refetch"); the latest `handler` is always the one called,
+ * so it may close over props and state without re-subscribing.
+ */
+export function useRealtimeEvent<K extends RealtimeEventName>(
+  names: K | readonly K[],
+  handler: RealtimeHandler<K>,
+  enabled = true,
+): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  const key = typeof names === 'string' ? names : names.join(',');
+  useEffect(() => {
+    if (!enabled) return;
+    const offs = (key.split(',') as K[]).map((n) => realtime.on(n, (d, seq) => latest.current(d, seq)));
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [key, enabled]);
+}
+
+/** `useRealtimeEvent` for the ephemeral events (typing, read receipts, meeting counts). */
+export function useEphemeralEvent<K extends EphemeralEventName>(
+  name: K,
+  handler: (data: EphemeralEvents[K]) => void,
+): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => realtime.onEphemeral(name, (d) => latest.current(d)), [name]);
+}

@@ -1,8 +1,7 @@
 import type { ServicesAnswer } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './http';
-
-export const servicesKey = ['services'] as const;
+import { servicesKey } from './queryKeys';
 
 /**
  * The optional services this installation has set up (translation, AI hints, mail), asked once a session:

@@ -1,6 +1,6 @@
 import { SHELL_STRINGS } from '@parley/contracts';
-import { useRef, useSyncExternalStore } from 'react';
 import { HttpError } from './http';
+import { createStore, useStore } from './store';
 
 /** What the shell shows around the screens: modals, panels and flags any feature may open. */
 export interface ShellState {
@@ -23,7 +23,7 @@ export interface ShellState {
   /** NAV-05, NAV-10, NAV-27: set from the conversation events by useShellFeed. */
   ticketUnread: boolean;
   kanbanNotify: boolean;
-  /** DECISIONS 2: unread live chats or a waiting queue; unread Workspace chat. */
+  /** Unread live chats or a waiting queue; unread Workspace chat. */
   liveChatBadge: boolean;
   chatBadge: boolean;
   /** Workspace chats with unread messages (the chat list's total), for the page title. */
@@ -50,25 +50,13 @@ const initial: ShellState = {
   chatUnread: 0,
 };
 
-let state = initial;
-const listeners = new Set<() => void>();
+const store = createStore(initial);
 
 export const shell = {
-  get: () => state,
-  set(patch: Partial<ShellState>) {
-    state = { ...state, ...patch };
-    for (const l of listeners) l();
-  },
-  reset() {
-    state = initial;
-    for (const l of listeners) l();
-  },
-  subscribe(l: () => void) {
-    listeners.add(l);
-    return () => {
-      listeners.delete(l);
-    };
-  },
+  get: store.get,
+  set: (patch: Partial<ShellState>) => store.set((s) => ({ ...s, ...patch })),
+  reset: () => store.set(initial),
+  subscribe: store.subscribe,
   openSettings: (section: number) => shell.set({ settingsSection: section }),
   showError: (message: string) => shell.set({ errorMessage: message }),
   /** ERR-01, ERR-03: "Error!" with what did not happen and why (the server's words, or that it was not reached). */
@@ -82,9 +70,5 @@ export const shell = {
 
 /** Reads part of the shell state; a pick may build a new object, it is kept until the state changes. */
 export function useShell<T>(pick: (s: ShellState) => T): T {
-  const cache = useRef<{ s: ShellState; v: T } | null>(null);
-  return useSyncExternalStore(shell.subscribe, () => {
-    if (cache.current?.s !== state) cache.current = { s: state, v: pick(state) };
-    return cache.current.v;
-  });
+  return useStore(store, pick);
 }

@@ -1,7 +1,7 @@
 import { shell } from './shellStore';
 
 /**
- * DECISIONS 21: two sounds, made with Web Audio (no files to load): the notification at volume 0.5 and the
+ * Two sounds, made with Web Audio (no files to load): the notification at volume 0.5 and the
  * ringing, looped at volume 1. Browsers keep audio suspended until the user interacts with the page; when a
  * sound is blocked, the interaction-required modal asks for a click (SHELL-56), which resumes audio.
  */

@@ -1,4 +1,18 @@
-import { Alert, Button, Checkbox, Group, Modal, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  MultiSelect,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { dialogDateValue, ID_TYPES, identityValue, REFUSES_TO_PROVIDE, showsIdentityNumber } from '@parley/contracts';
 import { useCallback, useEffect, useState } from 'react';
 
@@ -8,10 +22,19 @@ import { useCallback, useEffect, useState } from 'react';
  * - select: a drop-down of `options`; option: the same options as radio buttons;
  * - button: the options as buttons, a click picks one and submits (they replace the submit button, and
  *   Enter picks the first);
- * - id: an ID type, "Refuses to provide", and the identity number.
+ * - id: an ID type, "Refuses to provide", and the identity number;
+ * - textarea: several lines of text;
+ * - multiselect: any number of `choices` (value and label); the value is the chosen values as a JSON list.
  */
 export type DialogInput =
-  | { kind: 'text' | 'date'; name: string; label: string; required?: boolean }
+  | { kind: 'text' | 'date' | 'textarea'; name: string; label: string; required?: boolean }
+  | {
+      kind: 'multiselect';
+      name: string;
+      label: string;
+      choices: { value: string; label: string }[];
+      required?: boolean;
+    }
   | {
       kind: 'select' | 'option' | 'button';
       name: string;
@@ -36,6 +59,17 @@ const initialValues = (inputs: DialogInput[]): Record<string, string> =>
       return 'initial' in i && i.initial ? [[i.name, i.initial]] : [];
     }),
   );
+
+/** The chosen values of a multiselect input (its value is a JSON list of strings, '' for none). */
+export function multiValue(v: string | undefined): string[] {
+  if (!v) return [];
+  try {
+    const list = JSON.parse(v) as unknown;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 export interface InputDialogProps {
   opened: boolean;
@@ -174,6 +208,33 @@ export function InputDialog(p: InputDialogProps) {
                     required={i.required}
                     value={values[i.name] ?? ''}
                     onChange={(e) => set(i.name)(e.currentTarget.value)}
+                  />
+                );
+              case 'textarea':
+                return (
+                  <Textarea
+                    key={i.name}
+                    label={i.label}
+                    required={i.required}
+                    autosize
+                    minRows={3}
+                    maxRows={8}
+                    value={values[i.name] ?? ''}
+                    onChange={(e) => set(i.name)(e.currentTarget.value)}
+                  />
+                );
+              case 'multiselect':
+                return (
+                  <MultiSelect
+                    key={i.name}
+                    label={i.label}
+                    required={i.required}
+                    data={i.choices}
+                    searchable
+                    clearable
+                    comboboxProps={{ withinPortal: true }}
+                    value={multiValue(values[i.name])}
+                    onChange={(v) => set(i.name)(v.length ? JSON.stringify(v) : '')}
                   />
                 );
               case 'date':

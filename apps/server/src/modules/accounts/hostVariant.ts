@@ -6,7 +6,7 @@ const TITLES: Record<HostVariant, string> = {
   combined: 'Parley',
 };
 
-/** DECISIONS 13: the host-to-variant map is configuration; an unknown host (and localhost) is combined. */
+/** The host-to-variant map is configuration; an unknown host (and localhost) is combined. */
 export function variantFor(map: Record<string, HostVariant>, hostHeader: string | undefined): HostVariant {
   const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
   return map[host] ?? 'combined';

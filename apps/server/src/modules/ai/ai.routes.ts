@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
-import { canRead, readMultipart, sniffFile, type UploadGate } from '../messages/index.js';
+import { type Conversations, readMultipart, sniffFile, type UploadGate } from '../messages/index.js';
 import type { HintProvider } from './hints.js';
 import { analyseVoice, decodeWav } from './voice.js';
 
@@ -23,7 +23,13 @@ import { analyseVoice, decodeWav } from './voice.js';
  */
 export function aiRoutes(
   app: FastifyInstance,
-  deps: { db: DB; hints: HintProvider | null; dataDir: string; uploadGate: UploadGate },
+  deps: {
+    db: DB;
+    conversations: Conversations;
+    hints: HintProvider | null;
+    dataDir: string;
+    uploadGate: UploadGate;
+  },
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
@@ -44,7 +50,7 @@ export function aiRoutes(
       // A message of a conversation the caller may not read (a private Workspace chat) is not found either.
       const readable =
         m &&
-        (await canRead(
+        (await deps.conversations.canRead(
           deps.db,
           { id: Number(m.ticket_id), accountId: auth.accountId, channel: m.channel },
           auth.userId,

@@ -10,7 +10,7 @@ import {
   type VoiceEmotionEvent,
 } from '@parley/contracts';
 import { appendEvents, type Listener, type NewEvent, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
-import { keyOf, staffAudience, uploadPath } from '../messages/index.js';
+import { type Conversations, keyOf, uploadPath } from '../messages/index.js';
 import { parseEmotionCounts } from '../tickets/index.js';
 import { type EmotionReader, ruleReader, type TextReading } from './emotion.js';
 import { analyseVoice, decodeWav } from './voice.js';
@@ -30,6 +30,8 @@ const recordingOf = (m: Payload): MessageFile | undefined =>
 export interface EmotionOptions {
   /** Where uploads are kept (a recording is read from there). */
   dataDir: string;
+  /** Who hears a conversation (the staff part of it gets the readings). */
+  conversations: Conversations;
   reader?: EmotionReader;
 }
 
@@ -53,7 +55,13 @@ export function emotionListener(o: EmotionOptions): Listener {
     events: ['message.created'],
     // Agents' texts and the server's messages: no receipt, no transaction (most messages of a busy desk).
     wants: (e) => textOf(e.payload as Payload) !== null || recordingOf(e.payload as Payload) !== undefined,
-    async handle(e: StoredEvent, trx: Trx) {
+    // A recording is read and decoded before the relay's transaction opens: SQLite's write lock (and the
+    // ticket row on Postgres) is held only for the short write that follows.
+    prepare: async (e) => {
+      const recording = recordingOf(e.payload as Payload);
+      return recording ? hear(o.dataDir, e.accountId, recording) : null;
+    },
+    async handle(e: StoredEvent, trx: Trx, prepared?: unknown) {
       const m = e.payload as Payload;
       const text = textOf(m);
       const recording = recordingOf(m);
@@ -68,7 +76,7 @@ export function emotionListener(o: EmotionOptions): Listener {
         .executeTakeFirst();
       if (!t) return;
       const reading = text === null ? null : reader.read(text);
-      const voice = recording ? await hear(o.dataDir, e.accountId, recording) : null;
+      const voice = recording ? ((prepared as Heard | undefined) ?? null) : null;
       const keep: TextReading | null = reading ?? (voice ? { emotion_2: voice.percentage, context: '' } : null);
       if (!keep) return;
       const stored = await trx
@@ -80,7 +88,11 @@ export function emotionListener(o: EmotionOptions): Listener {
         .executeTakeFirst();
       // Deleted before it was read: nothing to count.
       if (Number(stored.numUpdatedRows) === 0) return;
-      const rooms = await staffAudience(trx, { id: ticketId, accountId: e.accountId, channel: t.channel });
+      const rooms = await o.conversations.staffAudience(trx, {
+        id: ticketId,
+        accountId: e.accountId,
+        channel: t.channel,
+      });
       const events: NewEvent[] = [];
       if (reading) events.push(...(await textEvents(trx, e.accountId, t, messageId, reading, rooms)));
       if (voice)
@@ -102,6 +114,8 @@ export function emotionListener(o: EmotionOptions): Listener {
     },
   };
 }
+
+type Heard = Awaited<ReturnType<typeof hear>>;
 
 /** The voice reading of a stored recording; null when it cannot be read (gone, or a WAV we do not decode). */
 async function hear(dataDir: string, accountId: number, f: MessageFile) {

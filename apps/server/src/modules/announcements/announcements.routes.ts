@@ -2,6 +2,7 @@ import { AnnouncementMessage, PublishAnnouncementInput } from '@parley/contracts
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type Clock, systemClock } from '../../platform/clock.js';
 import type { DB } from '../../platform/db/db.js';
 import { currentAnnouncement } from './announcements.queries.js';
 import { publishAnnouncement } from './commands/publishAnnouncement.js';
@@ -11,14 +12,17 @@ import { removeAnnouncement } from './commands/removeAnnouncement.js';
 const AnnouncementAnswer = AnnouncementMessage.extend({ result: z.literal('success') });
 
 /** SHELL-37, SHELL-38: admins publish and remove the account's announcement; everyone reads it. */
-export function announcementRoutes(app: FastifyInstance, deps: { db: DB }): void {
+export function announcementRoutes(app: FastifyInstance, deps: { db: DB; clock?: Clock }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, clock = systemClock } = deps;
 
   r.get(
     '/api/announcement',
     { config: { auth: 'user' }, schema: { response: { 200: AnnouncementAnswer } } },
-    async (req) => ({ result: 'success' as const, announcement: await currentAnnouncement(db, req.auth!.accountId) }),
+    async (req) => ({
+      result: 'success' as const,
+      announcement: await currentAnnouncement(db, req.auth!.accountId, clock()),
+    }),
   );
   r.post(
     '/api/announcement',

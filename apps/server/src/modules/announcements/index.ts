@@ -3,9 +3,10 @@
 /** Read side: the announcement showing now. */
 export { currentAnnouncement } from './announcements.queries.js';
 /** The `getAnnouncement` socket request; `announcementMessage` goes to the account room. */
-export { announcementAudience, announcementSocket } from './announcements.realtime.js';
+export { announcementAudience } from './announcements.realtime.js';
 /** HTTP routes of the module. */
 export { announcementRoutes } from './announcements.routes.js';
+export { announcementSocket } from './announcements.socket.js';
 /** Publishes an announcement, replacing the one showing. */
 export { publishAnnouncement } from './commands/publishAnnouncement.js';
 /** Takes the announcement down. */

@@ -39,10 +39,15 @@ export type AuditAction =
   | 'ticket.labels_set'
   | 'ticket.department_set'
   | 'ticket.campaign_set'
+  | 'ticket.merged'
   | 'settings.updated'
+  | 'sla.settings_updated'
   | 'department.created'
   | 'department.renamed'
-  | 'department.deleted';
+  | 'department.deleted'
+  | 'mailbox.created'
+  | 'mailbox.updated'
+  | 'mailbox.deleted';
 
 /** Writes one audit entry, in the caller's transaction when given one. Never holds a secret. */
 export async function recordAudit(db: DB | Trx, e: AuditEntry): Promise<void> {

@@ -18,7 +18,7 @@ import { hashToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
 import { variantFor } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
-import { type AppVersion, authCheck } from './commands/authCheck.js';
+import { type AppVersion, authCheck } from './authCheck.js';
 import { createWorkspace, setupNeeded } from './commands/createWorkspace.js';
 import { signIn } from './commands/signIn.js';
 import { clearSessionCookies, setSessionCookies } from './cookies.js';

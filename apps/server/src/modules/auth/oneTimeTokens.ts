@@ -1,5 +1,6 @@
 import { hashToken, newToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
+import type { Trx } from '../../platform/outbox/index.js';
 
 type Purpose = 'reset' | 'handoff';
 
@@ -27,7 +28,7 @@ export async function issueOneTimeToken(
 
 /** Uses a token up: the user it was for, or null when it is unknown, used, expired or for another purpose. */
 export async function consumeOneTimeToken(
-  db: DB,
+  db: DB | Trx,
   token: string,
   purpose: Purpose,
 ): Promise<{ accountId: number; userId: number } | null> {

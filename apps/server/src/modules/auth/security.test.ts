@@ -1,24 +1,15 @@
 import { SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MS, TFA_REQUIRED, TOO_MANY_ATTEMPTS } from '@parley/contracts';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crossSite } from '../../platform/auth/guard.js';
 import type { DB } from '../../platform/db/db.js';
 import { addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
 import { createWorkspaceVia, dialects, startTestServer } from '../../testing/support.js';
+import { totpAt, wrongTotp } from '../../testing/totp.js';
 import { BAD_CREDENTIALS, BAD_TFA } from './commands/signIn.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
-
-const totpAt = (secret: string, offsetSeconds = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
-
-/** A well-formed code that is none of the codes the server accepts around now. */
-async function wrongTotp(secret: string): Promise<string> {
-  const near = new Set(await Promise.all([-90, -60, -30, 0, 30, 60, 90].map((o) => totpAt(secret, o))));
-  for (let i = 100_000; ; i++) if (!near.has(String(i))) return String(i);
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -45,12 +36,12 @@ describe('the cross-site check behind a proxy', () => {
     origin: 'https://parley.example.com',
   };
 
-  it('ISSUE3 accepts our own pages when a trusted proxy rewrote the Host header', async () => {
+  it('accepts our own pages when a trusted proxy rewrote the Host header', async () => {
     expect(await probe(true, proxied)).toBe(false);
     expect(await probe(true, { ...proxied, origin: 'https://evil.example' })).toBe(true);
   });
 
-  it('ISSUE3 ignores X-Forwarded-Host unless the proxy is trusted', async () => {
+  it('ignores X-Forwarded-Host unless the proxy is trusted', async () => {
     expect(await probe(false, proxied)).toBe(true);
     expect(await probe(false, { ...proxied, 'x-forwarded-host': 'evil.example', origin: 'https://evil.example' })).toBe(
       true,
@@ -83,7 +74,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     await s?.stop();
   });
 
-  it('ISSUE3 stores passwords as argon2id hashes, never in the clear', async () => {
+  it('stores passwords as argon2id hashes, never in the clear', async () => {
     const acct = await signUpVia(call);
     const agent = await addUserVia(call, acct.token, { username: `hash-${uniq()}`, type: 'agent' });
     const rows = await db()
@@ -98,7 +89,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     }
   });
 
-  it('ISSUE3 a wrong password and an unknown user get the same 401, in about the same time', async () => {
+  it('a wrong password and an unknown user get the same 401, in about the same time', async () => {
     // Its own server: these failures must not count towards the throttle of the other tests.
     const t = await startTestServer(dialect);
     try {
@@ -136,7 +127,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     }
   });
 
-  it('ISSUE3 throttles sign-in per username and per IP for 15 minutes, whatever the password', async () => {
+  it('throttles sign-in per username and per IP for 15 minutes, whatever the password', async () => {
     const t = await startTestServer(dialect);
     try {
       const c = apiClient(t.url);
@@ -325,7 +316,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     expect((await auditActions(acct.accountId)).map((a) => a.action)).toContain('account.security_changed');
   });
 
-  it('ISSUE3 refresh tokens rotate; a rotated token presented again later ends the session', async () => {
+  it('refresh tokens rotate; a rotated token presented again later ends the session', async () => {
     const acct = await signUpVia(call);
     const u = await addUserVia(call, acct.token, { username: `rot-${uniq()}`, type: 'agent' });
     const first = await signInVia(call, u.username, u.password);
@@ -397,7 +388,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     expect((await auditActions(acct.accountId)).filter((x) => x.action === 'session.refresh_reused')).toHaveLength(1);
   });
 
-  it('ISSUE3 my sessions: list, end another, and a password change ends the others', async () => {
+  it('my sessions: list, end another, and a password change ends the others', async () => {
     const acct = await signUpVia(call);
     const u = await addUserVia(call, acct.token, { username: `ses-${uniq()}`, type: 'agent' });
     const one = await signInVia(call, u.username, u.password, { headers: { 'user-agent': 'ua-one' } });
@@ -456,7 +447,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     expect((await auditActions(acct.accountId)).map((a) => a.action)).toContain('password.changed');
   });
 
-  it('ISSUE3 a cookie-authenticated write from another origin is refused and writes nothing', async () => {
+  it('a cookie-authenticated write from another origin is refused and writes nothing', async () => {
     const acct = await signUpVia(call);
     const cookies = { parley_token: acct.token };
     const state = async () => ({
@@ -511,7 +502,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     expect((await state()).user).toEqual({ second_status: '', status_reason: '' });
   });
 
-  it('ISSUE3 bad input is refused with 400 and writes nothing', async () => {
+  it('bad input is refused with 400 and writes nothing', async () => {
     const acct = await signUpVia(call);
     const long = 'x'.repeat(10_000);
     const tables = ['accounts', 'users', 'sessions', 'login_attempts', 'audit_log'] as const;
@@ -552,7 +543,7 @@ describe.each(dialects)('auth security (%s)', (dialect) => {
     expect(await counts()).toEqual(before);
   });
 
-  it('ISSUE3 admins read the audit log of their own account; agents may not', async () => {
+  it('admins read the audit log of their own account; agents may not', async () => {
     const acct = await signUpVia(call);
     const agent = await addUserVia(call, acct.token, { username: `aud-${uniq()}`, type: 'agent' });
     expect((await signInVia(call, agent.username, 'not it')).status).toBe(401);

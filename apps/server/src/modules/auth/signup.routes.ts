@@ -13,13 +13,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { createSession, revokeAllSessions } from '../../platform/auth/sessions.js';
+import { createSession } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { runCommand } from '../../platform/outbox/index.js';
-import { createAccount, createUser, hashPassword } from '../accounts/index.js';
+import { createAccount, createUser } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
+import { resetPassword } from './commands/changeSecurity.js';
 import { setSessionCookies } from './cookies.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './oneTimeTokens.js';
 import { takeHits } from './throttle.js';
@@ -184,35 +185,7 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
     '/api/password_reset/confirm',
     { config: { auth: 'public' }, schema: { body: PasswordResetConfirm, response: { 200: ResultAnswer } } },
     async (req) => {
-      const who = await consumeOneTimeToken(db, req.body.token, 'reset');
-      if (!who)
-        throw new AppError(400, 'RESET_LINK_INVALID', 'This link has expired or was already used. Ask for a new one.');
-      const hash = await hashPassword(req.body.password);
-      const at = Date.now();
-      const u = await db
-        .updateTable('users')
-        .set({ password_hash: hash, password_changed_at: at, updated_at: at })
-        .where('account_id', '=', who.accountId)
-        .where('id', '=', who.userId)
-        .returning('username')
-        .executeTakeFirstOrThrow();
-      await revokeAllSessions(db, who.accountId, who.userId);
-      // Any other reset link of this user dies with this one.
-      await db
-        .updateTable('one_time_tokens')
-        .set({ used_at: at })
-        .where('account_id', '=', who.accountId)
-        .where('user_id', '=', who.userId)
-        .where('purpose', '=', 'reset')
-        .where('used_at', 'is', null)
-        .execute();
-      await recordAudit(db, {
-        accountId: who.accountId,
-        userId: who.userId,
-        actor: u.username,
-        action: 'password.reset',
-        ip: req.ip,
-      });
+      await resetPassword(db, req.body.token, req.body.password, req.ip);
       return { result: 'success' as const, description: 'Your password was changed. Sign in with the new one.' };
     },
   );
@@ -238,7 +211,7 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
       config: { auth: 'public' },
       schema: {
         body: z.object({ token: z.string().min(10).max(200) }),
-        response: { 200: OAuthAnswer, 401: OAuthAnswer },
+        response: { 200: OAuthAnswer },
       },
     },
     async (req, reply) => {
@@ -252,8 +225,7 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
             .where('active', '=', 1)
             .executeTakeFirst()
         : undefined;
-      if (!who || !active)
-        return reply.code(401).send({ result: 'failed' as const, description: 'This sign-in link has expired.' });
+      if (!who || !active) throw new AppError(401, 'HANDOFF_EXPIRED', 'This sign-in link has expired.');
       await recordAudit(db, {
         ...who,
         actor: active.username,

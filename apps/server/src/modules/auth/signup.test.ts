@@ -72,7 +72,7 @@ describe.each(dialects)('sign-up, password reset and sign-in hand-off (%s)', (di
     expect((await signInVia(call, input.username, input.password)).status).toBe(200);
   });
 
-  it('ISSUE3 sign-up refuses a taken username in any case, and leaves no account behind', async () => {
+  it('sign-up refuses a taken username in any case, and leaves no account behind', async () => {
     const first = await signUpVia(call);
     const count = async () => (await db().selectFrom('accounts').select('id').execute()).length;
     const before = await count();
@@ -121,7 +121,7 @@ describe.each(dialects)('sign-up, password reset and sign-in hand-off (%s)', (di
     expect((await check(a.token)).body.expired).toBeNull();
   });
 
-  it('ISSUE3 password reset by e-mail link: same answer for any address, one use, ends every session', async () => {
+  it('password reset by e-mail link: same answer for any address, one use, ends every session', async () => {
     const a = await signUpVia(call);
     const other = await signInVia(call, a.username, a.password);
     const nobody = `nobody-${uniq()}@example.com`;
@@ -162,7 +162,7 @@ describe.each(dialects)('sign-up, password reset and sign-in hand-off (%s)', (di
     for (const l of logLines) expect(l).not.toContain('reset password 1');
   });
 
-  it('ISSUE3 password reset: the address matches in any case; an expired or made-up link is refused', async () => {
+  it('password reset: the address matches in any case; an expired or made-up link is refused', async () => {
     const a = await signUpVia(call);
     const r = await call('POST', '/api/password_reset', { body: { email: a.email.toUpperCase() } });
     expect(r.status).toBe(200);

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MS } from '@parley/contracts';
+import { ErrorCode, SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MS } from '@parley/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import { onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/errors.js';
 import type { Task } from '../../platform/scheduler.js';
 
 /** Advisory lock classes (the two-key form, its own key space): one per kind of key counted. */
@@ -46,28 +47,50 @@ const failuresSince = async (db: Kysely<Database>, col: 'username' | 'ip', value
  *
  * Counting per username (not per username and IP) means an attacker rotating addresses cannot keep guessing
  * one user's password; the price is that the real user waits too, which the README says.
+ *
+ * An `ip` of null counts the attempt for the username only: it is neither refused by its address's count
+ * nor added to it (recorded with the address '').
  */
 export async function takeAttempt(
   db: DB,
-  a: { username: string; ip: string; accountId: number | null },
+  a: { username: string; ip: string | null; accountId: number | null },
 ): Promise<number | null> {
   const username = a.username.toLowerCase();
+  const ip = a.ip;
   return db.transaction().execute(async (trx) => {
     await lockKeys(trx, [
       { kind: LOCK_CLASS.username, value: username },
-      { kind: LOCK_CLASS.ip, value: a.ip },
+      ...(ip === null ? [] : [{ kind: LOCK_CLASS.ip, value: ip }]),
     ]);
     const now = Date.now();
     const since = now - SIGNIN_WINDOW_MS;
     if ((await failuresSince(trx, 'username', username, since)) >= SIGNIN_MAX_FAILURES) return null;
-    if ((await failuresSince(trx, 'ip', a.ip, since)) >= SIGNIN_MAX_FAILURES) return null;
+    if (ip !== null && (await failuresSince(trx, 'ip', ip, since)) >= SIGNIN_MAX_FAILURES) return null;
     const row = await trx
       .insertInto('login_attempts')
-      .values({ account_id: a.accountId, username, ip: a.ip, success: 0, created_at: now })
+      .values({ account_id: a.accountId, username, ip: ip ?? '', success: 0, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
   });
+}
+
+/** The answer to a signed-in user's guess beyond the limit; worded like sign-in's TOO_MANY_ATTEMPTS. */
+export const TOO_MANY_GUESSES = 'Too many failed attempts. Please wait 15 minutes and try again.';
+
+/**
+ * Takes one guess of a signed-in user at their own password or two-factor code (changing the password;
+ * starting, switching on or switching off two-factor sign-in) before it is checked, or refuses it: 429,
+ * nothing checked or changed. The guesses count with the user's sign-in failures, under sign-in's limit
+ * (SIGNIN_MAX_FAILURES in SIGNIN_WINDOW_MS per username): a stolen session adds no guesses at the password
+ * to those sign-in allows. The caller settles a right guess as `uncounted`; a wrong one stays a failure.
+ * The address plays no part: the user is known by their session, and their wrong guesses must not shut
+ * everyone behind the same address (an office, a carrier's NAT) out of sign-in.
+ */
+export async function takeGuess(db: DB, user: { accountId: number; username: string }): Promise<number> {
+  const id = await takeAttempt(db, { ...user, ip: null });
+  if (id === null) throw new AppError(429, ErrorCode.rateLimited, TOO_MANY_GUESSES);
+  return id;
 }
 
 /**

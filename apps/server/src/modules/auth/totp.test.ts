@@ -2,10 +2,8 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { totpAt } from '../../testing/totp.js';
 import { BAD_TFA } from './commands/signIn.js';
-
-const totpAt = (secret: string, offsetSeconds = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
 
 /**
  * A TOTP code works once: the time step of the last code a user used is remembered, and a code of that step or

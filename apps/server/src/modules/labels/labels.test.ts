@@ -1,7 +1,7 @@
 import { LABEL_STRINGS, type Label, NEW_LABEL } from '@parley/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
-import { collect, connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { collect, connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -182,7 +182,9 @@ describe.each(dialects)('labels and settings (%s)', (dialect) => {
     const events = (await state(a.admin.accountId)).events;
     expect((await update(a.admin.token, { labelArray: [], delete: [] })).status).toBe(200);
     expect((await state(a.admin.accountId)).events).toBe(events);
-    await sleep(150);
+    // Marker events through the same fan-out: anything sent before them would be here by now.
+    await flushSockets(db(), a.admin.accountId, [sock]);
+    await flushSockets(db(), b.admin.accountId, [outsider]);
     expect(heard).toHaveLength(1);
     expect(overheard).toEqual([]);
     const audit = await db()
@@ -258,7 +260,9 @@ describe.each(dialects)('labels and settings (%s)', (dialect) => {
       if (message) expect(x.body.description, what).toBe(message);
     }
     expect(await state(a.admin.accountId)).toEqual(before);
-    await sleep(150);
+    // Marker events through the same fan-out: anything sent before them would be here by now.
+    await flushSockets(db(), a.admin.accountId, [sock]);
+    await flushSockets(db(), b.admin.accountId, [outsider]);
     expect(heard).toHaveLength(2);
     expect(overheard).toEqual([]);
   });

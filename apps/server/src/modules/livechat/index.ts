@@ -1,11 +1,11 @@
-/** Live chat from website visitors (issue 7: LIVECHAT, VISITOR). */
+/** Live chat from website visitors (LIVECHAT, VISITOR). */
 import { rooms } from '@parley/contracts';
 import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
 import type { Listener } from '../../platform/outbox/index.js';
 import type { Realtime } from '../../platform/realtime/realtime.js';
 import type { Task } from '../../platform/scheduler.js';
-import { registerAudience } from '../messages/index.js';
+import { type ConversationRule, type Conversations, staffConversation } from '../messages/index.js';
 import { agentLiveChatSocket } from './agent.socket.js';
 import { offerOnStatus, sweepOffers } from './offering.js';
 import { visitorRoom } from './queue.js';
@@ -17,16 +17,15 @@ export { liveChatInfo, rateChat, registerQueue, registerVisitor } from './comman
 export { listGroups } from './livechat.queries.js';
 export { liveChatRoutes } from './livechat.routes.js';
 
-import { livePlaces } from './livechat.routes.js';
-
 export { offerNext, offerOnStatus, sweepOffers } from './offering.js';
 export { clientIp, type VisitorLimits } from './rateLimit.js';
 export { ensureSettings } from './settings.js';
 export type { LiveChatHub } from './visitor.socket.js';
 
-/** A live chat's messages go to the account and to the visitor's own room (never another visitor's). */
-for (const channel of ['LIVECHAT', 'livechat'])
-  registerAudience(channel, async (trx, ticket) => {
+/** A live chat's rule, under both stored spellings of its channel code. */
+const liveChatConversation: ConversationRule = {
+  /** A live chat's messages go to the account and to the visitor's own room (never another visitor's). */
+  audience: async (trx, ticket) => {
     const chat = await trx
       .selectFrom('livechats')
       .select('visitor_id')
@@ -36,7 +35,14 @@ for (const channel of ['LIVECHAT', 'livechat'])
     const out = [rooms.account(ticket.accountId)];
     if (chat) out.push(visitorRoom(Number(chat.visitor_id)));
     return out;
-  });
+  },
+  /** Any user of the account may read a live chat, as any ticket. */
+  access: staffConversation.access,
+};
+export const liveChatConversations: Record<string, ConversationRule> = {
+  LIVECHAT: liveChatConversation,
+  livechat: liveChatConversation,
+};
 
 /**
  * The visitor namespace, the agents' queue events, the relay listener that reaches visitors, and the one
@@ -45,12 +51,12 @@ for (const channel of ['LIVECHAT', 'livechat'])
 export function liveChatRealtime(
   realtime: Realtime,
   db: DB,
+  conversations: Conversations,
   log: pino.Logger,
   limits: VisitorLimits = visitorLimits(false),
 ): LiveChatHub & { offerListener: Listener } {
-  const hub = visitorSocket(realtime, db, log, limits);
-  livePlaces.notify = hub.placesChanged;
-  realtime.onConnection(agentLiveChatSocket(db, hub));
+  const hub = visitorSocket(realtime, db, conversations, log, limits);
+  realtime.onConnection(agentLiveChatSocket(db, conversations, hub));
   return { ...hub, offerListener: offerOnStatus(db, log) };
 }
 

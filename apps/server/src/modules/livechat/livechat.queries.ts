@@ -1,5 +1,6 @@
-import { LIVECHAT_PAGE, type LiveChatGroup, type LiveChatState } from '@parley/contracts';
+import { LIVECHAT_PAGE, type LiveChatGroup, type LiveChatState, type VisitorMessage } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
+import { latestChat, type TokenAccount } from './settings.js';
 
 /**
  * LIVECHAT-12, LIVECHAT-23 (design): the account's live chats (accepted or left as a message), grouped by
@@ -75,4 +76,45 @@ async function groupsOf(db: DB, accountId: number, page: number[]): Promise<Live
       collapsed: !chats.some((c) => c.state === 'chatting'),
     };
   });
+}
+
+/** A stored message as the visitor's page shows it. */
+export function toVisitorMessage(r: {
+  id: number;
+  ticket_id: number;
+  sender: string;
+  sender_name: string;
+  type: string;
+  message: string;
+  created_at: number;
+  client_id: string | null;
+}): VisitorMessage {
+  return {
+    id: Number(r.id),
+    ticketId: Number(r.ticket_id),
+    sender: r.sender,
+    senderName: r.sender_name,
+    type: r.type,
+    message: r.message,
+    ts: Number(r.created_at),
+    clientId: r.client_id,
+  };
+}
+
+/** The visitor's running (or last) chat's messages, without notes or deleted ones. */
+export async function visitorHistory(db: DB, who: { account: TokenAccount; visitorId: number }) {
+  const chat = await latestChat(db, who.account.accountId, who.visitorId);
+  if (!chat || chat.ticket_id === null)
+    return { data: [] as VisitorMessage[], state: (chat?.state ?? null) as LiveChatState | null };
+  const rows = await db
+    .selectFrom('messages')
+    .select(['id', 'ticket_id', 'sender', 'sender_name', 'type', 'message', 'created_at', 'client_id'])
+    .where('account_id', '=', who.account.accountId)
+    .where('ticket_id', '=', Number(chat.ticket_id))
+    .where('deleted_at', 'is', null)
+    .where('type', 'in', ['text', 'system'])
+    .orderBy('id', 'desc')
+    .limit(500)
+    .execute();
+  return { data: rows.reverse().map(toVisitorMessage), state: chat.state as LiveChatState };
 }

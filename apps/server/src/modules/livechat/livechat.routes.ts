@@ -15,18 +15,22 @@ import {
   LiveChatSettingsAnswer,
   LiveChatSettingsInput,
   VISITOR_STRINGS,
+  VisitorDetailsAnswer,
+  VisitorDetailsParams,
 } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import type { Conversations } from '../messages/index.js';
 import { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
 import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
 import { listGroups, sessionGroup } from './livechat.queries.js';
 import { offerAfterSettings } from './offering.js';
 import { clientIp, type VisitorLimits, visitorLimits } from './rateLimit.js';
 import { ensureSettings } from './settings.js';
+import { visitorDetails } from './visitorDetails.js';
 import { widgetPageRoutes } from './widgetPage.routes.js';
 
 const AcceptInput = z.object({ id: z.number().int().positive().nullable() });
@@ -36,17 +40,21 @@ const SessionInfoQuery = z.object({
   session_id: z.coerce.number().int().positive(),
 });
 
-/** Set once the visitor namespace exists: tells waiting visitors their new places. */
-export const livePlaces = { notify: (_accountId: number) => {} };
-
 /** Visitor calls (public, rate limited per IP) and agent calls of live chat. */
 export function liveChatRoutes(
   app: FastifyInstance,
-  deps: { db: DB; placesChanged?: (accountId: number) => void; webDist?: string; trustProxy?: boolean },
+  deps: {
+    db: DB;
+    conversations: Conversations;
+    /** Tells waiting visitors their places (the visitor socket's hub, made after the routes). */
+    placesChanged: (accountId: number) => void;
+    webDist?: string;
+    trustProxy?: boolean;
+  },
 ): VisitorLimits {
   if (deps.webDist) widgetPageRoutes(app, { webDist: deps.webDist });
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, conversations } = deps;
   const limits = visitorLimits(deps.trustProxy ?? false);
   const throttle = (req: FastifyRequest) => {
     const ip = clientIp(req.raw.socket.remoteAddress, req.headers['x-forwarded-for'], limits.trustProxy);
@@ -74,7 +82,7 @@ export function liveChatRoutes(
     },
     async (req) => {
       throttle(req);
-      const ticketId = await registerVisitor(db, req.body, req.query.api === 'false');
+      const ticketId = await registerVisitor(db, conversations, req.body, req.query.api === 'false');
       return { result: 'success' as const, ticket_id: ticketId };
     },
   );
@@ -126,17 +134,17 @@ export function liveChatRoutes(
     async (req) => ({ result: 'success' as const, ...(await listGroups(db, req.auth!.accountId, req.query.offset)) }),
   );
   // LIVECHAT-05 over HTTP (the web app's Take one); the same command as the socket's acceptLiveChat.
-  r.post('/api/livechat/accept', { config: { auth: 'user' }, schema: { body: AcceptInput } }, async (req, reply) => {
-    const r = await acceptLiveChat(db, req.auth!, req.body.id);
-    if (!r.ok) return reply.code(409).send({ result: 'failed', code: ErrorCode.conflict, description: r.error });
-    (deps.placesChanged ?? livePlaces.notify)(req.auth!.accountId);
+  r.post('/api/livechat/accept', { config: { auth: 'user' }, schema: { body: AcceptInput } }, async (req) => {
+    const r = await acceptLiveChat(db, conversations, req.auth!, req.body.id);
+    if (!r.ok) throw conflict(r.error);
+    deps.placesChanged(req.auth!.accountId);
     return { result: 'success' as const, ...r };
   });
   r.post(
     '/api/livechat/end',
     { config: { auth: 'user' }, schema: { body: LiveChatIdInput, response: { 200: LiveChatOk } } },
     async (req) => {
-      await endLiveChat(db, req.auth!, req.body.id);
+      await endLiveChat(db, conversations, req.auth!, req.body.id);
       return { result: 'success' as const };
     },
   );
@@ -144,7 +152,7 @@ export function liveChatRoutes(
     '/api/livechat/convert',
     { config: { auth: 'user' }, schema: { body: LiveChatIdInput, response: { 200: LiveChatOk } } },
     async (req) => {
-      await convertLiveChat(db, req.auth!, req.body.id);
+      await convertLiveChat(db, conversations, req.auth!, req.body.id);
       return { result: 'success' as const };
     },
   );
@@ -170,5 +178,14 @@ export function liveChatRoutes(
     if (!group) throw notFound('Session not found.');
     return { result: 'success' as const, data: group };
   });
+  // The visitor details beside a live chat (the spec names no call): what was stored when it was queued.
+  r.get(
+    '/api/livechat/visitor/:ticketId',
+    { config: { auth: 'user' }, schema: { params: VisitorDetailsParams, response: { 200: VisitorDetailsAnswer } } },
+    async (req) => ({
+      result: 'success' as const,
+      data: await visitorDetails(db, req.auth!.accountId, req.params.ticketId),
+    }),
+  );
   return limits;
 }

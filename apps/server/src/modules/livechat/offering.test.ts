@@ -3,11 +3,12 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call } from '../../testing/api.js';
 import { liveChatAccount, queueVisitor } from '../../testing/livechat.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { sweepOffers } from './offering.js';
 
 /**
- * Issue 7 routing: automatic offering's filters (department, plan limit), the scheduled sweep as the
+ * Automatic offering's filters (department, plan limit), the scheduled sweep as the
  * server runs it, agents coming Online (status change or connect) and leaving it, and the plan limit on
  * accept at Pro. Every test has its own account; visitors come from their own (forwarded) addresses.
  */
@@ -26,6 +27,17 @@ describe.each(dialects)('live chat routing (%s)', (dialect) => {
 
   const db = () => server.handle.db;
   const agentSocket = (token: string) => connectSocket(server.url, token, opened as TestSocket[]);
+  /** When the server's sweep task last took its lease. */
+  const sweptSince = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('task_leases')
+          .select('last_run_at')
+          .where('name', '=', 'sweepLiveChatOffers')
+          .executeTakeFirst()
+      )?.last_run_at ?? 0,
+    );
   const offersOf = (s: TestSocket) => {
     const got: LiveChatOffer[] = [];
     s.on('liveChatOffer', (e) => got.push(e.data));
@@ -96,7 +108,7 @@ describe.each(dialects)('live chat routing (%s)', (dialect) => {
       .where('account_id', '=', admin.accountId)
       .execute();
     await waitFor(async () => (await offeredTo(admin.accountId, 'Dept')) === null, 'no one in A');
-    await sleep(300);
+    await flushSockets(db(), admin.accountId, [s0]);
     expect(to0).toEqual([]);
     expect(await offeredTo(admin.accountId, 'Dept')).toBeNull();
   });
@@ -119,8 +131,10 @@ describe.each(dialects)('live chat routing (%s)', (dialect) => {
     await queueVisitor(call, server.url, token, 'Sixth', opened);
     // Agent 0 is ONLINE with the fewest (only) open chats, but at the limit: no offer.
     expect(await offeredTo(admin.accountId, 'Sixth')).toBeNull();
-    await sleep(1_500); // the sweep runs every second: still nobody
+    // What the sweep (every second) would do, done here: still nobody.
+    await sweepOffers(db());
     expect(await offeredTo(admin.accountId, 'Sixth')).toBeNull();
+    await flushSockets(db(), admin.accountId, [s0]);
     expect(to0).toEqual([]);
 
     // Agent 1 comes back Online through the status menu's call: offered at once.
@@ -200,8 +214,10 @@ describe.each(dialects)('live chat routing (%s)', (dialect) => {
     const to1 = offersOf(s1);
     await queueVisitor(call, server.url, token, 'Swept', opened);
     expect(await offeredTo(admin.accountId, 'Swept')).toBe(agents[0]!.id);
-    // Still within its 5 s: the running server's task leaves it alone.
-    await sleep(1_500);
+    // Still within its 5 s: the running server's task leaves it alone. Two of its runs start after the offer
+    // (its lease row says when), so at least one has finished.
+    const offered = Date.now();
+    await waitFor(async () => (await sweptSince()) >= offered + 1_000, 'two runs of the sweep task');
     expect(await offeredTo(admin.accountId, 'Swept')).toBe(agents[0]!.id);
     // Past it (the offer made 6 s ago): the task, running every second, moves it on.
     await db()

@@ -1,6 +1,7 @@
 import { concurrentLimit, effectiveStatus, type LiveChatOffer, rooms, type StatusUpdated } from '@parley/contracts';
 import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
+import { lockAccount } from '../../platform/db/locks.js';
 import { appendEvent, type Listener, runCommand, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
 import { announceQueue, onlineAgents, openChatCounts, parseIds } from './queue.js';
 import type { TokenAccount } from './settings.js';
@@ -8,20 +9,16 @@ import type { TokenAccount } from './settings.js';
 type OfferAccount = Pick<TokenAccount, 'accountId' | 'plan' | 'departmentId' | 'offerSeconds' | 'autoOffer'>;
 
 /**
- * Automatic offering (issue 7 routing): each queued chat without an offer goes to the ONLINE agent of the
+ * Automatic offering: each queued chat without an offer goes to the ONLINE agent of the
  * chosen department with the fewest open chats, below the plan's concurrent limit, who has not skipped it
  * and holds no other offer. Ties go to the lower user id. When every agent skipped a chat, it starts over.
  * Returns the offers made.
  */
 export async function offerNext(trx: Trx, account: OfferAccount, now: number): Promise<LiveChatOffer[]> {
   if (!account.autoOffer) return [];
-  // Offering in one account takes turns (the account row locked by a no-op write, as queue joins do), so
-  // two commands never offer one chat twice or give one agent two offers.
-  await trx
-    .updateTable('accounts')
-    .set((eb) => ({ plan: eb.ref('plan') }))
-    .where('id', '=', account.accountId)
-    .execute();
+  // Offering in one account takes turns (`lockAccount`, as queue joins do), so two commands never offer
+  // one chat twice or give one agent two offers.
+  await lockAccount(trx, account.accountId);
   const limit = concurrentLimit(account.plan);
   const queued = await trx
     .selectFrom('livechats')

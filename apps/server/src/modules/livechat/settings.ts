@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { LiveChatSettings } from '@parley/contracts';
+import { ErrorCode, type LiveChatSettings, VISITOR_STRINGS } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
 
 /** A csrf (or any secret) is stored only as its SHA-256. */
@@ -78,4 +79,16 @@ export async function latestChat(db: DB | Trx, accountId: number, visitorId: num
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** A visitor link that is forged, old or of an account without live chat. */
+export const invalidLink = () => notFound(VISITOR_STRINGS.invalidLink);
+
+/** The account of a token and the visitor of a csrf, or a 404 / 403 that changes nothing. */
+export async function visitorOf(db: DB | Trx, token: string, csrf: string) {
+  const account = await accountByToken(db, token);
+  if (!account) throw invalidLink();
+  const visitor = await visitorByCsrf(db, account.accountId, csrf);
+  if (!visitor) throw new AppError(403, ErrorCode.forbidden, VISITOR_STRINGS.sessionEnded);
+  return { account, visitor };
 }

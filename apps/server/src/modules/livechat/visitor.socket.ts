@@ -14,10 +14,12 @@ import type { ZodError } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
 import type { Realtime } from '../../platform/realtime/realtime.js';
-import { registerQueue, visitorHistory, visitorOf, visitorSend } from './commands/visitor.js';
+import type { Conversations } from '../messages/index.js';
+import { registerQueue, visitorSend } from './commands/visitor.js';
+import { visitorHistory } from './livechat.queries.js';
 import { queuePlaces, visitorRoom } from './queue.js';
 import { clientIp, type RateLimit, type VisitorLimits } from './rateLimit.js';
-import { latestChat, type TokenAccount } from './settings.js';
+import { latestChat, type TokenAccount, visitorOf } from './settings.js';
 
 interface VisitorData {
   account: TokenAccount;
@@ -59,7 +61,13 @@ export interface LiveChatHub {
  * visitor is put in its own room only and can never join another (there is no join event). Register and
  * message calls are rate limited.
  */
-export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger, limits: VisitorLimits): LiveChatHub {
+export function visitorSocket(
+  realtime: Realtime,
+  db: DB,
+  conversations: Conversations,
+  log: pino.Logger,
+  limits: VisitorLimits,
+): LiveChatHub {
   const ns = realtime.io.of(VISITOR_NAMESPACE) as unknown as VisitorNamespace;
   const { register: registerLimit, message: messageLimit } = limits;
   const pending = new Map<number, NodeJS.Timeout>();
@@ -122,7 +130,13 @@ export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger, limi
       const input = RegisterQueueInput.safeParse(raw ?? {});
       if (!input.success) return reply({ ok: false, error: visitorError(input.error) });
       try {
-        const r = await registerQueue(db, input.data.token, input.data.csrf, input.data);
+        const r = await registerQueue(
+          db,
+          input.data.token,
+          input.data.csrf,
+          input.data,
+          String(socket.handshake.headers['user-agent'] ?? ''),
+        );
         const places = await queuePlaces(db, account.accountId);
         placesChanged(account.accountId);
         reply({ ok: true, queue: places.find((p) => p.visitorId === visitorId)?.place ?? 0, ticket_id: r.ticketId });
@@ -137,7 +151,7 @@ export function visitorSocket(realtime: Realtime, db: DB, log: pino.Logger, limi
       const input = VisitorMessageInput.safeParse(raw ?? {});
       if (!input.success) return reply({ ok: false, error: visitorError(input.error) });
       try {
-        reply({ ok: true, data: await visitorSend(db, { account, visitorId }, input.data) });
+        reply({ ok: true, data: await visitorSend(db, conversations, { account, visitorId }, input.data) });
       } catch (err) {
         reply({ ok: false, error: visitorError(err) });
       }

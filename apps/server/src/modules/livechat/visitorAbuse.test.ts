@@ -3,12 +3,12 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call } from '../../testing/api.js';
 import { connectVisitor, form, liveChatAccount, queueVisitor } from '../../testing/livechat.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, relayed, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { clientIp } from './rateLimit.js';
 
 /**
- * Issue 7 bad input: a visitor's socket naming another visitor's chat, agent events and room joins sent on
+ * A visitor's socket naming another visitor's chat, agent events and room joins sent on
  * the visitor namespace; and the register limit shared by HTTP and the socket, per client IP derived one
  * way (X-Forwarded-For only behind a trusted proxy).
  */
@@ -44,7 +44,7 @@ describe.each(dialects)('visitor abuse (%s)', (dialect) => {
 
   it("VISITOR-01 another visitor's ticket id on the socket: visitorMessage with its ids, joinRoom(t2), agent events; nothing reaches or is stored in the other chat", async () => {
     const db = trusted.handle.db;
-    const { agents, token } = await liveChatAccount(call, db, 1);
+    const { admin, agents, token } = await liveChatAccount(call, db, 1);
     const v1 = await queueVisitor(call, trusted.url, token, 'Mallory', opened);
     const v2 = await queueVisitor(call, trusted.url, token, 'Alice', opened);
     const agent = await connectSocket(trusted.url, agents[0]!.token, opened as TestSocket[]);
@@ -117,7 +117,10 @@ describe.each(dialects)('visitor abuse (%s)', (dialect) => {
     });
     expect(reply.status, reply.text).toBe(200);
     await waitFor(() => seen2.some((s) => s.includes('for Alice only')), 'the reply reaches Alice');
-    await sleep(300);
+    // Everything the relay was to write to the visitors' sockets is written; their answers to a later call
+    // come after it.
+    await relayed(db, admin.accountId);
+    await Promise.all([v1.socket.emitWithAck('visitorHistory'), v2.socket.emitWithAck('visitorHistory')]);
     expect(seen1.join('\n')).not.toContain('for Alice only');
     expect(seen1.join('\n')).not.toContain('Alice here');
     // No handler answered the agent events or joins, nor the history call carrying an id.

@@ -7,7 +7,7 @@ import { z } from 'zod';
 const Params = z.object({ token: z.string().min(1).max(100) });
 
 /**
- * Issue 7: the widget's frame loads `/w/livechat/:token`, the light visitor page (its own small build in
+ * The widget's frame loads `/w/livechat/:token`, the light visitor page (its own small build in
  * `dist/w`, no React), under the same CSP as every answer but `frame-ancestors *`. The page reads the token from its path and
  * answers "Invalid link" itself for a bad one, as the React page at `/register/livechat/:token` does.
  */

@@ -3,12 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { queueVisitor } from '../../testing/livechat.js';
 import { insertTicket } from '../../testing/messages.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
-/** Calls and socket events of conversations not covered by messages.test.ts (issue 6 audit). */
+/** Calls and socket events of conversations not covered by messages.test.ts. */
 describe.each(dialects)('conversation calls (%s)', (dialect) => {
   let s: Server;
   let call: Call;
@@ -81,8 +81,12 @@ describe.each(dialects)('conversation calls (%s)', (dialect) => {
     // A non-member's readMessage2 goes nowhere.
     const cy = await addUserVia(call, admin.token, { username: `cy-${uniq()}`, type: 'agent' });
     const cySock = await connectSocket(s.url, cy.token, opened);
-    cySock.emit('readMessage2', { ticketId: chatId, messageId: msg.body.data.id });
-    await sleep(200);
+    // Its answer comes once the handler is done, so anything it passed on has been written to Bob's socket;
+    // Bob's answer to a later call comes after that.
+    expect(await cySock.emitWithAck('readMessage2', { ticketId: chatId, messageId: msg.body.data.id })).toEqual({
+      ok: false,
+    });
+    expect(await bobSock.emitWithAck('refreshLiveChatUnreadCount')).toMatchObject({ ok: true });
     expect(got).toHaveLength(1);
   });
 

@@ -1,5 +1,7 @@
 import { isEmailAddress, type MessageFile, type ReplyInput } from '@parley/contracts';
+import type { DB } from '../../platform/db/db.js';
 import type { Mailer } from '../../platform/mail.js';
+import type { Trx } from '../../platform/outbox/index.js';
 import { keyOf, uploadPath } from './uploads.js';
 
 /** Where an e-mail reply goes, as stored with the message (`email_meta`) and used for the mail itself. */
@@ -78,4 +80,19 @@ export async function mailReply(
         : [];
     }),
   });
+}
+
+/**
+ * The mailbox a ticket's e-mail replies leave from: the one it came in through, while it exists (its id), or
+ * null: the reply goes the installation's way (`SMTP_URL`).
+ */
+export async function mailboxOf(q: DB | Trx, accountId: number, ticketId: number): Promise<number | null> {
+  const row = await q
+    .selectFrom('tickets as t')
+    .innerJoin('mailboxes as m', (j) => j.onRef('m.id', '=', 't.mailbox_id').onRef('m.account_id', '=', 't.account_id'))
+    .select('m.id')
+    .where('t.account_id', '=', accountId)
+    .where('t.id', '=', ticketId)
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
 }

@@ -1,13 +1,23 @@
-/** Conversations: messages, notes, reactions, pins, files, translation (issue 6, MSG, RT). */
+/** Conversations: messages, notes, reactions, pins, files, translation (MSG, RT). */
 
 /** Notes, reactions, pins and deletion. */
 export { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
 /** The one write path of a message (any module, inside its transaction), and an agent's idempotent send. */
 export { type PostMessage, postMessage, sendMessage } from './commands/postMessage.js';
+/** E-mail replies: the ticket's mailbox they leave from, and the plain-text part of an HTML body. */
+export { htmlToText, mailboxOf } from './emailReply.js';
 /** Read side: history chunks, hydration with notes/reactions/replies, the caller's flags. */
 export { forReader, historyChunk, hydrate } from './messages.queries.js';
 /** Who receives a channel's conversation events, and who may read it. */
-export { canRead, messageAudience, registerAccess, registerAudience, staffAudience } from './messages.realtime.js';
+export {
+  type AccessRule,
+  type AudienceRule,
+  type AudienceTicket,
+  type ConversationRule,
+  Conversations,
+  staffConversation,
+  staffConversations,
+} from './messages.realtime.js';
 /** HTTP routes of the module. */
 export { messageRoutes } from './messages.routes.js';
 /** Socket events: newChatMessage, typing, read receipts, sendSyncDelete. */
@@ -16,4 +26,4 @@ export { messageSocket } from './messages.socket.js';
 export { type IncomingFile, type MultipartBody, readMultipart, UploadGate } from './multipart.js';
 /** The translation providers. */
 export { httpTranslator, type Translator } from './translate.js';
-export { keyOf, sniff, sniffFile, uploadPath } from './uploads.js';
+export { discardUploads, keyOf, sniff, sniffFile, storeUploads, uploadPath } from './uploads.js';

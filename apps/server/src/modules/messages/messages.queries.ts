@@ -1,4 +1,5 @@
 import {
+  type EmailState,
   MESSAGE_CHUNK,
   type Message,
   type MessageFile,
@@ -106,7 +107,16 @@ export function toEvent(
     // MSG-01, AI-02: nothing stores AI results per message yet; the AI work fills these in.
     ...noAiResults(),
     files: parse<MessageFile[]>(r.files, []),
-    email: meta ? { to: meta.to ?? [], cc: meta.cc ?? [], subject: meta.subject ?? '' } : null,
+    email: meta
+      ? {
+          to: meta.to ?? [],
+          cc: meta.cc ?? [],
+          subject: meta.subject ?? '',
+          // Only a reply sent through the ticket's mailbox has a state.
+          ...(r.email_state ? { state: r.email_state as EmailState } : {}),
+          ...(r.email_error && r.email_state === 'failed' ? { error: r.email_error } : {}),
+        }
+      : null,
   };
 }
 

@@ -46,15 +46,18 @@ import {
   messagesAfter,
   readAtOf,
 } from './messages.queries.js';
-import { canRead } from './messages.realtime.js';
+import type { Conversations } from './messages.realtime.js';
 import type { UploadGate } from './multipart.js';
 import { sweepIncoming } from './multipart.js';
 import { replyRoutes } from './reply.routes.js';
+import { ticketNoteRoutes } from './ticketNotes.js';
 import type { Translator } from './translate.js';
 import { uploadRoutes } from './uploads.routes.js';
 
 export interface MessageDeps {
   db: DB;
+  /** Who hears and who may read each channel's conversations (this instance's rules). */
+  conversations: Conversations;
   dataDir: string;
   /** MSG-49: the translation provider; null when none is set up (translation answers `not_configured`). */
   translator: Translator | null;
@@ -65,20 +68,20 @@ export interface MessageDeps {
 }
 
 /** The ticket of the caller's account that they may read, else 404 "Ticket not found." / 403 (MSG-47). */
-export async function readableTicket(db: DB, req: FastifyRequest, ticketId: number) {
+export async function readableTicket(db: DB, conversations: Conversations, req: FastifyRequest, ticketId: number) {
   const auth = req.auth!;
   const t = await findTicket(db, auth.accountId, ticketId);
   if (!t) throw notFound(MESSAGE_STRINGS.ticketNotFound);
   const ticket = { id: Number(t.id), accountId: auth.accountId, channel: t.channel };
-  if (!(await canRead(db, ticket, auth.userId)))
+  if (!(await conversations.canRead(db, ticket, auth.userId)))
     throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
   return t;
 }
 
-/** Issue 6: history, sending, sync, deletion, notes, reactions, pins, files and translation. */
+/** History, sending, sync, deletion, notes, reactions, pins, files and translation. */
 export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, conversations } = deps;
   const ok = { result: 'success' as const };
 
   // MSG-38: both paths are one call; `/api/ticket/data3` is the newer client's.
@@ -91,7 +94,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
       },
       async (req) => {
         const auth = req.auth!;
-        const ticket = await readableTicket(db, req, req.params.id);
+        const ticket = await readableTicket(db, conversations, req, req.params.id);
         const chunk = await historyChunk(db, auth.accountId, req.params.id, {
           before: req.query.messageId,
           skip: req.params.count,
@@ -112,14 +115,14 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
     '/api/ticket/message',
     { config: { auth: 'user' }, schema: { body: SendMessageInput, response: { 200: MessageAnswer } } },
     // sendMessage answers 404 and 403 as readableTicket does, reading the ticket once in its transaction.
-    async (req) => ({ ...ok, data: await sendMessage(db, req.auth!, req.body) }),
+    async (req) => ({ ...ok, data: await sendMessage(db, conversations, req.auth!, req.body) }),
   );
 
   r.post(
     '/api/ticket/message/delete',
     { config: { auth: 'user' }, schema: { body: DeleteMessageInput, response: { 200: DeleteMessageAnswer } } },
     async (req) => {
-      await deleteMessage(db, req.auth!, req.body);
+      await deleteMessage(db, conversations, req.auth!, req.body);
       return { ...ok, message_id: req.body.message_id };
     },
   );
@@ -134,7 +137,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
     async (req) => {
       const auth = req.auth!;
       const { ticketId, lastMessageId } = req.params;
-      await readableTicket(db, req, ticketId);
+      await readableTicket(db, conversations, req, ticketId);
       const now = Date.now();
       const rows = await messagesAfter(db, auth.accountId, ticketId, lastMessageId, SYNC_LIMIT);
       const reader = {
@@ -230,22 +233,25 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
     },
   );
 
+  // Notes on the ticket as a whole (the side panel's Notes).
+  ticketNoteRoutes(app, { db, conversations });
+
   // MSG-19: notes, reactions, pins.
   r.post(
     '/api/ticket/note/add',
     { config: { auth: 'user' }, schema: { body: AddNoteInput, response: { 200: NoteAnswer } } },
-    async (req) => ({ ...ok, data: await addNote(db, req.auth!, req.body) }),
+    async (req) => ({ ...ok, data: await addNote(db, conversations, req.auth!, req.body) }),
   );
   r.post(
     '/api/ticket/note/edit',
     { config: { auth: 'user' }, schema: { body: EditNoteInput, response: { 200: NoteAnswer } } },
-    async (req) => ({ ...ok, data: await editNote(db, req.auth!, req.body) }),
+    async (req) => ({ ...ok, data: await editNote(db, conversations, req.auth!, req.body) }),
   );
   r.post(
     '/api/ticket/note/delete',
     { config: { auth: 'user' }, schema: { body: DeleteNoteInput, response: { 200: OkAnswer } } },
     async (req) => {
-      await deleteNote(db, req.auth!, req.body);
+      await deleteNote(db, conversations, req.auth!, req.body);
       return ok;
     },
   );
@@ -253,7 +259,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
     '/api/ticket/reaction',
     { config: { auth: 'user' }, schema: { body: ReactionInput, response: { 200: OkAnswer } } },
     async (req) => {
-      await react(db, req.auth!, req.body);
+      await react(db, conversations, req.auth!, req.body);
       return ok;
     },
   );
@@ -261,7 +267,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
     '/api/ticket/pin',
     { config: { auth: 'user' }, schema: { body: PinInput, response: { 200: OkAnswer } } },
     async (req) => {
-      await pin(db, req.auth!, req.body);
+      await pin(db, conversations, req.auth!, req.body);
       return ok;
     },
   );
@@ -290,7 +296,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
       { config: { auth: 'user' }, schema: { body: TranslateInput, response: { 200: TranslateAnswer } } },
       async (req) => {
         const auth = req.auth!;
-        await readableTicket(db, req, req.body.ticketId);
+        await readableTicket(db, conversations, req, req.body.ticketId);
         const { text, target, source } = req.body;
         if (!deps.translator) return { result: 'not_configured' as const, description: MESSAGE_STRINGS.translationOff };
         const translated = await deps.translator.translate(
@@ -333,7 +339,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
       },
     },
     async (req) => {
-      await readableTicket(db, req, req.body.ticketId);
+      await readableTicket(db, conversations, req, req.body.ticketId);
       await db
         .updateTable('tickets')
         .set({ language: req.body.lang })

@@ -7,7 +7,7 @@ import type { AppSocket } from '../../platform/realtime/realtime.js';
 import { unreadCounts } from '../tickets/index.js';
 import { sendMessage } from './commands/postMessage.js';
 import { deletedSince, findTicket } from './messages.queries.js';
-import { canRead } from './messages.realtime.js';
+import type { Conversations } from './messages.realtime.js';
 
 const TicketId = z.number().int().positive();
 const ReadInput = z.object({ ticketId: TicketId, messageId: z.number().int().min(0) });
@@ -19,13 +19,18 @@ const noop = () => {};
  * typing (ephemeral, to the ticket room but the sender), read receipts, asking for deletions, and the
  * live chat unread count (RT-19).
  */
-export function messageSocket(db: DB, log: pino.Logger) {
+export function messageSocket(db: DB, conversations: Conversations, log: pino.Logger) {
   return (socket: AppSocket) => {
     const auth = () => socket.data.auth;
     const readable = async (ticketId: number) => {
       const t = await findTicket(db, auth().accountId, ticketId);
       return (
-        !!t && (await canRead(db, { id: ticketId, accountId: auth().accountId, channel: t.channel }, auth().userId))
+        !!t &&
+        (await conversations.canRead(
+          db,
+          { id: ticketId, accountId: auth().accountId, channel: t.channel },
+          auth().userId,
+        ))
       );
     };
 
@@ -35,7 +40,7 @@ export function messageSocket(db: DB, log: pino.Logger) {
       if (!input.success) return reply({ ok: false, error: input.error.issues[0]?.message ?? 'Invalid message.' });
       try {
         // sendMessage reads the ticket and checks access in its own transaction (one read of the ticket).
-        reply({ ok: true, data: await sendMessage(db, auth(), input.data) });
+        reply({ ok: true, data: await sendMessage(db, conversations, auth(), input.data) });
       } catch (err) {
         // A ticket the user may not read is answered as one that does not exist, as before.
         if (err instanceof AppError)

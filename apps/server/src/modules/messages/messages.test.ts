@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { MESSAGE_STRINGS, type Message, newQueueId } from '@parley/contracts';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { conversationRules } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { insertTicket } from '../../testing/messages.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { clockPast } from '../../testing/waitFor.js';
 import { sendMessage } from './commands/postMessage.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -71,7 +73,7 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     expect(again.body.data.id).toBe(m.id);
     expect(await count(ticket)).toBe(1);
     await waitFor(() => seen('newMessage').length === 1, 'newMessage');
-    await sleep(150);
+    await flushSockets(db(), admin.accountId, [watcher]);
     expect(seen('newMessage')).toHaveLength(1);
     expect(seen('newMessage')[0]).toMatchObject({ id: m.id, message: 'Hello Pat', ticketId: ticket });
     // The list learns of the activity: an agent answered.
@@ -159,9 +161,18 @@ describe.each(dialects)('messages (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     // 20 sends started together, and one refused among them (unknown ticket): it fails alone.
     const sends = Array.from({ length: 20 }, (_, i) =>
-      sendMessage(db(), auth, { ticket_id: ticket, type: 'text', message: `turn ${i}`, client_id: newQueueId() }),
+      sendMessage(db(), conversationRules(), auth, {
+        ticket_id: ticket,
+        type: 'text',
+        message: `turn ${i}`,
+        client_id: newQueueId(),
+      }),
     );
-    const refused = sendMessage(db(), auth, { ticket_id: ticket + 100_000, type: 'text', message: 'nowhere' });
+    const refused = sendMessage(db(), conversationRules(), auth, {
+      ticket_id: ticket + 100_000,
+      type: 'text',
+      message: 'nowhere',
+    });
     await expect(refused).rejects.toThrow(MESSAGE_STRINGS.ticketNotFound);
     const stored = await Promise.all(sends);
     expect(stored.map((m) => m.message)).toEqual(Array.from({ length: 20 }, (_, i) => `turn ${i}`));
@@ -330,7 +341,14 @@ describe.each(dialects)('messages (%s)', (dialect) => {
     await db().updateTable('tickets').set({ updated_at: hourAgo }).where('id', 'in', [ticket, busy, quiet]).execute();
     const ts = Math.floor(Date.now() / 1000) - 1;
     const m1 = (await send(agent.token, { ticket_id: ticket, message: 'first' })).body.data as Message;
-    await sleep(5);
+    // "Newest first" needs the second message's activity stamped after the first's.
+    const { updated_at } = await db()
+      .selectFrom('tickets')
+      .select('updated_at')
+      .where('account_id', '=', admin.accountId)
+      .where('id', '=', ticket)
+      .executeTakeFirstOrThrow();
+    await clockPast(Number(updated_at));
     const m2 = (await send(agent.token, { ticket_id: busy, message: 'later' })).body.data as Message;
     // Activity in another account is not listed.
     const stranger = await signUpVia(call);

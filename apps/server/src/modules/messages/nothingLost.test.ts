@@ -6,9 +6,10 @@ import { openDatabase } from '../../platform/db/db.js';
 import { apiClient, signInVia } from '../../testing/api.js';
 import { crashNode, type Node, startNode, stopAllNodes } from '../../testing/nodes.js';
 import { createWorkspaceVia, freshPostgres, tempDir } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 
 /*
- * Issue 6, "tests that prove nothing is lost": 20 clients send 500 messages each into shared tickets
+ * "tests that prove nothing is lost": 20 clients send 500 messages each into shared tickets
  * while their sockets are dropped at random and the server is killed (SIGKILL) twice. Afterwards the
  * database holds exactly 10,000 messages, none twice, and every client's view equals the database.
  *
@@ -86,6 +87,7 @@ class Client {
 
   scheduleGapFill() {
     if (this.gapTimer) return;
+    // The client's own behaviour, not a wait of the test: like the web app it gives a gap a second to fill.
     this.gapTimer = setTimeout(async () => {
       this.gapTimer = null;
       const after = this.seqs.resumeFrom();
@@ -138,7 +140,7 @@ class Client {
       for (;;) {
         if (stop()) return;
         if (!this.socket.connected) {
-          await new Promise((r) => setTimeout(r, 50));
+          await waitFor(() => this.socket.connected || stop(), `client ${this.n} to reconnect`, RUN_MS);
           continue;
         }
         try {
@@ -147,6 +149,7 @@ class Client {
         } catch {
           // no ack in time: the server may or may not have stored it; the same id decides
         }
+        // The client's own retry pace, as the web app's queue has: a refusing node is not hammered.
         await new Promise((r) => setTimeout(r, 50));
       }
       this.sent++;
@@ -208,7 +211,8 @@ async function runScenario(o: {
     const sending = Promise.all(clients.map((c) => c.sendAll(tickets, stop)));
     const sentNow = () => clients.reduce((n, c) => n + c.sent, 0);
 
-    // Chaos: drop a random client's socket every ~100 ms; it reconnects 50-500 ms later.
+    // Chaos: drop a random client's socket every ~100 ms; it reconnects 50-500 ms later. These timers are the
+    // scenario's disruption schedule, not waits: no assertion depends on when they fire.
     let chaos = true;
     const drops = (async () => {
       let n = 0;
@@ -230,11 +234,11 @@ async function runScenario(o: {
       [1 / 3, 0],
       [2 / 3, nodes.length - 1],
     ] as const) {
-      const deadline = Date.now() + 300_000;
-      while (sentNow() < TOTAL * fraction) {
-        if (Date.now() > deadline) throw new Error(`stuck at ${sentNow()} sends`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(
+        () => sentNow() >= TOTAL * fraction,
+        () => `${TOTAL * fraction} sends (stuck at ${sentNow()})`,
+        300_000,
+      );
       const victim = nodes[which]!;
       await crashNode(victim);
       kills.push(sentNow());
@@ -263,9 +267,9 @@ async function runScenario(o: {
     );
 
     // Every client's view: the same messages in the same order, through live delivery and catch-up only.
-    const deadline = Date.now() + 60_000;
     const complete = () => clients.every((c) => JSON.stringify(c.ordered()) === JSON.stringify(expected));
-    while (!complete() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // Not complete within the minute: the report below says what is missing. (Each check compares every view.)
+    await waitFor(complete, 'every client view complete', 60_000, 100).catch(() => undefined);
     const all = new Set(rows.map((r) => Number(r.id)));
     const report = clients
       .map((c) => {
@@ -325,7 +329,7 @@ async function runScenario(o: {
 
 const RUN_MS = 420_000;
 
-describe('nothing is lost (issue 6)', () => {
+describe('nothing is lost', () => {
   afterAll(async () => {
     await stopAllNodes();
   });

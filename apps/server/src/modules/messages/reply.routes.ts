@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/http/errors.js';
 import { setTicketStatus } from '../tickets/index.js';
 import { CLIENT_ID_TAKEN, sendMessage } from './commands/postMessage.js';
-import { envelopeOf, isEmailReply, mailReply, type ReplyEnvelope, smtpResponse } from './emailReply.js';
+import { envelopeOf, isEmailReply, mailboxOf, mailReply, type ReplyEnvelope, smtpResponse } from './emailReply.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
 import { readMultipart } from './multipart.js';
@@ -18,9 +18,12 @@ const bad = (message: string) => new AppError(400, ErrorCode.validation, message
  * and the main one when the HTML reply has no toEmail, must pass the e-mail check ("Please check the email
  * address. {address}"); nothing is stored otherwise. `closed` sets the ticket's status after the reply.
  *
- * An e-mail reply is sent through the configured SMTP server (SMTP_URL) before it is stored: a refusal
- * answers 502 with the server's response and stores nothing (the agent fixes it and sends again), so the
- * conversation never shows a reply the customer did not get. Without SMTP_URL the reply is stored and the
+ * On a ticket that came in through a mailbox the reply is stored at once (`mail: 'sending'`) and leaves from
+ * that mailbox after commit, through the outbox with retries (email module, `sendMailboxReplies`).
+ *
+ * Otherwise an e-mail reply is sent through the configured SMTP server (SMTP_URL) before it is stored: a
+ * refusal answers 502 with the server's response and stores nothing (the agent fixes it and sends again), so
+ * the conversation never shows a reply the customer did not get. Without SMTP_URL the reply is stored and the
  * answer says mail is not configured (`mail: 'not_configured'`). A repeat of a stored `client_id` answers
  * the stored reply and sends nothing again.
  */
@@ -39,7 +42,7 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
           throw bad(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid request.');
         }
         const input = parsed.data;
-        const ticket = await readableTicket(deps.db, req, input.ticket_id);
+        const ticket = await readableTicket(deps.db, deps.conversations, req, input.ticket_id);
         const badAddress = firstBadEmail(input);
         if (badAddress !== null) throw bad(MESSAGE_STRINGS.badEmail(badAddress));
 
@@ -51,11 +54,14 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
           : isEmailReply(input)
             ? envelopeOf(input, ticket.title)
             : null;
+        const mailbox = !stored && envelope ? await mailboxOf(deps.db, auth.accountId, input.ticket_id) : null;
         const files =
           !stored && multipart?.files.length
             ? await uploadFrom(deps, req, multipart.files, String(input.ticket_id))
             : [];
-        if (!stored && envelope && deps.mailer.configured) {
+        // A mailbox reply is sent after commit; the message carries its state.
+        const now = !stored && envelope !== null && mailbox === null;
+        if (now && envelope && deps.mailer.configured) {
           try {
             await mailReply(deps.mailer, {
               dataDir: deps.dataDir,
@@ -71,13 +77,17 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
             await discardUploads(deps.db, deps.dataDir, auth.accountId, files);
             throw new AppError(502, ErrorCode.mailFailed, MESSAGE_STRINGS.mailFailed(smtpResponse(err)));
           }
-        } else if (!stored && envelope) envelope.sent = false;
+        } else if (now && envelope) envelope.sent = false;
 
-        const message = await sendMessage(deps.db, auth, input, { files, email: envelope });
+        const message = await sendMessage(deps.db, deps.conversations, auth, input, {
+          files,
+          email: envelope,
+          emailOut: mailbox !== null,
+        });
         if (input.closed !== undefined)
-          await setTicketStatus(deps.db, auth, { id: input.ticket_id, status: input.closed });
+          await setTicketStatus(deps.db, deps.conversations, auth, { id: input.ticket_id, status: input.closed });
         const first = message.files[0];
-        const mail = !envelope ? 'none' : envelope.sent ? 'sent' : 'not_configured';
+        const mail = !envelope ? 'none' : (message.email?.state ?? (envelope.sent ? 'sent' : 'not_configured'));
         return {
           result: 'success' as const,
           id: message.id,

@@ -1,6 +1,6 @@
 import type { NewEvent, Trx } from '../../platform/outbox/index.js';
 import { type MessageRow, toEvent } from './messages.queries.js';
-import { messageAudience } from './messages.realtime.js';
+import type { Conversations } from './messages.realtime.js';
 
 /**
  * A system message in a ticket ("X set the status to Y."), inside the caller's transaction: the row, and the
@@ -11,6 +11,7 @@ import { messageAudience } from './messages.realtime.js';
  */
 export async function systemMessage(
   trx: Trx,
+  conversations: Conversations,
   m: { accountId: number; ticketId: number; channel: string; message: string; at: number },
 ): Promise<NewEvent> {
   const row = (await trx
@@ -31,6 +32,6 @@ export async function systemMessage(
     accountId: m.accountId,
     type: 'message.created',
     payload: { ...toEvent(row), fromCustomer: false },
-    realtime: { name: 'newMessage', rooms: await messageAudience(trx, audience) },
+    realtime: { name: 'newMessage', rooms: await conversations.messageAudience(trx, audience) },
   };
 }

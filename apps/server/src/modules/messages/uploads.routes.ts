@@ -26,7 +26,7 @@ export async function uploadFrom(
       .positive()
       .safeParse(Array.isArray(ticket) ? ticket[0] : ticket);
     if (!parsed.success) throw new AppError(400, ErrorCode.validation, 'ticket_id must be a ticket number id.');
-    await readableTicket(deps.db, req, parsed.data);
+    await readableTicket(deps.db, deps.conversations, req, parsed.data);
     ticketId = parsed.data;
   }
   return storeUploads(deps.db, deps.dataDir, { accountId: auth.accountId, userId: auth.userId }, ticketId, files);

@@ -13,6 +13,7 @@ import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Insertable } from 'kysely';
 import sharp from 'sharp';
 import type { DB } from '../../platform/db/db.js';
+import { lockAccount } from '../../platform/db/locks.js';
 import type { UploadsTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
@@ -192,13 +193,8 @@ export async function storeUploads(
       });
     }
     await db.transaction().execute(async (trx) => {
-      const account = await trx
-        .updateTable('accounts')
-        .set((eb) => ({ plan: eb.ref('plan') }))
-        .where('id', '=', who.accountId)
-        .returning('plan')
-        .executeTakeFirst();
-      const limit = storageLimit(Number(account?.plan ?? 0));
+      const account = await lockAccount(trx, who.accountId);
+      const limit = storageLimit(account?.plan ?? 0);
       if (limit !== null && (await usedBytes(trx, who.accountId)) + adding > limit)
         throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.storageFull);
       await trx.insertInto('uploads').values(rows).execute();

@@ -1,11 +1,11 @@
 import { NotificationGetAnswer } from '@parley/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createParley, type Parley } from '../../app.js';
+import { conversationRules, createParley, type Parley } from '../../app.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { startPushEndpoint } from '../../testing/pushEndpoint.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, relayed, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
 import { postMessage } from '../messages/index.js';
 import { createTicket } from '../tickets/index.js';
@@ -101,7 +101,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
       const l = pushesOf('ticket', (p) => p.ticket_number === n);
       return l.length > 0 ? l : null;
     }, 'new ticket push');
-    await sleep(500);
+    await relayed(parley.handle.db, a.accountId);
     const all = pushesOf('ticket', (p) => p.ticket_number === n);
     expect(all.map((p) => p.to)).toEqual([inDept.username]);
     expect(got![0]).toMatchObject({
@@ -117,7 +117,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
     const r = await call('POST', '/api/ticket/create', { token: a.token, body: { title: 'No team' } });
     const n = r.body.data.ticket_number as number;
     await waitFor(() => pushesOf('ticket', (p) => p.ticket_number === n).length >= 3, 'pushes to everyone');
-    await sleep(500);
+    await relayed(parley.handle.db, a.accountId);
     expect(
       pushesOf('ticket', (p) => p.ticket_number === n)
         .map((p) => p.to)
@@ -125,7 +125,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
     ).toEqual([a.username, inDept.username, other.username].sort());
     // Assigned in the transaction that creates it (as the automatic assignment does): the assignee only.
     const id = await runCommand(parley.handle.db, async (trx) => {
-      const t = await createTicket(trx, {
+      const t = await createTicket(trx, conversationRules(), {
         accountId: a.accountId,
         channel: 'EMAIL',
         title: 'For you',
@@ -141,7 +141,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
       .executeTakeFirstOrThrow();
     const m = Number(row.ticket_number);
     await waitFor(() => pushesOf('ticket', (p) => p.ticket_number === m).length >= 1, 'push to the assignee');
-    await sleep(500);
+    await relayed(parley.handle.db, a.accountId);
     expect(pushesOf('ticket', (p) => p.ticket_number === m).map((p) => p.to)).toEqual([other.username]);
   });
 
@@ -157,7 +157,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
     });
     expect(assign.status).toBe(200);
     await runCommand(parley.handle.db, (trx) =>
-      postMessage(trx, {
+      postMessage(trx, conversationRules(), {
         accountId: a.accountId,
         ticketId: t.id,
         sender: 'dora@example.net',
@@ -185,7 +185,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
       body: { ticket_id: t.id, message: 'On its way', type: 'text' },
     });
     expect(reply.status).toBe(200);
-    await sleep(700);
+    await relayed(parley.handle.db, a.accountId);
     const all = pushesOf('message', (p) => p.ticket_number === t.ticket_number);
     // The focused assignee got none, the unassigned users none, and the reply none.
     expect(all.map((p) => p.to)).toEqual([inDept.username]);
@@ -230,7 +230,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
       async () => (await systemList(other.token)).some((n) => n.ticket_number === t.ticket_number),
       'mention after edit',
     );
-    await sleep(300);
+    await relayed(parley.handle.db, a.accountId);
     expect((await systemList(inDept.token)).filter((n) => n.ticket_number === t.ticket_number)).toHaveLength(1);
     expect((await systemList(a.token)).filter((n) => n.ticket_number === t.ticket_number)).toHaveLength(0);
     expect((await systemList(focused.token)).filter((n) => n.ticket_number === t.ticket_number)).toHaveLength(0);
@@ -245,13 +245,18 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
       token: b.token,
       body: { message_id: bm.body.data.id, text: `@${other.username}` },
     });
-    await sleep(500);
+    await relayed(parley.handle.db, b.accountId);
     expect((await systemList(other.token)).filter((n) => n.title.startsWith('You were mentioned'))).toHaveLength(1);
   });
 
   it('NOTIF-16 "a chat transferred to you": assigning a live chat to another agent tells that agent', async () => {
     const id = await runCommand(parley.handle.db, (trx) =>
-      createTicket(trx, { accountId: a.accountId, channel: 'LIVECHAT', title: 'Visitor Vera', fromCustomer: true }),
+      createTicket(trx, conversationRules(), {
+        accountId: a.accountId,
+        channel: 'LIVECHAT',
+        title: 'Visitor Vera',
+        fromCustomer: true,
+      }),
     );
     await parley.handle.db.updateTable('tickets').set({ assignee: inDept.username }).where('id', '=', id).execute();
     const row = await parley.handle.db
@@ -274,7 +279,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
     });
     // A visitor's message in the transferred chat now reaches the new assignee, with the live chat link.
     await runCommand(parley.handle.db, (trx) =>
-      postMessage(trx, {
+      postMessage(trx, conversationRules(), {
         accountId: a.accountId,
         ticketId: id,
         sender: 'visitor',
@@ -344,7 +349,11 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
 
     const ticket = async (channel: string) => {
       const id = await runCommand(parley.handle.db, async (trx) => {
-        const t = await createTicket(trx, { accountId: a.accountId, channel, title: `On ${channel}` });
+        const t = await createTicket(trx, conversationRules(), {
+          accountId: a.accountId,
+          channel,
+          title: `On ${channel}`,
+        });
         await trx.updateTable('tickets').set({ assignee: u.username }).where('id', '=', t).execute();
         return t;
       });
@@ -357,7 +366,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
     };
     const customerWrites = (id: number) =>
       runCommand(parley.handle.db, (trx) =>
-        postMessage(trx, {
+        postMessage(trx, conversationRules(), {
           accountId: a.accountId,
           ticketId: id,
           sender: 'erin@example.net',
@@ -376,7 +385,7 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
         .sort();
     const settled = async (kind: string, n: number, count: number) => {
       await waitFor(() => browsersOf(kind, n).length >= count, `${kind} pushes of #${n}`);
-      await sleep(500);
+      await relayed(parley.handle.db, a.accountId);
       return browsersOf(kind, n);
     };
 
@@ -397,7 +406,6 @@ describe.each(dialects)('pushes for tickets and messages, mentions, transfers (%
     // Sending again without channels_off keeps the choice; a changed choice replaces it.
     expect((await send(subOff, {})).status).toBe(200);
     await customerWrites(email.id);
-    await sleep(300);
     expect(await settled('message', email.n, 2)).toEqual(['all', 'all']);
     expect((await send(subOff, { channels_off: ['LIVECHAT'] })).status).toBe(200);
     await customerWrites(email.id);

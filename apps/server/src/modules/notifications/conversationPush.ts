@@ -8,8 +8,8 @@ import {
 } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
+import { NOTIFY_STRINGS } from './notifications.strings.js';
 import { FOCUS_STALE_MS, type PushOptions, pushToUser } from './push.js';
-import { NOTIFY_STRINGS } from './strings.js';
 
 /** A push about a conversation rather than a stored notification: `tag` lets a repeat replace the first. */
 export interface ConversationPush extends PushPayload {
@@ -64,7 +64,7 @@ async function activeUsers(db: DB, accountId: number) {
 type UserRow = Awaited<ReturnType<typeof activeUsers>>[number];
 
 /**
- * Issue 8, who hears of a new ticket: its assignees; when it has none, the active users of its department;
+ * Who hears of a new ticket: its assignees; when it has none, the active users of its department;
  * when it has no department either, every active user of the account (a team without departments shares one
  * inbox). Read when the event is delivered, so an automatic assignment made with the ticket counts.
  */
@@ -163,7 +163,7 @@ async function onMessageCreated(o: PushOptions, e: StoredEvent) {
 }
 
 /**
- * Issue 8: Web Push for new tickets (to `newTicketAudience`) and for customers' messages in my tickets (to the
+ * Web Push for new tickets (to `newTicketAudience`) and for customers' messages in my tickets (to the
  * ticket's assignees), each only to users with no focused tab; a message only to the subscriptions whose
  * browser has its channel's MessageNotification choice on (NOTIF-37, NOTIF-38). An effect (at-least-once): a repeat carries the
  * same tag, so the browser replaces the first notification instead of adding one.

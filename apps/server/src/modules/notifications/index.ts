@@ -1,4 +1,4 @@
-/** Notifications, Web Push (NOTIF-01..38, issue 8). SLA alerts live in modules/sla and use notifyUsers. */
+/** Notifications, Web Push (NOTIF-01..38). SLA alerts live in modules/sla and use notifyUsers. */
 
 /**
  * Raise notifications from any module, inside its own transaction: `notifyUsers(trx, {accountId, userIds,

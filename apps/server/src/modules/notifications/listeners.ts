@@ -1,13 +1,13 @@
 import { isLiveChatChannel, type ReceiveNoteEvent, SLA_STRINGS } from '@parley/contracts';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
-import { canRead } from '../messages/index.js';
+import type { Conversations } from '../messages/index.js';
 import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets/index.js';
 import { notifyUsers } from './commands/notifyUsers.js';
 import { avatarOf } from './notifications.queries.js';
-import { NOTIFY_STRINGS } from './strings.js';
+import { NOTIFY_STRINGS } from './notifications.strings.js';
 
 /**
- * Issue 8, "assigned to you": on `ticket.assigned`, each user recorded in `ticket_assignments` by that
+ * "assigned to you": on `ticket.assigned`, each user recorded in `ticket_assignments` by that
  * change (its rows carry the event's `at`) gets a System notification (not when they assigned themselves). Transactional, so exactly once;
  * the source `assign:<assignment id>` keeps it single even if two events see the same row.
  * "A chat transferred to you": a live chat is moved to another agent by assigning its ticket (the accepting
@@ -85,15 +85,17 @@ export function mentionedNames(text: string): string[] {
 }
 
 /**
- * Issue 8, "mentioned in a note": each active user of the account named as `@username` in a note added (or
- * edited) through the messages module gets a System notification, except the author and users who may not
+ * "mentioned in a note": each active user of the account named as `@username` in a note added (or
+ * edited) through the messages module, or in a note on the ticket itself, gets a System notification, except the author and users who may not
  * read that conversation. The source `mention:<note id>` tells a user once per note, so an edit tells only
  * the names it adds. Transactional: exactly once.
  */
-export const mentionListener: Listener = {
+export const mentionListener = (conversations: Conversations): Listener => ({
   name: 'notifications.mentioned',
   kind: 'transactional',
-  events: ['note.added', 'note.edited'],
+  // A note on the ticket as a whole (`ticket_note.added`, same payload fields) notifies the same way; its ids
+  // are of another table, so its source is `ticket-note-mention:<id>`.
+  events: ['note.added', 'note.edited', 'ticket_note.added'],
   async handle(e: StoredEvent, trx: Trx) {
     const note = e.payload as Partial<ReceiveNoteEvent>;
     if (typeof note.text !== 'string' || typeof note.sender !== 'string' || !Number.isInteger(note.id)) return;
@@ -121,7 +123,7 @@ export const mentionListener: Listener = {
       .executeTakeFirst();
     const audience = { id: Number(ticket.id), accountId: e.accountId, channel: ticket.channel };
     const told: number[] = [];
-    for (const u of users) if (await canRead(trx as never, audience, Number(u.id))) told.push(Number(u.id));
+    for (const u of users) if (await conversations.canRead(trx, audience, Number(u.id))) told.push(Number(u.id));
     await notifyUsers(trx, {
       accountId: e.accountId,
       userIds: told,
@@ -133,7 +135,7 @@ export const mentionListener: Listener = {
       ticketId: Number(ticket.id),
       ticketNumber: Number(ticket.ticket_number),
       img: avatarOf(note.sender, author?.photo),
-      source: `mention:${note.id}`,
+      source: `${e.type === 'ticket_note.added' ? 'ticket-note-mention' : 'mention'}:${note.id}`,
     });
   },
-};
+});

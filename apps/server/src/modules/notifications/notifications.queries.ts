@@ -62,7 +62,7 @@ export async function listNotifications(
   return rows.map((r) => toNotification(r as Row));
 }
 
-/** NOTIF-22, DECISIONS 8: which tabs hold unseen notifications (unread SLA, unread_2 System, unread_3 Trade). */
+/** NOTIF-22: which tabs hold unseen notifications (unread SLA, unread_2 System, unread_3 Trade). */
 export async function checkUnread(db: DB, v: Viewer): Promise<NotificationCheckAnswer> {
   const rows = await db
     .selectFrom('notifications')

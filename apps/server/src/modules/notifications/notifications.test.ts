@@ -2,7 +2,7 @@ import { NotificationCheckAnswer, NotificationGetAnswer } from '@parley/contract
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
-import { connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { notifyUsers } from './index.js';
 
@@ -42,7 +42,7 @@ describe.each(dialects)('notifications API (%s)', (dialect) => {
     await server?.stop();
   });
 
-  it('NOTIF-22 NOTIF-23 check flags map unread to SLA, unread_2 to System, unread_3 to Trade (DECISIONS 8)', async () => {
+  it('NOTIF-22 NOTIF-23 check flags map unread to SLA, unread_2 to System, unread_3 to Trade', async () => {
     const empty = await call('GET', `/notification/check?_token=${a.token}`);
     expect(empty.status).toBe(200);
     expect(NotificationCheckAnswer.parse(empty.body)).toEqual({
@@ -96,7 +96,7 @@ describe.each(dialects)('notifications API (%s)', (dialect) => {
     expect((await call('GET', '/notification/check')).status).toBe(401);
   });
 
-  it('NOTIF-12 NOTIF-27 NOTIF-28 read marks the category up to lastId; trade is accepted (DECISIONS 8)', async () => {
+  it('NOTIF-12 NOTIF-27 NOTIF-28 read marks the category up to lastId; trade is accepted', async () => {
     const page = NotificationGetAnswer.parse(
       (await call('GET', '/notification/get?type=sla&offset=0', { token: agent.token })).body,
     );
@@ -174,7 +174,7 @@ describe.each(dialects)('notifications API (%s)', (dialect) => {
     await raise(a.accountId, agent.id, 'system', 1, 'live');
     await waitFor(() => got.length === 1, 'newNotification');
     expect(got[0]).toMatchObject({ category: 'system', title: 'live 1', seen: false, ticket_number: 1 });
-    await new Promise((r) => setTimeout(r, 200));
+    await flushSockets(server.handle.db, a.accountId, [admin]);
     expect(adminGot).toHaveLength(0);
   });
 

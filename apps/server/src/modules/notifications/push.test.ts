@@ -5,7 +5,7 @@ import { createParley, type Parley } from '../../app.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { startPushEndpoint } from '../../testing/pushEndpoint.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, relayed, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
 import { notifyUsers } from './index.js';
 import { PUSH_ENDPOINT_REFUSED } from './push.js';
@@ -151,7 +151,7 @@ describe.each(dialects)('Web Push (%s)', (dialect) => {
       ).toBe(200);
       await raise(a.userId, 'to both');
       await waitFor(() => push.received.some((x) => allowed.endpoint.endsWith(x.path)), 'the allowed push');
-      await sleep(200);
+      await relayed(parley.handle.db, a.accountId);
       expect(other.received).toHaveLength(0);
     } finally {
       await other.close();
@@ -213,10 +213,22 @@ describe.each(dialects)('Web Push (%s)', (dialect) => {
       'focus row',
     );
     await raise(agent.id, 'while focused');
-    await sleep(400);
+    await relayed(parley.handle.db, a.accountId);
     expect(push.received.length).toBe(before);
     s.emit('notificationFocus', false);
-    await sleep(100);
+    await waitFor(
+      async () =>
+        (
+          await parley.handle.db
+            .selectFrom('notification_focus')
+            .selectAll()
+            .where('account_id', '=', a.accountId)
+            .where('user_id', '=', agent.id)
+            .where('focused', '=', 1)
+            .execute()
+        ).length === 0,
+      'the tab to lose focus',
+    );
     await raise(agent.id, 'after blur');
     await waitFor(() => push.received.length === before + 1, 'push after blur');
     // A subscription the push service says is gone (410) is removed.

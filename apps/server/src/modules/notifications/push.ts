@@ -217,7 +217,7 @@ const userOfRooms = (rooms: string[]) => {
 };
 
 /**
- * Issue 8: a new notification (SLA alerts included) becomes a Web Push when no tab of the user has focus.
+ * A new notification (SLA alerts included) becomes a Web Push when no tab of the user has focus.
  * At-least-once like every effect: a repeat may show a second browser notification with the same tag.
  */
 export function pushListener(o: PushOptions): Listener {

@@ -1,4 +1,11 @@
-import { isLiveChatChannel, SLA_STRINGS, slaAlertQuota, slaMonth } from '@parley/contracts';
+import {
+  isLiveChatChannel,
+  SLA_POLICY_STRINGS,
+  SLA_STRINGS,
+  type SlaTargetName,
+  slaAlertQuota,
+  slaMonth,
+} from '@parley/contracts';
 import type { Trx } from '../../platform/outbox/index.js';
 import { notifyUsers } from '../notifications/index.js';
 
@@ -100,30 +107,75 @@ export async function takeAlert(trx: Trx, accountId: number, now: number): Promi
   return false;
 }
 
+/** What an alert is about: the response wait (the spec's texts) or the resolution target. */
+export interface AlertWait {
+  target: 'response' | 'resolution';
+  startedAt: number;
+  /** The target in minutes. */
+  sla: number;
+  /** The minutes counted so far: business minutes under business hours, less the time spent Pending. */
+  waited: number;
+}
+
 /** Sends one warning or violation about a ticket to its recipients. */
 export async function sendSlaAlert(
   trx: Trx,
   t: AlertTicket,
   kind: 'warning' | 'violation',
-  wait: { startedAt: number; sla: number },
+  wait: AlertWait,
   now: number,
 ): Promise<number> {
-  const waited = Math.floor((now - wait.startedAt) / 60_000);
+  const resolution = wait.target === 'resolution';
+  const R = SLA_POLICY_STRINGS;
+  const title =
+    kind === 'warning'
+      ? (resolution ? R.resolutionWarningTitle : SLA_STRINGS.warningTitle)(t.ticketNumber)
+      : (resolution ? R.resolutionViolationTitle : SLA_STRINGS.violationTitle)(t.ticketNumber);
+  const body =
+    kind === 'warning'
+      ? (resolution ? R.resolutionWarningBody : SLA_STRINGS.warningBody)(t.title, wait.waited, wait.sla)
+      : (resolution ? R.resolutionViolationBody : SLA_STRINGS.violationBody)(t.title, wait.sla);
   const sent = await notifyUsers(trx, {
     accountId: t.accountId,
     userIds: await slaRecipients(trx, t),
     category: 'sla',
     type: kind,
     channel: isLiveChatChannel(t.channel) ? 'livechat' : 'ticket',
-    title: kind === 'warning' ? SLA_STRINGS.warningTitle(t.ticketNumber) : SLA_STRINGS.violationTitle(t.ticketNumber),
-    body:
-      kind === 'warning'
-        ? SLA_STRINGS.warningBody(t.title, waited, wait.sla)
-        : SLA_STRINGS.violationBody(t.title, wait.sla),
+    title,
+    body,
     ticketId: t.id,
     ticketNumber: t.ticketNumber,
-    source: `sla:${kind}:${t.id}:${wait.startedAt}`,
+    // One alert of each kind per wait; the resolution's have their own (its wait may start with the first).
+    source: `sla:${resolution ? `resolution-${kind}` : kind}:${t.id}:${wait.startedAt}`,
     at: now,
   });
   return sent.length;
+}
+
+/** The reporting fact of a breach: one row per ticket, target and wait (the first violation of it wins). */
+export async function recordBreach(
+  trx: Trx,
+  ticket: AlertTicket,
+  b: { target: SlaTargetName; labelId: number; slaMinutes: number; startedAt: number; dueAt: number },
+  alerted: boolean,
+  now: number,
+) {
+  await trx
+    .insertInto('sla_breaches')
+    .values({
+      account_id: ticket.accountId,
+      ticket_id: ticket.id,
+      ticket_number: ticket.ticketNumber,
+      target: b.target,
+      label_id: b.labelId,
+      sla_minutes: b.slaMinutes,
+      waited_from: b.startedAt,
+      due_at: b.dueAt,
+      breached_at: now,
+      assignee: ticket.assignee,
+      department_id: ticket.departmentId,
+      alerted: alerted ? 1 : 0,
+    })
+    .onConflict((oc) => oc.columns(['ticket_id', 'target', 'waited_from']).doNothing())
+    .execute();
 }

@@ -1,8 +1,10 @@
-/** SLA alerts (issue 8): timers as rows, a leased check, alerts through notifications, breach facts. */
+/** SLA alerts: timers as rows, a leased check, alerts through notifications, breach facts. */
 
 /** Recipients and the plan's monthly quota. */
 export { slaRecipients, takeAlert } from './alerts.js';
-/** The engine (a Scheduler task) and the relay listeners that keep the timers in line with tickets and labels. */
+/** The engine (a Scheduler task) and the relay listeners that keep the timers in line with tickets and settings. */
 export { type CheckResult, SlaEngine, slaLabelsListener, slaTicketListener } from './engine.js';
+/** Business hours, holidays, policies and a ticket's SLA over HTTP. */
+export { slaRoutes } from './sla.routes.js';
 /** A ticket's timer row, brought in line with the ticket. */
 export { syncSlaTimer } from './timers.js';

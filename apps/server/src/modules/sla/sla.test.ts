@@ -56,8 +56,9 @@ describe.each(dialects)('SLA engine (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     return { id: Number(r.id), number: 1000 + n };
   };
-  const message = (ticketId: number, sender: string, at: number) =>
-    db()
+  /** A message stored as the write path stores it: the row, and `has_responded` set by an agent, cleared by a customer. */
+  const message = async (ticketId: number, sender: string, at: number) => {
+    await db()
       .insertInto('messages')
       .values({
         account_id: a.accountId,
@@ -69,6 +70,12 @@ describe.each(dialects)('SLA engine (%s)', (dialect) => {
         created_at: at,
       })
       .execute();
+    await db()
+      .updateTable('tickets')
+      .set({ has_responded: sender === 'visitor' ? 0 : 1 })
+      .where('id', '=', ticketId)
+      .execute();
+  };
   const alerts = async (ticketNumber: number, userId?: number) =>
     (
       await db()

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createParley, type Parley } from '../../app.js';
+import { conversationRules, createParley, type Parley } from '../../app.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { waitFor } from '../../testing/sockets.js';
@@ -63,7 +63,7 @@ describe.each(dialects)('SLA through the real paths (%s)', (dialect) => {
   /** The customer writes: the stored message's time. */
   const customerWrites = async (ticketId: number) => {
     const m = await runCommand(db(), (trx) =>
-      postMessage(trx, {
+      postMessage(trx, conversationRules(), {
         accountId: a.accountId,
         ticketId,
         sender: 'c@example.net',

@@ -1,7 +1,18 @@
-import { isDone, SENDERS, SLA_WARNING_SHARE } from '@parley/contracts';
+import { isDone, SENDERS, type SlaTargetName, TICKET_STATUS, waitsForTeam } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import type { Trx } from '../../platform/outbox/index.js';
+import {
+  applicablePolicy,
+  type BusinessSchedule,
+  countedMs,
+  nextCheck,
+  numOrNull,
+  type PolicyRow,
+  scheduleFor,
+  waitTimes,
+} from './policies.js';
+import { type SyncTicket, syncResolutionTimer } from './resolution.js';
 
 type Q = DB | Trx;
 
@@ -37,16 +48,17 @@ export async function applicableLabel(q: Q, accountId: number, labelJson: string
 const NOT_CUSTOMER = [SENDERS.server, SENDERS.translatebot, 'bot', 'chatbot'];
 
 /**
- * When the current wait began, or null when nobody waits: the customer's first message after the last agent
- * reply. An agent reply is a message whose sender is a username of the account (notes are another table).
- * `last_message_at` (the last customer message) is the trigger; the messages table refines the start.
+ * When the current wait began, or null when nobody waits. Whether anybody waits is the ticket's
+ * `has_responded` (`waitsForTeam`), the same fact the list's "Replied" shows: the write path of every message
+ * clears it on a customer message and sets it on an agent answer. The start is the customer's first message
+ * after the last agent reply (a message whose sender is a username of the account; notes are another table).
  */
 export async function waitStart(
   q: Q,
-  t: { accountId: number; ticketId: number; lastMessageAt: number },
+  t: { accountId: number; ticketId: number; lastMessageAt: number; hasResponded: boolean },
   current: { started_at: number; answered_at: number | null } | undefined,
 ): Promise<number | null> {
-  if (t.lastMessageAt <= 0) return null;
+  if (!waitsForTeam(t)) return null;
   const agents = q.selectFrom('users').select('username').where('account_id', '=', t.accountId);
   const lastReply = await q
     .selectFrom('messages')
@@ -57,7 +69,6 @@ export async function waitStart(
     .where('sender', 'in', agents)
     .executeTakeFirst();
   const replyAt = lastReply?.at === null || lastReply?.at === undefined ? 0 : Number(lastReply.at);
-  if (t.lastMessageAt < replyAt) return null;
   const first = await q
     .selectFrom('messages')
     .select((eb) => eb.fn.min('created_at').as('at'))
@@ -76,21 +87,55 @@ export async function waitStart(
   return t.lastMessageAt;
 }
 
-const nextOf = (r: { warn_at: number; due_at: number; warned_at: number | null; violated_at: number | null }) =>
-  r.violated_at !== null ? null : r.warned_at !== null ? r.due_at : r.warn_at;
-
 /**
- * Brings a ticket's timer row in line with the ticket: a new wait (reset), a wait that continues (kept, with
- * the label's current SLA), or a wait that ended (answered, closed or no SLA label left: nothing more to do).
- * Idempotent; safe in any transaction.
+ * Brings a ticket's timers in line with the ticket: the response wait (`sla_timers`) and the resolution
+ * target (`sla_resolution_timers`, see resolution.ts). Idempotent; safe in any transaction.
  */
 export async function syncSlaTimer(q: Q, accountId: number, ticketId: number, now: number): Promise<void> {
   const t = await q
     .selectFrom('tickets')
-    .select(['closed', 'label', 'last_message_at'])
+    .select([
+      'closed',
+      'label',
+      'last_message_at',
+      'has_responded',
+      'priority',
+      'channel',
+      'department_id',
+      'created_at',
+    ])
     .where('account_id', '=', accountId)
     .where('id', '=', ticketId)
     .executeTakeFirst();
+  if (!t) return;
+  const ticket: SyncTicket = { ...t, closed: Number(t.closed), created_at: Number(t.created_at) };
+  // A matching SLA policy decides; without one the label's SLA does, as before policies existed.
+  const policy = await applicablePolicy(q, accountId, ticket);
+  // The hours are read once, and only when a timer needs them.
+  let hours: Promise<BusinessSchedule | null> | undefined;
+  const schedule = (): Promise<BusinessSchedule | null> => {
+    if (!policy || policy.calendar) return Promise.resolve(null);
+    hours ??= scheduleFor(q, accountId, ticket.department_id);
+    return hours;
+  };
+  await syncResponseTimer(q, { accountId, ticketId, now }, ticket, policy, schedule);
+  await syncResolutionTimer(q, { accountId, ticketId, now }, ticket, policy, schedule);
+}
+
+/**
+ * The response wait: a new wait (reset), a wait that continues (kept, with the target's current time and any
+ * time spent Pending), or a wait that ended (answered, closed or no SLA left: nothing more to do). While the
+ * ticket is Pending the wait is paused (`paused_at`); when it leaves Pending the counted time spent Pending
+ * (`paused_ms`) moves the warning and due times.
+ */
+async function syncResponseTimer(
+  q: Q,
+  at: { accountId: number; ticketId: number; now: number },
+  t: SyncTicket,
+  policy: PolicyRow | null,
+  schedule: () => Promise<BusinessSchedule | null>,
+): Promise<void> {
+  const { accountId, ticketId, now } = at;
   const row = await q
     .selectFrom('sla_timers')
     .selectAll()
@@ -105,42 +150,86 @@ export async function syncSlaTimer(q: Q, accountId: number, ticketId: number, no
         .where('ticket_id', '=', ticketId)
         .execute();
   };
-  if (!t) return;
-  const closed = Number(t.closed);
-  const label = isDone(closed) ? null : await applicableLabel(q, accountId, t.label);
-  if (!label) return stop();
-  const current = row
-    ? { started_at: Number(row.started_at), answered_at: row.answered_at === null ? null : Number(row.answered_at) }
-    : undefined;
-  const start = await waitStart(q, { accountId, ticketId, lastMessageAt: Number(t.last_message_at) }, current);
+  if (isDone(t.closed)) return stop();
+  const label = policy ? null : await applicableLabel(q, accountId, t.label);
+  if (!policy && !label) return stop();
+  const current = row ? { started_at: Number(row.started_at), answered_at: numOrNull(row.answered_at) } : undefined;
+  const start = await waitStart(
+    q,
+    { accountId, ticketId, lastMessageAt: Number(t.last_message_at), hasResponded: Number(t.has_responded) === 1 },
+    current,
+  );
   if (start === null) return stop();
-  const ms = label.sla * 60_000;
-  const times = { warn_at: start + Math.round(ms * SLA_WARNING_SHARE), due_at: start + ms };
-  if (row && Number(row.started_at) === start) {
-    if (row.answered_at !== null && row.next_at === null) return; // this wait already ended
-    const flags = {
-      warned_at: row.warned_at === null ? null : Number(row.warned_at),
-      violated_at: row.violated_at === null ? null : Number(row.violated_at),
-    };
-    const next = nextOf({ ...times, ...flags });
-    if (Number(row.label_id) === label.id && Number(row.sla_minutes) === label.sla && row.next_at === next) return;
+  // The first response until an agent has answered once, the next response after that (label SLAs too).
+  const target: SlaTargetName = (await answeredBefore(q, accountId, ticketId, start))
+    ? 'next_response'
+    : 'first_response';
+  let id = 0;
+  let minutes: number;
+  let hours: BusinessSchedule | null = null;
+  if (policy) {
+    const m = target === 'next_response' ? policy.next_response : policy.first_response;
+    if (m === null) return stop();
+    minutes = m;
+    hours = await schedule();
+  } else {
+    id = label!.id;
+    minutes = label!.sla;
+  }
+  const same = row !== undefined && Number(row.started_at) === start;
+  if (same && row.answered_at !== null && row.next_at === null) return; // this wait already ended
+  const pending = t.closed === TICKET_STATUS.pending;
+  let pausedMs = same ? Number(row.paused_ms) : 0;
+  let pausedAt = same ? numOrNull(row.paused_at) : null;
+  if (pausedAt !== null && !pending) {
+    pausedMs += countedMs(pausedAt, now, hours);
+    pausedAt = null;
+  }
+  if (pausedAt === null && pending) pausedAt = now;
+  const times = waitTimes(start, minutes, hours, pausedMs);
+  if (same) {
+    const flags = { warned_at: numOrNull(row.warned_at), violated_at: numOrNull(row.violated_at) };
+    const next = pausedAt !== null ? null : nextCheck({ ...times, ...flags });
+    if (
+      Number(row.label_id) === id &&
+      Number(row.sla_minutes) === minutes &&
+      row.target === target &&
+      Number(row.due_at) === times.due_at &&
+      Number(row.warn_at) === times.warn_at &&
+      numOrNull(row.next_at) === next &&
+      numOrNull(row.paused_at) === pausedAt &&
+      Number(row.paused_ms) === pausedMs
+    )
+      return;
     await q
       .updateTable('sla_timers')
-      .set({ label_id: label.id, sla_minutes: label.sla, ...times, next_at: next, updated_at: now })
+      .set({
+        label_id: id,
+        sla_minutes: minutes,
+        target,
+        ...times,
+        next_at: next,
+        paused_at: pausedAt,
+        paused_ms: pausedMs,
+        updated_at: now,
+      })
       .where('ticket_id', '=', ticketId)
       .execute();
     return;
   }
   const fresh = {
     account_id: accountId,
-    label_id: label.id,
-    sla_minutes: label.sla,
+    label_id: id,
+    sla_minutes: minutes,
+    target,
     started_at: start,
     ...times,
     warned_at: null,
     violated_at: null,
     answered_at: null,
-    next_at: times.warn_at,
+    paused_at: pausedAt,
+    paused_ms: 0,
+    next_at: pausedAt !== null ? null : times.warn_at,
     updated_at: now,
   };
   await q
@@ -150,10 +239,37 @@ export async function syncSlaTimer(q: Q, accountId: number, ticketId: number, no
     .execute();
 }
 
-/** Timers that need a look now: a warning or a violation is due. */
+/** An agent answered in this ticket before `at`: a wait starting then is a next response, not the first. */
+export async function answeredBefore(q: Q, accountId: number, ticketId: number, at: number): Promise<boolean> {
+  const agents = q.selectFrom('users').select('username').where('account_id', '=', accountId);
+  const r = await q
+    .selectFrom('messages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('ticket_id', '=', ticketId)
+    .where('type', '<>', 'system')
+    .where('created_at', '<', at)
+    .where('sender', 'in', agents)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** Response timers that need a look now: a warning or a violation is due. */
 export async function dueTimers(db: DB, now: number, limit: number) {
   return db
     .selectFrom('sla_timers')
+    .select(['ticket_id', 'account_id'])
+    .where('next_at', '<=', now)
+    .orderBy('next_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Resolution timers that need a look now. */
+export async function dueResolutionTimers(db: DB, now: number, limit: number) {
+  return db
+    .selectFrom('sla_resolution_timers')
     .select(['ticket_id', 'account_id'])
     .where('next_at', '<=', now)
     .orderBy('next_at')

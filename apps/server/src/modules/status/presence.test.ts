@@ -2,7 +2,8 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createParley, type Parley } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
-import { collect, connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { manualClock } from '../../testing/clock.js';
+import { collect, connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer, testConfig } from '../../testing/support.js';
 import { Presence } from './presence.js';
 
@@ -11,9 +12,26 @@ type Server = Awaited<ReturnType<typeof startTestServer>>;
 const GRACE_MS = 800;
 const HEARTBEAT_MS = 150;
 
+/**
+ * The server runs on a clock the tests move by hand: grace periods, heartbeats and sweeps happen when a test
+ * passes the time, and a test that says "nothing happened within the grace" has let the grace run out.
+ */
 describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
   let s: Server;
   let call: Call;
+  const clock = manualClock();
+  /** Passes `ms` of the clock in steps, letting each step's presence work finish. */
+  const pass = async (ms: number, step = HEARTBEAT_MS / 3) => {
+    for (let done = 0; done < ms; done += step) {
+      clock.advance(Math.min(step, ms - done));
+      await s.presence.settled();
+    }
+  };
+  /** The socket's closing has been handled: its row is gone and its grace timer runs. */
+  const closeHandled = async (userId: number, left: number) => {
+    await waitFor(async () => (await connections(userId)).length === left, `${left} rows left`);
+    await s.presence.settled();
+  };
   const opened: TestSocket[] = [];
   const db = () => s.handle.db;
   const user = (id: number) =>
@@ -45,10 +63,11 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
   const socket = (token: string) => connectSocket(s.url, token, opened);
 
   beforeAll(async () => {
-    s = await startTestServer(dialect, {
-      PRESENCE_GRACE_MS: String(GRACE_MS),
-      PRESENCE_HEARTBEAT_MS: String(HEARTBEAT_MS),
-    });
+    s = await startTestServer(
+      dialect,
+      { PRESENCE_GRACE_MS: String(GRACE_MS), PRESENCE_HEARTBEAT_MS: String(HEARTBEAT_MS) },
+      { clock },
+    );
     call = apiClient(s.url);
   });
   afterEach(() => {
@@ -94,7 +113,9 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
       status: 'ONLINE',
       last_seen: null,
     });
-    await sleep(100);
+    // The other account's own agent comes Online after: once the outsider hears that, it would have heard ours.
+    await socket(b.agent.token);
+    await waitFor(() => overheard.some((e) => e.userId === b.agent.id), 'the other account’s own statusUpdated');
     expect(overheard.filter((e) => e.userId === agent.id || e.userId === admin.userId)).toEqual([]);
   });
 
@@ -106,11 +127,12 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     await waitFor(async () => (await connections(agent.id)).length === 1, 'the connection row');
     await waitFor(statusIs(agent.id, 'ONLINE'), 'the agent Online');
 
-    const closedAt = Date.now();
+    const closedAt = clock();
     sock.disconnect();
-    await waitFor(async () => (await connections(agent.id)).length === 0, 'the row removed');
+    await closeHandled(agent.id, 0);
     // Within the grace period the agent still shows Online (a reload must not flicker).
     expect((await user(agent.id)).status).toBe('ONLINE');
+    await pass(GRACE_MS);
     await waitFor(statusIs(agent.id, 'OFFLINE'), 'the agent Offline');
     const u = await user(agent.id);
     expect(Number(u.last_seen_at)).toBeGreaterThanOrEqual(closedAt + GRACE_MS - 50);
@@ -135,10 +157,12 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     const last = await socket(agent.token);
     await waitFor(async () => (await connections(agent.id)).length === 2, 'two connection rows');
     old.disconnect();
-    await waitFor(async () => (await connections(agent.id)).length === 1, 'one row left');
-    await sleep(GRACE_MS * 0.6);
-    const lastClosed = Date.now();
+    await closeHandled(agent.id, 1);
+    await pass(GRACE_MS * 0.6);
+    const lastClosed = clock();
     last.disconnect();
+    await closeHandled(agent.id, 0);
+    await pass(GRACE_MS);
     await waitFor(statusIs(agent.id, 'OFFLINE'), 'the agent Offline');
     // Offline a whole grace after the last close, not when the older close's grace ran out.
     const u = await user(agent.id);
@@ -156,16 +180,19 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     await waitFor(async () => (await connections(agent.id)).length === 2, 'two connection rows');
 
     one.disconnect();
-    await waitFor(async () => (await connections(agent.id)).length === 1, 'one row left');
-    await sleep(GRACE_MS + 300);
+    await closeHandled(agent.id, 1);
+    await pass(GRACE_MS + 300);
     expect((await user(agent.id)).status).toBe('ONLINE');
     expect((await connections(agent.id)).map((c) => c.socket_id)).toEqual([two.id]);
 
     // A reload: the last socket closes and a new one opens within the grace period.
     two.disconnect();
-    await waitFor(async () => (await connections(agent.id)).length === 0, 'no rows');
+    await closeHandled(agent.id, 0);
     await socket(agent.token);
-    await sleep(GRACE_MS + 300);
+    // The clock only moves by hand: let the new socket's row land before the grace is passed, as it would
+    // within a real grace of seconds.
+    await closeHandled(agent.id, 1);
+    await pass(GRACE_MS + 300);
     expect((await user(agent.id)).status).toBe('ONLINE');
     expect(heard.filter((e) => e.userId === agent.id).map((e) => e.status)).toEqual(['ONLINE']);
     expect(await periods(agent.id)).toEqual([{ status: 'ONLINE', reason: '', ended_at: null }]);
@@ -178,7 +205,9 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     const before = await periods(agent.id);
     sock.emit('tellOnline');
     sock.emit('tellOnline');
-    await sleep(200);
+    // A later event on the same socket, answered: the two before it have reached presence by then.
+    await new Promise((r) => sock.emit('getAnnouncement', r));
+    await s.presence.settled();
     expect(await periods(agent.id)).toEqual(before);
     expect(await connections(agent.id)).toHaveLength(1);
 
@@ -204,6 +233,8 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
       ).status,
     ).toBe(200);
     sock.disconnect();
+    await closeHandled(agent.id, 0);
+    await pass(GRACE_MS);
     await waitFor(statusIs(agent.id, 'OFFLINE'), 'the agent Offline');
     expect(await user(agent.id)).toMatchObject({ second_status: 'AWAY', status_reason: 'Errand' });
 
@@ -245,6 +276,7 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
       .execute();
     await db().updateTable('users').set({ status: 'ONLINE', status_since: long }).where('id', '=', agent.id).execute();
 
+    await pass(HEARTBEAT_MS); // the sweep's period
     await waitFor(statusIs(agent.id, 'OFFLINE'), 'the dead node’s agent Offline');
     expect(await connections(agent.id)).toEqual([]);
     expect(await db().selectFrom('nodes').select('node_id').where('node_id', '=', dead).execute()).toEqual([]);
@@ -261,6 +293,7 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     await waitFor(async () => (await connections(agent.id)).length === 1, 'the connection row');
     await db().deleteFrom('nodes').where('node_id', '=', s.nodeId).execute();
     await db().deleteFrom('user_connections').where('node_id', '=', s.nodeId).execute();
+    await pass(HEARTBEAT_MS);
     await waitFor(async () => (await connections(agent.id)).length === 1, 'the row put back');
     expect((await connections(agent.id))[0]!.socket_id).toBe(sock.id);
     await waitFor(statusIs(agent.id, 'ONLINE'), 'the agent Online');
@@ -278,14 +311,18 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
           PRESENCE_GRACE_MS: String(GRACE_MS),
           PRESENCE_HEARTBEAT_MS: String(HEARTBEAT_MS),
         }),
-        { logger: pino({ level: 'silent' }) },
+        { logger: pino({ level: 'silent' }), clock },
       );
       let closed = false;
       try {
         const port = await two.listen();
         await socket(agent.token);
         await connectSocket(`http://127.0.0.1:${port}`, agent.token, opened);
-        await waitFor(async () => (await connections(agent.id)).length === 2, 'a row on each node');
+        // Time passes with the nodes' heartbeats (a node silent on this clock would be taken for dead).
+        await waitFor(async () => {
+          await pass(HEARTBEAT_MS);
+          return (await connections(agent.id)).length === 2;
+        }, 'a row on each node');
         expect((await connections(agent.id)).map((c) => c.node_id).sort()).toEqual([s.nodeId, two.nodeId].sort());
 
         await two.close();
@@ -294,7 +331,9 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
         expect(await db().selectFrom('nodes').select('node_id').where('node_id', '=', two.nodeId).execute()).toEqual(
           [],
         );
-        await sleep(GRACE_MS + 3 * HEARTBEAT_MS);
+        await pass(GRACE_MS + 3 * HEARTBEAT_MS);
+        // What the scheduled sweep would do by now, done here so its answer is in before the check.
+        await s.presence.sweep();
         expect((await user(agent.id)).status).toBe('ONLINE');
       } finally {
         if (!closed) await two.close();
@@ -310,6 +349,7 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
       log: pino({ level: 'silent' }),
       graceMs: GRACE_MS,
       heartbeatMs: HEARTBEAT_MS,
+      clock,
     });
     await other.start();
     const who = { accountId: admin.accountId, userId: agent.id };
@@ -321,6 +361,7 @@ describe.each(dialects)('presence across sockets and nodes (%s)', (dialect) => {
     await other.close();
     expect(await connections(agent.id)).toEqual([]);
     expect(await db().selectFrom('nodes').select('node_id').where('node_id', '=', other.nodeId).execute()).toEqual([]);
+    await pass(GRACE_MS + HEARTBEAT_MS);
     await waitFor(statusIs(agent.id, 'OFFLINE'), 'the agent Offline');
   });
 });

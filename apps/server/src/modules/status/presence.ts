@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type pino from 'pino';
+import { type Clock, systemClock, type TimerHandle, timersOf } from '../../platform/clock.js';
 import type { DB } from '../../platform/db/db.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import type { Task } from '../../platform/scheduler.js';
@@ -13,6 +14,8 @@ export interface PresenceOptions {
   graceMs: number;
   /** How often this node says it is alive; a node silent for 3 beats is taken for dead. */
   heartbeatMs: number;
+  /** The time and the timers of heartbeats and grace periods (tests move it by hand). */
+  clock?: Clock;
 }
 
 /** A node silent for this many heartbeats is taken for dead and its connections are dropped. */
@@ -29,12 +32,15 @@ export class Presence {
   private readonly local = new Map<string, Who>();
   /** Per socket, the chain of its presence writes: a quick connect-then-close applies in that order. */
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<TimerHandle>();
   private readonly pending = new Set<Promise<unknown>>();
-  private heartbeat: NodeJS.Timeout | null = null;
+  private heartbeat: TimerHandle | null = null;
   private stopped = false;
+  private readonly clock: Clock;
 
-  constructor(private readonly o: PresenceOptions) {}
+  constructor(private readonly o: PresenceOptions) {
+    this.clock = o.clock ?? systemClock;
+  }
 
   get nodeId(): string {
     return this.o.nodeId;
@@ -43,13 +49,13 @@ export class Presence {
   /** Writes the first heartbeat and keeps beating. */
   async start(): Promise<void> {
     await this.beat();
-    this.heartbeat = setInterval(() => void this.track(this.beat()), this.o.heartbeatMs);
-    this.heartbeat.unref();
+    this.heartbeat = timersOf(this.clock).setInterval(() => void this.track(this.beat()), this.o.heartbeatMs);
+    this.heartbeat.unref?.();
   }
 
   private async beat(): Promise<void> {
     try {
-      const at = Date.now();
+      const at = this.clock();
       const r = await this.o.db
         .updateTable('nodes')
         .set({ seen_at: at })
@@ -94,11 +100,11 @@ export class Presence {
           account_id: who.accountId,
           user_id: who.userId,
           node_id: this.o.nodeId,
-          connected_at: Date.now(),
+          connected_at: this.clock(),
         })
         .onConflict((oc) => oc.column('socket_id').doNothing())
         .execute();
-      await applyStatus(trx, who, { status: 'ONLINE' });
+      await applyStatus(trx, who, { status: 'ONLINE' }, this.clock());
     });
   }
 
@@ -118,17 +124,21 @@ export class Presence {
   disconnected(who: Who, socketId: string): Promise<void> {
     this.local.delete(socketId);
     return this.serial(socketId, async () => {
-      const at = Date.now();
-      await this.o.db.deleteFrom('user_connections').where('socket_id', '=', socketId).execute();
-      // "Last seen" is when a connection last closed; the sweep also waits out the grace from here.
-      await this.o.db
-        .updateTable('users')
-        .set({ last_seen_at: at })
-        .where('account_id', '=', who.accountId)
-        .where('id', '=', who.userId)
-        .execute();
+      const at = this.clock();
+      // "Last seen" is when a connection last closed; the sweep also waits out the grace from here. One
+      // transaction: a sweep between the row's removal and this time would see a user with no connection and
+      // an old "last seen", and set them Offline at once, with no grace.
+      await this.o.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ last_seen_at: at })
+          .where('account_id', '=', who.accountId)
+          .where('id', '=', who.userId)
+          .execute();
+        await trx.deleteFrom('user_connections').where('socket_id', '=', socketId).execute();
+      });
       if (this.stopped) return;
-      const t = setTimeout(() => {
+      const t = timersOf(this.clock).setTimeout(() => {
         this.timers.delete(t);
         this.track(this.offlineIfGone(who, at)).catch((err) => this.o.log.error({ err }, 'presence check failed'));
       }, this.o.graceMs);
@@ -161,7 +171,7 @@ export class Presence {
         .limit(1)
         .executeTakeFirst();
       if (left) return false;
-      return (await applyStatus(trx, who, { status: 'OFFLINE' }))?.changed ?? false;
+      return (await applyStatus(trx, who, { status: 'OFFLINE' }, this.clock()))?.changed ?? false;
     });
   }
 
@@ -170,7 +180,7 @@ export class Presence {
    * all), then sets Offline every user shown Online with no connection anywhere whose status and last
    * disconnect are older than the grace period. Answers how many users went Offline.
    */
-  async sweep(at = Date.now()): Promise<number> {
+  async sweep(at = this.clock()): Promise<number> {
     const { db } = this.o;
     const cutoff = at - STALE_BEATS * this.o.heartbeatMs;
     // Never this node: it is running this code, however late its own beat.
@@ -244,12 +254,17 @@ export class Presence {
     };
   }
 
+  /** Resolves once the presence work started so far (writes, beats, grace checks) has finished. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
   /** Stops heartbeats and grace timers; sockets closing from now on only remove their rows. */
   stop(): void {
     this.stopped = true;
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.heartbeat) timersOf(this.clock).clearInterval(this.heartbeat);
     this.heartbeat = null;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) timersOf(this.clock).clearTimeout(t);
     this.timers.clear();
   }
 

@@ -23,7 +23,7 @@ export function statusRoutes(app: FastifyInstance, deps: { db: DB }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
 
-  // STATUS-10, STATUS-11, DECISIONS 6
+  // STATUS-10, STATUS-11
   r.post(
     '/api/online_status/update',
     {

@@ -1,5 +1,7 @@
 import { TICKET_STRINGS, TICKET_SYSTEM_MESSAGES, TicketAutoAssignAnswer, TicketChangeAnswer } from '@parley/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { conversationRules } from '../../app.js';
+import { accountRows, twoAccounts } from '../../testing/accountRows.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { collect, connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
@@ -71,64 +73,7 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
   let a: SignedUp;
   let b: SignedUp;
 
-  const department = async (accountId: number) =>
-    Number(
-      (
-        await db()
-          .insertInto('departments')
-          .values({ account_id: accountId, name: `D-${uniq()}`, created_at: Date.now() })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-  const label = async (accountId: number, name: string, removed = 0) =>
-    Number(
-      (
-        await db()
-          .insertInto('labels')
-          .values({
-            account_id: accountId,
-            name,
-            color: '#000000',
-            color_dark: '#FFFFFF',
-            level: 1,
-            sla: 10,
-            removed,
-            created_at: Date.now(),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-  let numbers = 0;
-  const ticket = async (
-    accountId: number,
-    o: { department_id?: number | null; assignee?: string; closed?: number } = {},
-  ) =>
-    Number(
-      (
-        await db()
-          .insertInto('tickets')
-          .values({
-            account_id: accountId,
-            ticket_number: ++numbers,
-            title: `T ${numbers}`,
-            channel: 'EMAIL',
-            closed: o.closed ?? 0,
-            priority: '',
-            label: '[]',
-            department_id: o.department_id ?? null,
-            assignee: o.assignee ?? '',
-            name: 'Customer',
-            email: 'c@example.net',
-            phone: '',
-            created_at: 1_000,
-            updated_at: 1_000,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+  const { ticket, label, department } = accountRows(db);
   /** A user of the account in the given departments, with a presence. */
   const agent = async (
     owner: SignedUp,
@@ -168,8 +113,7 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
     // from setting them Offline half-way through a test.
     s = await startTestServer(dialect, { PRESENCE_GRACE_MS: String(3_600_000) });
     call = apiClient(s.url);
-    a = await signUpVia(call);
-    b = await signUpVia(call);
+    ({ a, b } = await twoAccounts(call));
   });
   afterEach(() => {
     for (const o of opened.splice(0)) o.disconnect();
@@ -387,7 +331,7 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
     const picks: (string | null)[] = [];
     for (let i = 0; i < 4; i++) {
       const id = await ticket(a.accountId, { department_id: dep });
-      picks.push(await assignTicketAutomatically(db(), a.accountId, id, 'least_loaded'));
+      picks.push(await assignTicketAutomatically(db(), conversationRules(), a.accountId, id, 'least_loaded'));
     }
     // Open loads p 2, q 0, r 1 (q's closed ticket does not count): q.
     // Then p 2, q 1, r 1: r has no recorded assignment, q has one, so r.
@@ -439,7 +383,8 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
         await db().selectFrom('tickets').select('id').where('account_id', '=', c.accountId).orderBy('id').execute()
       ).map((x) => Number(x.id));
       const picks: string[] = [];
-      for (const id of ids) picks.push((await assignTicketAutomatically(db(), c.accountId, id, 'round_robin'))!);
+      for (const id of ids)
+        picks.push((await assignTicketAutomatically(db(), conversationRules(), c.accountId, id, 'round_robin'))!);
       const counts = team.map((u) => picks.filter((x) => x === u).length);
       expect(counts.reduce((x, y) => x + y, 0)).toBe(1000);
       expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);

@@ -6,8 +6,10 @@ import {
   TICKET_SYSTEM_MESSAGES,
 } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
+import { lockAccount } from '../../platform/db/locks.js';
 import { notFound } from '../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../platform/outbox/index.js';
+import type { Conversations } from '../messages/messages.realtime.js';
 import { type Actor, changeTicketIn } from './commands/changeTicket.js';
 import { listTicketStatuses } from './ticketStatuses.js';
 
@@ -39,7 +41,7 @@ const byName = (a: AssignCandidate, b: AssignCandidate) =>
 const byRecency = (a: AssignCandidate, b: AssignCandidate) => (a.lastAssigned ?? -1) - (b.lastAssigned ?? -1);
 
 /**
- * Issue 5, automatic assignment: who gets the ticket, or null when nobody can take it. Skips agents who are
+ * Automatic assignment: who gets the ticket, or null when nobody can take it. Skips agents who are
  * not effectively ONLINE and agents at the limit. `round_robin`: the least recently assigned, ties by
  * username. `least_loaded`: the fewest open tickets, ties by least recently assigned, then username.
  */
@@ -123,22 +125,24 @@ export async function assignCandidates(
  * plan limit (PLAN-20..23), then assigns the ticket to that one agent (replacing any assignees), posts a
  * system message, records the assignment (`how` = the strategy), audits and emits `updateTicket`. Returns
  * the username, or null when nobody can take it (the ticket is left as it is). Another account's ticket is
- * "Ticket not found.". Assignments in one account are serialised (the account row is locked first on
- * Postgres; SQLite has one writer), so two at once cannot both give the last free slot away.
+ * "Ticket not found.". Assignments in one account are serialised (`lockAccount` first), so two at once
+ * cannot both give the last free slot away.
  */
 export async function assignTicketAutomatically(
   db: DB,
+  conversations: Conversations,
   accountId: number,
   ticketId: number,
   strategy: AssignStrategy,
   by: { userId: number; username: string; name: string } | null = null,
 ): Promise<string | null> {
-  return runCommand(db, (trx) => assignTicketAutomaticallyIn(trx, accountId, ticketId, strategy, by));
+  return runCommand(db, (trx) => assignTicketAutomaticallyIn(trx, conversations, accountId, ticketId, strategy, by));
 }
 
 /** `assignTicketAutomatically` inside the caller's transaction (ticket creation runs it there). */
 export async function assignTicketAutomaticallyIn(
   trx: Trx,
+  conversations: Conversations,
   accountId: number,
   ticketId: number,
   strategy: AssignStrategy,
@@ -146,17 +150,11 @@ export async function assignTicketAutomaticallyIn(
 ): Promise<string | null> {
   const actor: Actor = by ? { accountId, ...by } : { accountId, userId: null, username: 'server', name: 'server' };
   let chosen: string | null = null;
-  await changeTicketIn(trx, actor, ticketId, async (trx, current) => {
-    // A no-op write takes the account row's lock for the rest of the transaction.
-    const account = await trx
-      .updateTable('accounts')
-      .set((eb) => ({ plan: eb.ref('plan') }))
-      .where('id', '=', accountId)
-      .returning('plan')
-      .executeTakeFirst();
+  await changeTicketIn(trx, conversations, actor, ticketId, async (trx, current) => {
+    const account = await lockAccount(trx, accountId);
     if (!account) throw notFound(TICKET_STRINGS.notFound);
     const candidates = await assignCandidates(trx, accountId, ticketId, current.department_id);
-    chosen = chooseAssignee(candidates, strategy, { limit: concurrentLimit(Number(account.plan)) });
+    chosen = chooseAssignee(candidates, strategy, { limit: concurrentLimit(account.plan) });
     if (chosen === null) return null;
     return {
       set: { assignee: chosen },

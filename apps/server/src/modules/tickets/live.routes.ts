@@ -16,16 +16,20 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
 import { runCommand } from '../../platform/outbox/index.js';
+import { postMessage } from '../messages/index.js';
+import type { Conversations } from '../messages/messages.realtime.js';
+import { actorOf, assignPlan, changeTicketIn } from './commands/changeTicket.js';
 import { createTicket } from './commands/createTicket.js';
-import { markTicketRead, unreadCounts } from './commands/readState.js';
+import { markTicketRead } from './commands/readState.js';
 import { ticketItem, type Viewer } from './tickets.queries.js';
+import { unreadCounts } from './unreadCounts.js';
 
 const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
 
 /** Ticket creation by agents, read state, unread counts, and the per-department automatic assignment. */
-export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB }): void {
+export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB; conversations: Conversations }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, conversations } = deps;
 
   // RT-21: an agent opens a ticket by hand (MANUAL, or CALL for a call logged by hand); creation,
   // createTicket and any automatic assignment happen in one transaction.
@@ -34,8 +38,9 @@ export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB }): void {
     { config: { auth: 'user' }, schema: { body: TicketCreateInput, response: { 200: TicketCreateAnswer } } },
     async (req) => {
       const b = req.body;
-      const id = await runCommand(db, (trx) =>
-        createTicket(trx, {
+      const auth = req.auth!;
+      const id = await runCommand(db, async (trx) => {
+        const id = await createTicket(trx, conversations, {
           accountId: req.auth!.accountId,
           channel: b.channel,
           title: b.title,
@@ -51,8 +56,23 @@ export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB }): void {
           callDirection: b.call_direction,
           did: b.did,
           userId: req.auth!.userId,
-        }),
-      );
+        });
+        // The customer's first message is the customer's (sender `visitor`, as a channel's customer), so
+        // replies, reply times and the emotion reader treat it as theirs.
+        if (b.message !== '')
+          await postMessage(trx, conversations, {
+            accountId: auth.accountId,
+            ticketId: id,
+            sender: 'visitor',
+            senderName: b.name || b.email || b.phone,
+            type: 'text',
+            message: b.message,
+            fromCustomer: true,
+          });
+        if (b.assignee.length > 0)
+          await changeTicketIn(trx, conversations, actorOf(auth), id, assignPlan(actorOf(auth), b.assignee));
+        return id;
+      });
       return { result: 'success' as const, data: await ticketItem(db, viewer(req), id) };
     },
   );

@@ -11,7 +11,7 @@ import type { DB } from '../../platform/db/db.js';
 import { createTicketStatus, deleteTicketStatus, listTicketStatuses, updateTicketStatus } from './ticketStatuses.js';
 
 /**
- * DECISIONS 3, TICKET-24, TICKET-25: custom ticket statuses. Everyone reads them (the list names statuses
+ * TICKET-24, TICKET-25: custom ticket statuses. Everyone reads them (the list names statuses
  * by them); admins add, change and delete them in Settings. `/api/customstatus/get` is the agents' own
  * statuses (STATUS), so these live at `/api/ticketstatus/...`.
  */

@@ -119,6 +119,8 @@ describe.each(dialects)('ticketMatchesList agrees with the load call (%s)', (dia
     ['4', 'ticket', () => `depFilter=${deps[1]}&priorityFilter=H,none`],
     ['4', 'ticket', () => `campaignId=${campaigns[2]}`],
     ['4', 'ticket', () => 'agent=alice'],
+    ['0', 'ticket', () => 'assigned=0'],
+    ['4', 'ticket', () => 'assigned=1&agent=alice'],
     ['4', 'ticket', () => 'withReply=1&sort=created'],
     ['4', 'ticket', () => `start=${Math.floor((Date.now() - 20 * DAY) / 1000)}&end=${Math.floor(Date.now() / 1000)}`],
     [

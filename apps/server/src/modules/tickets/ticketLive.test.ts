@@ -6,9 +6,10 @@ import {
   UnreadAnswer,
 } from '@parley/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { conversationRules } from '../../app.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { createTicket, touchTicketOnMessage } from './index.js';
 
@@ -78,7 +79,8 @@ describe.each(dialects)('ticket creation and read state (%s)', (dialect) => {
     ).toBe(1);
 
     await waitFor(() => created[1]!.length >= 2 && channelAgent.length >= 2, 'createTicket and channelDataUpdated');
-    await sleep(200);
+    await flushSockets(db(), a.accountId, [adminSo, agentSo]);
+    await flushSockets(db(), b.accountId, [otherSo]);
     expect(created[0]!.map((x: { id: number }) => x.id)).toEqual([t.id, second.body.data.id]);
     expect(created[1]![0]).toMatchObject({ id: t.id, ticket_number: t.ticket_number, channel: 'MANUAL' });
     expect(created[1]![0]).not.toHaveProperty('read');
@@ -117,18 +119,29 @@ describe.each(dialects)('ticket creation and read state (%s)', (dialect) => {
     // Used by other modules inside their own transaction: a failure after it leaves nothing behind.
     await expect(
       runCommand(db(), async (trx) => {
-        await createTicket(trx, { accountId: a.accountId, channel: 'EMAIL', title: 'Rolled back' });
+        await createTicket(trx, conversationRules(), {
+          accountId: a.accountId,
+          channel: 'EMAIL',
+          title: 'Rolled back',
+        });
         throw new Error('later step failed');
       }),
     ).rejects.toThrow('later step failed');
     expect(await db().selectFrom('tickets').where('title', '=', 'Rolled back').selectAll().execute()).toEqual([]);
     await expect(
-      runCommand(db(), (trx) => createTicket(trx, { accountId: a.accountId, channel: 'NOPE', title: 'x' })),
+      runCommand(db(), (trx) =>
+        createTicket(trx, conversationRules(), { accountId: a.accountId, channel: 'NOPE', title: 'x' }),
+      ),
     ).rejects.toThrow('Unknown channel');
 
     // Off by default: no assignee.
     const off = await runCommand(db(), (trx) =>
-      createTicket(trx, { accountId: a.accountId, channel: 'EMAIL', title: 'Unassigned', departmentId: dep }),
+      createTicket(trx, conversationRules(), {
+        accountId: a.accountId,
+        channel: 'EMAIL',
+        title: 'Unassigned',
+        departmentId: dep,
+      }),
     );
     expect(
       (await db().selectFrom('tickets').select('assignee').where('id', '=', off).executeTakeFirstOrThrow()).assignee,
@@ -187,7 +200,9 @@ describe.each(dialects)('ticket creation and read state (%s)', (dialect) => {
     const a = await signUpVia(call);
     const agent = await addUserVia(call, a.token, { username: `ag-${uniq()}`, type: 'agent' });
     const mk = (channel: string, title: string) =>
-      runCommand(db(), (trx) => createTicket(trx, { accountId: a.accountId, channel, title, fromCustomer: true }));
+      runCommand(db(), (trx) =>
+        createTicket(trx, conversationRules(), { accountId: a.accountId, channel, title, fromCustomer: true }),
+      );
     const t1 = await mk('EMAIL', 'Mail');
     const t2 = await mk('WHATSAPP', 'Whatsapp');
     const lc = await mk('LIVECHAT', 'Visitor');
@@ -285,7 +300,7 @@ describe.each(dialects)('ticket creation and read state (%s)', (dialect) => {
     expect((await call('GET', '/api/ticket/settings', { token: b.token })).body.data).toEqual({ popup_on_call: 0 });
 
     const id = await runCommand(db(), (trx) =>
-      createTicket(trx, { accountId: a.accountId, channel: 'WHATSAPP', title: 'Secret' }),
+      createTicket(trx, conversationRules(), { accountId: a.accountId, channel: 'WHATSAPP', title: 'Secret' }),
     );
     await db().updateTable('tickets').set({ encryption_method: 'aes' }).where('id', '=', id).execute();
     const info = await call('GET', `/ticket/info/me/${id}`, { token: agent.token });

@@ -1,4 +1,5 @@
 import {
+  TICKET_STATUS,
   TICKET_STATUS_STRINGS,
   TICKET_STRINGS,
   TicketChangeAnswer,
@@ -8,9 +9,12 @@ import {
   ticketStatusName,
 } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationRules } from '../../app.js';
+import { runCommand } from '../../platform/outbox/index.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { connectSocket, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { postMessage } from '../messages/index.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -191,5 +195,54 @@ describe.each(dialects)('custom ticket statuses (%s)', (dialect) => {
     expect(await open()).toEqual({ ids: [t0, t1], count: 2 });
     await call('DELETE', `/api/ticketstatus/${waiting.id}`, { token: a.token });
     expect(await open()).toEqual({ ids: [t0], count: 1 });
+  });
+  it('TICKET-22 a customer writing to a Pending ticket makes it Open again, with a note; an agent message or a custom status does not', async () => {
+    const a = await signUpVia(call);
+    const pending = await ticket(a.accountId, TICKET_STATUS.pending, 1);
+    const agentOnly = await ticket(a.accountId, TICKET_STATUS.pending, 2);
+    const custom = (await call('POST', '/api/ticketstatus', { token: a.token, body: { name: 'On hold' } })).body.data;
+    const held = await ticket(a.accountId, custom.status_code, 3);
+    const say = (ticketId: number, fromCustomer: boolean) =>
+      runCommand(s.handle.db, (trx) =>
+        postMessage(trx, conversationRules(), {
+          accountId: a.accountId,
+          ticketId,
+          sender: fromCustomer ? 'pat@example.net' : a.username,
+          senderName: fromCustomer ? 'Pat' : a.name,
+          type: 'text',
+          message: 'Any news?',
+          fromCustomer,
+        }),
+      );
+    await say(pending, true);
+    await say(agentOnly, false);
+    await say(held, true);
+    const status = async (id: number) =>
+      Number(
+        (await s.handle.db.selectFrom('tickets').select('closed').where('id', '=', id).executeTakeFirstOrThrow())
+          .closed,
+      );
+    expect([await status(pending), await status(agentOnly), await status(held)]).toEqual([
+      TICKET_STATUS.open,
+      TICKET_STATUS.pending,
+      custom.status_code,
+    ]);
+    const texts = await s.handle.db
+      .selectFrom('messages')
+      .select(['message', 'type'])
+      .where('ticket_id', '=', pending)
+      .orderBy('id')
+      .execute();
+    expect(texts).toEqual([
+      { message: 'Any news?', type: 'text' },
+      { message: TICKET_STRINGS.customerReopened, type: 'system' },
+    ]);
+    const audit = await s.handle.db
+      .selectFrom('audit_log')
+      .select(['actor', 'action'])
+      .where('account_id', '=', a.accountId)
+      .where('action', '=', 'ticket.status_set')
+      .execute();
+    expect(audit).toEqual([{ actor: 'server', action: 'ticket.status_set' }]);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { sql } from 'kysely';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
+import { lockAccount } from '../../platform/db/locks.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../platform/outbox/index.js';
 
@@ -24,7 +25,7 @@ const toStatus = (r: { id: number; status_code: number; name: string; alternate:
   alternate: r.alternate === '0' ? '0' : '1',
 });
 
-/** DECISIONS 3: the account's custom ticket statuses (not deleted), by code. */
+/** The account's custom ticket statuses (not deleted), by code. */
 export async function listTicketStatuses(db: Db, accountId: number): Promise<TicketCustomStatus[]> {
   const rows = await db
     .selectFrom('ticket_statuses')
@@ -78,12 +79,8 @@ export async function createTicketStatus(
   input: TicketStatusCreateInput,
 ): Promise<TicketCustomStatus> {
   return runCommand(db, async (trx) => {
-    // Serialise creations in one account (the account row's lock on Postgres; SQLite has one writer).
-    await trx
-      .updateTable('accounts')
-      .set((eb) => ({ plan: eb.ref('plan') }))
-      .where('id', '=', auth.accountId)
-      .execute();
+    // Creations in one account take turns, so two never take the same code.
+    await lockAccount(trx, auth.accountId);
     await assertNameFree(trx, auth.accountId, input.name, null);
     const max = await trx
       .selectFrom('ticket_statuses')

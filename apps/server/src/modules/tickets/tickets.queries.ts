@@ -226,6 +226,8 @@ function conditions(
   if (kind.excluded.length) all.push(eb('tickets.channel', 'not in', [...kind.excluded]));
   if (q.campaignId !== undefined) all.push(eb('tickets.campaign_id', '=', q.campaignId));
   if (q.agent) all.push(like(sql`(',' || tickets.assignee || ',')`, `%,${likeEscape(q.agent)},%`));
+  // The Unassigned view: `assignee` is '' when nobody is assigned (written tidied by every change).
+  if (q.assigned !== undefined) all.push(eb('tickets.assignee', q.assigned === '1' ? '!=' : '=', ''));
   const time = q.received === 'created' ? 'tickets.created_at' : 'tickets.updated_at';
   if (q.start !== undefined) all.push(eb(time, '>=', q.start * 1000));
   if (q.end !== undefined) all.push(eb(time, '<=', q.end * 1000 + 999));
@@ -255,7 +257,7 @@ function conditions(
 }
 
 /**
- * DECISIONS 3: the codes a status filter lists. 4 is all (null); 0 is Open and every custom status that
+ * The codes a status filter lists. 4 is all (null); 0 is Open and every custom status that
  * counts as open (alternate "0"); a custom code must be one the account has or had, else 400.
  */
 export async function statusCodes(db: Db, accountId: number, status: number): Promise<number[] | null> {
@@ -323,27 +325,37 @@ export async function loadTickets(
   db: Db,
   viewer: Viewer,
   page: TicketPage,
+  seen: OpenCodesSeen,
   checked: { labels?: number[]; departments?: number[] } = {},
 ): Promise<TicketLoadAnswer> {
   // The status codes a filter lists depend on the account's custom statuses (a read). The page is read at the
   // same time with the codes the account had last time (Open alone at first), and again only when they
   // differ: a list costs one round of statements, not two.
-  const guess =
-    page.status === 4 ? null : page.status === 0 ? (openCodesSeen.get(viewer.accountId) ?? [0]) : [page.status];
+  const guess = page.status === 4 ? null : page.status === 0 ? (seen.get(viewer.accountId) ?? [0]) : [page.status];
   const [, codes, first] = await Promise.all([
     checkFilterIds(db, viewer.accountId, page.query, checked),
     statusCodes(db, viewer.accountId, page.status),
     pageWithCodes(db, viewer, page, guess),
   ]);
-  if (page.status === 0 && codes) rememberOpenCodes(viewer.accountId, codes);
+  if (page.status === 0 && codes) seen.remember(viewer.accountId, codes);
   return sameCodes(codes, guess) ? first : pageWithCodes(db, viewer, page, codes);
 }
 
-/** The open codes of each account as last read (a hint for the next list: `loadTickets` checks it every time). */
-const openCodesSeen = new Map<number, number[]>();
-function rememberOpenCodes(accountId: number, codes: number[]): void {
-  if (openCodesSeen.size >= 10_000) openCodesSeen.clear();
-  openCodesSeen.set(accountId, codes);
+/**
+ * The open codes of each account as last read (a hint for the next list: `loadTickets` checks it every time).
+ * One per server instance (its ticket routes own it), never shared by two in one process.
+ */
+export class OpenCodesSeen {
+  private readonly byAccount = new Map<number, number[]>();
+
+  get(accountId: number): number[] | undefined {
+    return this.byAccount.get(accountId);
+  }
+
+  remember(accountId: number, codes: number[]): void {
+    if (this.byAccount.size >= 10_000) this.byAccount.clear();
+    this.byAccount.set(accountId, codes);
+  }
 }
 const sameCodes = (a: number[] | null, b: number[] | null) =>
   a === null || b === null ? a === b : a.length === b.length && a.every((c, k) => c === b[k]);
@@ -437,7 +449,7 @@ export async function touchTicketItem(
   trx: Db,
   accountId: number,
   id: number,
-  set: { updated_at: number; last_message_at?: number; has_responded?: number },
+  set: { updated_at: number; last_message_at?: number; has_responded?: number; closed?: number },
 ): Promise<Omit<TicketListItem, 'read' | 'newMessage'> | undefined> {
   const row = await trx
     .updateTable('tickets')

@@ -2,7 +2,7 @@ import { rooms } from '@parley/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, runCommand } from '../../platform/outbox/index.js';
 import { apiClient, type Call, signUpVia } from '../../testing/api.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -82,14 +82,16 @@ describe.each(dialects)('ticket rooms (%s)', (dialect) => {
       }),
     );
     await waitFor(() => (seen.get(joined)?.length ?? 0) > 0, 'the joined socket to get the room event');
-    await sleep(200);
+    await flushSockets(s.handle.db, a.accountId, [joined, notJoined]);
+    await flushSockets(s.handle.db, b.accountId, [intruder]);
     expect(seen.get(joined)).toEqual([{ ticketId: ticketA, username: 'ann' }]);
     expect(seen.get(notJoined)).toEqual([]);
     expect(seen.get(intruder)).toEqual([]);
 
     // RT-08: after leaveRoom, the room's events stop.
     joined.emit('leaveRoom', ticketA);
-    await sleep(100);
+    // A later event of the same socket, answered: the server has handled the leave by then.
+    await joined.emitWithAck('getAnnouncement');
     await runCommand(s.handle.db, (trx) =>
       appendEvent(trx, {
         accountId: a.accountId,
@@ -98,7 +100,7 @@ describe.each(dialects)('ticket rooms (%s)', (dialect) => {
         realtime: { name: 'ticketTyping', rooms: [rooms.ticket(ticketA)] },
       }),
     );
-    await sleep(300);
+    await flushSockets(s.handle.db, a.accountId, [joined]);
     expect(seen.get(joined)).toHaveLength(1);
   });
 });

@@ -29,14 +29,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
+import type { Conversations } from '../messages/messages.realtime.js';
 import { assignTicketAutomatically } from './assignment.js';
 import { assignTicket, setTicketDepartment, setTicketLabels, setTicketStatus } from './commands/changeTicket.js';
 import { setTicketCampaign } from './commands/setTicketCampaign.js';
 import { setTicketPriority } from './commands/setTicketPriority.js';
 import { ticketLiveRoutes } from './live.routes.js';
+import { myWorkRoutes } from './myWork.routes.js';
 import { ticketStatusRoutes } from './statuses.routes.js';
 import { ticketInfo } from './ticketInfo.js';
-import { assertOwned, listCampaigns, loadTickets, ticketItem, type Viewer } from './tickets.queries.js';
+import { assertOwned, listCampaigns, loadTickets, OpenCodesSeen, ticketItem, type Viewer } from './tickets.queries.js';
 import { typingBoardOf } from './typing.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
@@ -56,11 +58,13 @@ const offsetOf = (offset: string) => {
 const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
 
 /** TICKET-30..38, TICKET-51, TICKET-10: the ticket lists, one ticket, its priority and the campaigns. */
-export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
+export function ticketRoutes(app: FastifyInstance, deps: { db: DB; conversations: Conversations }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, conversations } = deps;
+  const seen = new OpenCodesSeen();
   ticketStatusRoutes(app, deps);
   ticketLiveRoutes(app, deps);
+  myWorkRoutes(app, { ...deps, seen });
 
   // TICKET-31, TICKET-32 (design): both paths are the same call; `/api/...` is the newer client's.
   for (const prefix of ['', '/api'])
@@ -71,13 +75,18 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
         schema: { params: TicketLoadParams, querystring: TicketLoadQuery, response: { 200: TicketLoadAnswer } },
       },
       async (req) =>
-        loadTickets(db, viewer(req), {
-          status: statusOf(req.params.filter),
-          type: typeOf(req.params.type),
-          offset: offsetOf(req.params.offset),
-          limit: TICKET_PAGE_SIZE,
-          query: req.query,
-        }),
+        loadTickets(
+          db,
+          viewer(req),
+          {
+            status: statusOf(req.params.filter),
+            type: typeOf(req.params.type),
+            offset: offsetOf(req.params.offset),
+            limit: TICKET_PAGE_SIZE,
+            query: req.query,
+          },
+          seen,
+        ),
     );
 
   // TICKET-33, TICKET-34 (design): the Department and Label tabs, 10 a step, same filters and answer.
@@ -101,7 +110,7 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
         const page = { status, type: 'ticket' as const, offset, limit: TICKET_LOAD2_STEP, query };
         const [, answer] = await Promise.all([
           assertOwned(db, req.auth!.accountId, tab === 'department' ? 'departments' : 'labels', req.params.id),
-          loadTickets(db, viewer(req), page, checked),
+          loadTickets(db, viewer(req), page, seen, checked),
         ]);
         return answer;
       },
@@ -129,33 +138,45 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
     async (req) => ({ result: 'success' as const, data: await setTicketPriority(db, req.auth!, req.body) }),
   );
 
-  // TICKET-27, TICKET-28, TICKET-29 (design) and issue 5's assignment: each change posts a system message,
+  // TICKET-27, TICKET-28, TICKET-29 (design) and automatic assignment: each change posts a system message,
   // emits updateTicket to the account and is audited; another account's ticket is "Ticket not found.".
   const success = { 200: TicketChangeAnswer };
   r.post(
     '/api/ticket/status',
     { config: { auth: 'user' }, schema: { body: TicketStatusInput, response: success } },
-    async (req) => ({ result: 'success' as const, data: await setTicketStatus(db, req.auth!, req.body) }),
+    async (req) => ({
+      result: 'success' as const,
+      data: await setTicketStatus(db, conversations, req.auth!, req.body),
+    }),
   );
   r.post(
     '/api/ticket/assign',
     { config: { auth: 'user' }, schema: { body: TicketAssignInput, response: success } },
-    async (req) => ({ result: 'success' as const, data: await assignTicket(db, req.auth!, req.body) }),
+    async (req) => ({ result: 'success' as const, data: await assignTicket(db, conversations, req.auth!, req.body) }),
   );
   r.post(
     '/api/ticket/labels',
     { config: { auth: 'user' }, schema: { body: TicketLabelsInput, response: success } },
-    async (req) => ({ result: 'success' as const, data: await setTicketLabels(db, req.auth!, req.body) }),
+    async (req) => ({
+      result: 'success' as const,
+      data: await setTicketLabels(db, conversations, req.auth!, req.body),
+    }),
   );
   r.post(
     '/api/ticket/department',
     { config: { auth: 'user' }, schema: { body: TicketDepartmentInput, response: success } },
-    async (req) => ({ result: 'success' as const, data: await setTicketDepartment(db, req.auth!, req.body) }),
+    async (req) => ({
+      result: 'success' as const,
+      data: await setTicketDepartment(db, conversations, req.auth!, req.body),
+    }),
   );
   r.post(
     '/api/ticket/campaign',
     { config: { auth: 'user' }, schema: { body: TicketCampaignInput, response: success } },
-    async (req) => ({ result: 'success' as const, data: await setTicketCampaign(db, req.auth!, req.body) }),
+    async (req) => ({
+      result: 'success' as const,
+      data: await setTicketCampaign(db, conversations, req.auth!, req.body),
+    }),
   );
   // Automatic assignment of one ticket on demand (admin), with the strategy given: to assign again a ticket
   // whose agents left, or to drive the rules. New tickets of a department with a strategy are assigned
@@ -168,7 +189,7 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB }): void {
     },
     async (req) => {
       const { accountId, userId, username, name } = req.auth!;
-      const assignee = await assignTicketAutomatically(db, accountId, req.body.id, req.body.strategy, {
+      const assignee = await assignTicketAutomatically(db, conversations, accountId, req.body.id, req.body.strategy, {
         userId,
         username,
         name,

@@ -295,7 +295,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
     { title: 'TICKET-26 word pending', path: () => '/ticket/load/t/pending/ticket/0', where: (r) => r.closed === 1 },
     { title: 'TICKET-22 code 2 (resolved)', path: () => '/ticket/load/t/2/ticket/0', where: (r) => r.closed === 2 },
     {
-      title: 'TICKET-22 TICKET-67 DECISIONS 3 word solved is Resolved (2)',
+      title: 'TICKET-22 TICKET-67 word solved is Resolved (2)',
       path: () => '/ticket/load/t/solved/ticket/0',
       where: (r) => r.closed === 2,
     },

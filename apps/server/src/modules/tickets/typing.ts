@@ -1,4 +1,5 @@
 import { rooms, TYPING_REMOTE_MS } from '@parley/contracts';
+import { type Clock, systemClock, type TimerHandle, timersOf } from '../../platform/clock.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
 
 type Nsp = AppSocket['nsp'];
@@ -17,14 +18,22 @@ const ASK_NODES_MS = 1_000;
  */
 export class TypingBoard {
   private nsp: Nsp | null = null;
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly timers = new Map<string, TimerHandle>();
+  /** The 5 s clear runs on the app's clock, so a test moves past it instead of waiting. */
+  private readonly clock: Clock;
+
+  constructor(clock: Clock = systemClock) {
+    this.clock = clock;
+  }
 
   /** Follows one signed-in socket's typing events. */
   follow(socket: AppSocket): void {
     this.nsp ??= socket.nsp;
     const key = (ticketId: number) => `${socket.id}:${ticketId}`;
+    const { setTimeout, clearTimeout } = timersOf(this.clock);
     const stop = (ticketId: number) => {
-      clearTimeout(this.timers.get(key(ticketId)));
+      const t = this.timers.get(key(ticketId));
+      if (t) clearTimeout(t);
       this.timers.delete(key(ticketId));
       void socket.leave(typingRoom(ticketId));
     };
@@ -32,7 +41,8 @@ export class TypingBoard {
       const ticketId = Number(raw);
       // As the relay: only in a ticket room the socket was let into (its account's, CHAT-06 for chats).
       if (!Number.isSafeInteger(ticketId) || ticketId <= 0 || !socket.rooms.has(rooms.ticket(ticketId))) return;
-      clearTimeout(this.timers.get(key(ticketId)));
+      const t = this.timers.get(key(ticketId));
+      if (t) clearTimeout(t);
       this.timers.set(
         key(ticketId),
         setTimeout(() => stop(ticketId), TYPING_REMOTE_MS),
@@ -74,13 +84,13 @@ export class TypingBoard {
 /**
  * One board per running app: the routes and the socket handlers of the module are both given the app's
  * database handle (and nothing else they share), so the handle names the app. Several apps in one process
- * (the tests) each get their own.
+ * (the tests) each get their own. The socket handlers, set up with the app, pass its clock.
  */
 const boards = new WeakMap<object, TypingBoard>();
-export function typingBoardOf(app: object): TypingBoard {
+export function typingBoardOf(app: object, clock?: Clock): TypingBoard {
   let b = boards.get(app);
   if (!b) {
-    b = new TypingBoard();
+    b = new TypingBoard(clock);
     boards.set(app, b);
   }
   return b;

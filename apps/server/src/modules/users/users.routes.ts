@@ -9,13 +9,13 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { forgetResolvedSessions, sessionsEnded } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { notFound } from '../../platform/http/errors.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { createUser } from '../accounts/index.js';
 import { recordAudit } from '../audit/index.js';
-import { checkDepartments } from './commands/checkDepartments.js';
+import { checkDepartments } from './checkDepartments.js';
+import { setAccountSecurity } from './commands/setAccountSecurity.js';
 import { updateUser } from './commands/updateUser.js';
 import { getUser, listUsers } from './users.queries.js';
 
@@ -82,37 +82,7 @@ export function usersRoutes(app: FastifyInstance, deps: { db: DB }): void {
     '/api/account/security',
     { config: { auth: 'admin' }, schema: { body: AccountSecurityInput, response: { 200: ResultAnswer } } },
     async (req) => {
-      const auth = req.auth!;
-      await db
-        .updateTable('accounts')
-        .set({ require_2fa: req.body.require_2fa ? 1 : 0, updated_at: Date.now() })
-        .where('id', '=', auth.accountId)
-        .execute();
-      forgetResolvedSessions();
-      if (req.body.require_2fa) {
-        // Users without two-factor sign-in may now only set it up: their open sockets close (a new one is
-        // refused until they have), as an ended session's do.
-        const held = await db
-          .selectFrom('sessions as s')
-          .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
-          .select('s.id')
-          .where('s.account_id', '=', auth.accountId)
-          .where('s.revoked_at', 'is', null)
-          .where('u.totp_enabled', '=', 0)
-          .execute();
-        sessionsEnded(
-          db,
-          held.map((r) => Number(r.id)),
-        );
-      }
-      await recordAudit(db, {
-        accountId: auth.accountId,
-        userId: auth.userId,
-        actor: auth.username,
-        action: 'account.security_changed',
-        detail: { require_2fa: req.body.require_2fa },
-        ip: req.ip,
-      });
+      await setAccountSecurity(db, { ...req.auth!, ip: req.ip }, req.body);
       return { result: 'success' as const };
     },
   );

@@ -30,7 +30,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     await s?.stop();
   });
 
-  it('ISSUE3 an admin creates admins, supervisors and agents; a supervisor reads reports by default', async () => {
+  it('an admin creates admins, supervisors and agents; a supervisor reads reports by default', async () => {
     const a = await signUpVia(call);
     const made: Record<string, { id: number; username: string }> = {};
     for (const type of ['admin', 'supervisor', 'agent'] as const) {
@@ -80,7 +80,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     expect((await call('GET', '/api/users/999999', { token: a.token })).status).toBe(404);
   });
 
-  it('ISSUE3 a username is taken in any case, in any account', async () => {
+  it('a username is taken in any case, in any account', async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
     const mine = await addUserVia(call, a.token, { username: `Sam.Smith-${uniq()}`, type: 'agent' });
@@ -97,7 +97,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     expect(await count()).toBe(before);
   });
 
-  it('ISSUE3 the same username sent twice at the same moment makes one user and one 409', async () => {
+  it('the same username sent twice at the same moment makes one user and one 409', async () => {
     const a = await signUpVia(call);
     const name = `Twin-${uniq()}`;
     const answers = await Promise.all(
@@ -117,7 +117,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     expect(rows).toHaveLength(1);
   });
 
-  it("ISSUE3 a user's departments must be the account's own", async () => {
+  it("a user's departments must be the account's own", async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
     const mine = await addDepartment(a.accountId);
@@ -142,7 +142,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     expect((await call('GET', `/api/users/${ok.body.id}`, { token: a.token })).body.departments).toEqual([mine]);
   });
 
-  it('ISSUE3 an admin edits type, rank, permissions and departments; the user sees them at once', async () => {
+  it('an admin edits type, rank, permissions and departments; the user sees them at once', async () => {
     const a = await signUpVia(call);
     const u = await addUserVia(call, a.token, { username: `ed-${uniq()}`, type: 'agent' });
     const dept = await addDepartment(a.accountId);
@@ -185,7 +185,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     expect(actions).toEqual(expect.arrayContaining(['user.created', 'user.updated']));
   });
 
-  it("ISSUE3 deactivating a user ends the user's sessions at once and refuses sign-in", async () => {
+  it("deactivating a user ends the user's sessions at once and refuses sign-in", async () => {
     const a = await signUpVia(call);
     const u = await addUserVia(call, a.token, { username: `off-${uniq()}`, type: 'agent' });
     const second = await signInVia(call, u.username, u.password);
@@ -217,7 +217,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     expect((await check(u.token)).body.result).toBe('failed');
   });
 
-  it('ISSUE3 the last active admin can be neither deactivated nor demoted', async () => {
+  it('the last active admin can be neither deactivated nor demoted', async () => {
     const a = await signUpVia(call);
     for (const body of [{ active: false }, { type: 'agent' }, { type: 'supervisor', active: false }]) {
       const r = await call('PATCH', `/api/users/${a.userId}`, { token: a.token, body });
@@ -249,7 +249,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     );
   });
 
-  it('ISSUE3 two admins demoting each other at the same moment still leave one admin', async () => {
+  it('two admins demoting each other at the same moment still leave one admin', async () => {
     const a = await signUpVia(call);
     const b = await addUserVia(call, a.token, { username: `adm2-${uniq()}`, type: 'admin' });
     for (let round = 0; round < 5; round++) {
@@ -275,7 +275,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     }
   });
 
-  it('ISSUE3 only admins manage users and account security', async () => {
+  it('only admins manage users and account security', async () => {
     const a = await signUpVia(call);
     const agent = await addUserVia(call, a.token, { username: `ag-${uniq()}`, type: 'agent' });
     const sup = await addUserVia(call, a.token, { username: `su-${uniq()}`, type: 'supervisor' });
@@ -296,7 +296,7 @@ describe.each(dialects)('users admin (%s)', (dialect) => {
     );
   });
 
-  it("ISSUE3 an admin cannot read or edit another account's users", async () => {
+  it("an admin cannot read or edit another account's users", async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
     const theirs = await addUserVia(call, b.token, { username: `th-${uniq()}`, type: 'agent' });

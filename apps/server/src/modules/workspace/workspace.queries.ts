@@ -1,6 +1,16 @@
-import { CHAT_PAGE, type ChatItem, type ChatMember, rooms, WORKSPACE_CHANNEL } from '@parley/contracts';
+import {
+  CHAT_PAGE,
+  type ChatItem,
+  type ChatMember,
+  ErrorCode,
+  rooms,
+  WORKSPACE_STRINGS as W,
+  WORKSPACE_CHANNEL,
+} from '@parley/contracts';
 import { sql } from 'kysely';
+import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
 
 type Db = DB | Trx;
@@ -218,4 +228,37 @@ export async function chatExists(db: Db, accountId: number, ticketId: number): P
     .where('ticket_id', '=', ticketId)
     .executeTakeFirst();
   return !!row;
+}
+
+/**
+ * The chat the caller is a member of: 404 "Chat not found." when the account has no such chat, 403 when
+ * the caller is not a member (the messages module answers the same way for history and sending).
+ */
+export async function memberChat(db: DB | Trx, auth: Pick<AuthContext, 'accountId' | 'userId'>, ticketId: number) {
+  const chat = await db
+    .selectFrom('workspace_chats as w')
+    .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'w.ticket_id').onRef('t.account_id', '=', 'w.account_id'))
+    .select(['w.kind', 't.title'])
+    .where('w.account_id', '=', auth.accountId)
+    .where('w.ticket_id', '=', ticketId)
+    .where('t.channel', '=', WORKSPACE_CHANNEL)
+    .executeTakeFirst();
+  if (!chat) throw notFound(W.chatNotFound);
+  if (!(await isMember(db, auth.accountId, ticketId, auth.userId)))
+    throw new AppError(403, ErrorCode.forbidden, W.notMember);
+  return chat;
+}
+
+/** Active users of the account among `ids`, or the 400 naming the rule when any is not one. */
+export async function activeUsers(db: DB | Trx, accountId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'name'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .where('active', '=', 1)
+    .execute();
+  if (users.length !== ids.length) throw new AppError(400, ErrorCode.validation, W.unknownMember);
+  return users.map((u) => ({ id: Number(u.id), username: u.username, name: u.name }));
 }

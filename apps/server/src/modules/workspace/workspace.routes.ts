@@ -13,17 +13,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { notFound } from '../../platform/http/errors.js';
+import type { Conversations } from '../messages/index.js';
 import { createChat } from './commands/createChat.js';
-import { memberChat, readChat } from './commands/readChat.js';
+import { readChat } from './commands/readChat.js';
 import { updateChat } from './commands/updateChat.js';
-import { chatItem, listChats } from './workspace.queries.js';
+import { chatItem, listChats, memberChat } from './workspace.queries.js';
 
 const Ok = z.object({ result: z.literal('success') });
 
 /** Workspace chats (CHAT-02..CHAT-07): list, one chat, create, update, read. Members only. */
-export function workspaceRoutes(app: FastifyInstance, deps: { db: DB }): void {
+export function workspaceRoutes(app: FastifyInstance, deps: { db: DB; conversations: Conversations }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, conversations } = deps;
   const ok = { result: 'success' as const };
   const user = { auth: 'user' as const };
   const me = (a: { accountId: number; userId: number; username: string }) => ({
@@ -52,7 +53,7 @@ export function workspaceRoutes(app: FastifyInstance, deps: { db: DB }): void {
   r.post(
     '/api/chat/create',
     { config: user, schema: { body: CreateChatInput, response: { 200: ChatAnswer } } },
-    async (req) => ({ ...ok, data: await createChat(db, req.auth!, req.body) }),
+    async (req) => ({ ...ok, data: await createChat(db, conversations, req.auth!, req.body) }),
   );
 
   r.post(
@@ -64,7 +65,7 @@ export function workspaceRoutes(app: FastifyInstance, deps: { db: DB }): void {
         response: { 200: ChatAnswer.extend({ data: ChatAnswer.shape.data.nullable() }) },
       },
     },
-    async (req) => ({ ...ok, data: await updateChat(db, req.auth!, req.body) }),
+    async (req) => ({ ...ok, data: await updateChat(db, conversations, req.auth!, req.body) }),
   );
 
   r.post('/api/chat/read', { config: user, schema: { body: ChatIdInput, response: { 200: Ok } } }, async (req) => {

@@ -5,8 +5,9 @@ import type { Parley } from '../../app.js';
 import { createParley } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { insertTicket } from '../../testing/messages.js';
-import { connectSocket, sleep, type TestSocket, waitFor } from '../../testing/sockets.js';
+import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
 import { dialects, freshPostgres, redisUrl, startTestServer, tempDir, testConfig } from '../../testing/support.js';
+import { clockPast } from '../../testing/waitFor.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -160,7 +161,15 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     // Bob reads: unread goes to 0; a new message from Ann makes it 1 again.
     expect((await call('POST', '/api/chat/read', { token: bob.token, body: { id: chat.id } })).status).toBe(200);
     expect((await list(bob.token)).unread).toBe(0);
-    await sleep(5);
+    // The next message must be stamped after the read mark to count as unread.
+    const mark = await db()
+      .selectFrom('ticket_reads')
+      .select('read_at')
+      .where('account_id', '=', admin.accountId)
+      .where('ticket_id', '=', chat.id)
+      .where('user_id', '=', bob.id)
+      .executeTakeFirstOrThrow();
+    await clockPast(Number(mark.read_at));
     await send(ann.token, chat.id, 'ping');
     expect((await list(bob.token)).data[0]!.unread).toBe(1);
     // Reading through the pane's read receipt (readMessage) clears it too.
@@ -185,7 +194,7 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect((await list(ann.token)).data[0]!.last_message?.message).toBe('yes!');
 
     // Nobody else in the account heard any of it, not even the ticket update.
-    await sleep(300);
+    await flushSockets(s.handle.db, admin.accountId, [cySock, adminSock]);
     expect(cyGot('newMessage')).toEqual([]);
     expect(adminGot('newMessage')).toEqual([]);
     expect(cyGot('updateTicket').filter((t) => t.id === chat.id)).toEqual([]);
@@ -222,10 +231,16 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
     expect(sent.ok).toBe(false);
     // Typing is not relayed to someone who could not join.
     const annSock = await connectSocket(s.url, ann.token, opened);
+    const bobSock = await connectSocket(s.url, bob.token, opened);
     const cyGot = record(cySock);
+    const bobGot = record(bobSock);
     expect(await annSock.emitWithAck('joinChat', chat.id)).toEqual({ ok: true });
+    expect(await bobSock.emitWithAck('joinChat', chat.id)).toEqual({ ok: true });
     annSock.emit('sendTyping', chat.id);
-    await sleep(200);
+    // The member's copy shows the typing was relayed; Cy's answer to a later call comes after anything the
+    // relay wrote to Cy's socket.
+    await waitFor(() => bobGot('sendTyping').length === 1, 'the member to see the typing');
+    expect(await cySock.emitWithAck('joinChat', chat.id)).toEqual({ ok: false, error: 'Not found.' });
     expect(cyGot('sendTyping')).toEqual([]);
     expect(await rows('messages', admin.accountId)).toBe(before);
   });

@@ -1,5 +1,6 @@
 import { SESSION_COOKIE } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
 import type { DB } from '../db/db.js';
 import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import { type AuthContext, resolveSession, SessionCache } from './sessions.js';
@@ -71,8 +72,8 @@ export const TFA_SETUP_REQUIRED = 'Your account requires two-factor sign-in. Set
 
 const EXEMPT = [/^\/\*$/, /^\/api\/docs/];
 
-export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 0): void {
-  const sessions = new SessionCache(sessionCacheMs);
+export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 0, clock?: Clock): void {
+  const sessions = new SessionCache(sessionCacheMs, undefined, clock);
   app.addHook('onClose', async () => sessions.close());
   app.decorateRequest('auth', null);
   app.decorate('routeTable', []);

@@ -1,5 +1,6 @@
 import { SESSION_TTL_DAYS, type UserType } from '@parley/contracts';
 import type { Transaction } from 'kysely';
+import { type Clock, systemClock } from '../clock.js';
 import type { DB } from '../db/db.js';
 import type { Database } from '../db/schema.js';
 import { hashToken, newToken } from './tokens.js';
@@ -84,11 +85,13 @@ export class SessionCache {
   constructor(
     readonly ms: number,
     private readonly max = 10_000,
+    /** Decides when an entry's time is up (tests move it by hand). */
+    private readonly clock: Clock = systemClock,
   ) {
     if (ms > 0) caches.add(this);
   }
 
-  get(hash: string, at: number): AuthContext | undefined {
+  get(hash: string, at = this.clock()): AuthContext | undefined {
     const e = this.entries.get(hash);
     if (!e) return undefined;
     if (e.until > at) return e.auth;
@@ -158,7 +161,7 @@ export async function sessionLive(
 ): Promise<AuthContext | null> {
   const at = Date.now();
   const key = `session:${ctx.sessionId}`;
-  const cached = cache?.get(key, at);
+  const cached = cache?.get(key);
   if (cached) return cached;
   const row = await liveSessions(db, at)
     .where('s.account_id', '=', ctx.accountId)
@@ -206,7 +209,7 @@ export async function resolveSession(
   if (!token || token.length > 200) return null;
   const at = Date.now();
   const hash = hashToken(token);
-  const cached = cache?.get(hash, at);
+  const cached = cache?.get(hash);
   if (cached) return cached;
   const row = await liveSessions(db, at)
     .where('s.token_hash', '=', hash)
@@ -231,8 +234,11 @@ export async function revokeSession(db: DB, ctx: Pick<AuthContext, 'accountId' |
   sessionsEnded(db, [ctx.sessionId]);
 }
 
-/** Ends every session of a user but one (sign-out everywhere else, password change). */
-export async function revokeOtherSessions(db: DB, ctx: AuthContext): Promise<void> {
+/**
+ * Ends every session of a user but one (sign-out everywhere else, password change). Inside a transaction
+ * it leaves `sessionsEnded` to the caller, after the commit, and answers the ended ids.
+ */
+export async function revokeOtherSessions(db: DB | Transaction<Database>, ctx: AuthContext): Promise<number[]> {
   const ended = await db
     .updateTable('sessions')
     .set({ revoked_at: Date.now() })
@@ -242,10 +248,10 @@ export async function revokeOtherSessions(db: DB, ctx: AuthContext): Promise<voi
     .where('revoked_at', 'is', null)
     .returning('id')
     .execute();
-  sessionsEnded(
-    db,
-    ended.map((r) => Number(r.id)),
-  );
+  const ids = ended.map((r) => Number(r.id));
+  if (db.isTransaction) forgetResolvedSessions();
+  else sessionsEnded(db, ids);
+  return ids;
 }
 
 export type RefreshResult =
@@ -347,9 +353,12 @@ export async function listSessions(db: DB, ctx: Pick<AuthContext, 'accountId' | 
   }));
 }
 
-/** Ends one session of a user; false when there is no such live session of theirs. */
+/**
+ * Ends one session of a user; false when there is no such live session of theirs. Inside a transaction it
+ * leaves `sessionsEnded` to the caller, after the commit.
+ */
 export async function revokeUserSession(
-  db: DB,
+  db: DB | Transaction<Database>,
   ctx: Pick<AuthContext, 'accountId' | 'userId'>,
   id: number,
 ): Promise<boolean> {
@@ -362,7 +371,8 @@ export async function revokeUserSession(
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   const ended = Number(r.numUpdatedRows) === 1;
-  sessionsEnded(db, ended ? [id] : []);
+  if (db.isTransaction) forgetResolvedSessions();
+  else sessionsEnded(db, ended ? [id] : []);
   return ended;
 }
 

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secrets } from '../../modules/email/index.js';
 import { type Answer, addUserVia, apiClient, type Call, signInVia, signUpVia, uniq } from '../../testing/api.js';
 import { createWorkspaceVia, dialects, startTestServer } from '../../testing/support.js';
 import type { Dialect } from '../db/db.js';
@@ -36,6 +37,8 @@ interface OpenApi {
 }
 
 const AUTHS: RouteAuth[] = ['public', 'optional', 'user', 'admin'];
+/** The walk's server seals mailbox passwords, so B's mailbox writes reach their handlers. */
+const WALK_SECRETS_KEY = crypto.randomBytes(32).toString('base64');
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 let made = 0;
 
@@ -174,7 +177,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     await s?.stop();
   });
 
-  it('ISSUE3 every route declares who may call it, and the guard enforces it', async () => {
+  it('every route declares who may call it, and the guard enforces it', async () => {
     const table = s.app.routeTable;
     expect(table.length).toBeGreaterThan(10);
     for (const r of table) expect(AUTHS, `${r.method} ${r.url}`).toContain(r.auth);
@@ -205,7 +208,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     }
   });
 
-  it('ISSUE3 the walk knows every table of the schema that holds account data', async () => {
+  it('the walk knows every table of the schema that holds account data', async () => {
     const schema = await readSchema(s, dialect);
     const { raised, scanned, compared } = walkTables(schema);
     // The catalogue was really read: tables without an id of their own and the newest ones are there.
@@ -229,11 +232,16 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     for (const t of scanned) expect(raised, t).toContain(t);
   });
 
-  it("ISSUE3 no signed-in route shows or changes another account's data", async () => {
+  it("no signed-in route shows or changes another account's data", async () => {
     // Its own server: account A is the first-run workspace, and the ids are raised half-way. A long presence
     // grace: A's agent chose a status over HTTP with no socket, and a walk slower than the grace (a busy
     // machine) would otherwise see the presence sweep set them Offline, a change no call of B made.
-    const own = await startTestServer(dialect, { PRESENCE_GRACE_MS: '600000' });
+    // The inbound SMTP listener on: mailboxes answer their forwarding addresses, whose token is A's secret.
+    const own = await startTestServer(dialect, {
+      PRESENCE_GRACE_MS: '600000',
+      SECRETS_KEY: WALK_SECRETS_KEY,
+      INBOUND_SMTP_PORT: '0',
+    });
     try {
       await walkAsAnotherAccount(own);
     } finally {
@@ -331,8 +339,157 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // Canned replies (shared and personal), a macro naming A's label and agent, and a run of it.
+    const canned = `canned-a-${sfx}`;
+    const macroName = `macro-a-${sfx}`;
+    for (const owner of [0, agent.id])
+      await db()
+        .insertInto('canned_replies')
+        .values({
+          account_id: aAccountId,
+          owner_id: owner,
+          title: `${canned}-${owner}`,
+          shortcut: `${canned}-${owner}`,
+          shortcut_lower: `${canned}-${owner}`,
+          body: `${canned} body`,
+          channels: '[]',
+          created_by: agent.id,
+          created_at: Date.now(),
+          updated_at: Date.now(),
+        })
+        .execute();
+    const macro = await db()
+      .insertInto('macros')
+      .values({
+        account_id: aAccountId,
+        name: macroName,
+        name_lower: macroName,
+        actions: JSON.stringify([{ type: 'add_labels', labels: [await idOf('labels', label)] }]),
+        created_by: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('macro_runs')
+      .values({
+        account_id: aAccountId,
+        macro_id: Number(macro.id),
+        user_id: agent.id,
+        changes: '[]',
+        created_at: Date.now(),
+        undone_at: null,
+      })
+      .execute();
+    // A's business hours, holiday and SLA policy (their tables are compared like every account table).
+    const holiday = `holiday-a-${sfx}`;
+    const policy = `policy-a-${sfx}`;
+    await db()
+      .insertInto('business_hours')
+      .values({
+        account_id: aAccountId,
+        department_id: 0,
+        timezone: 'Europe/Berlin',
+        days: '[[],[],[],[],[],[],[]]',
+        updated_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('holidays')
+      .values({
+        account_id: aAccountId,
+        department_id: await idOf('departments', dept),
+        date: '2026-12-24',
+        name: holiday,
+      })
+      .execute();
+    await db()
+      .insertInto('sla_policies')
+      .values({
+        account_id: aAccountId,
+        position: 0,
+        name: policy,
+        priority: 'H',
+        channel: null,
+        label_id: await idOf('labels', label),
+        department_id: null,
+        first_response: 60,
+        next_response: null,
+        resolution: null,
+        calendar: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+
+    // A's mailbox, sealed with the walk server's SECRETS_KEY, and a Message-ID of A's ticket. Inactive: a
+    // fetcher would change its row (fetch state) while the walk compares it.
+    const mailboxAddress = `mailbox-a-${sfx}@example.net`;
+    const mailboxUser = `imap-user-a-${sfx}`;
+    const inboundToken = crypto.randomBytes(10).toString('hex');
+    const dkimSelector = `dkim-a-${sfx}`;
+    const aTicketId = Number(
+      (
+        await db()
+          .selectFrom('tickets')
+          .select('id')
+          .where('account_id', '=', aAccountId)
+          .where('title', '=', ticketTitle)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const mailbox = await db()
+      .insertInto('mailboxes')
+      .values({
+        account_id: aAccountId,
+        address: mailboxAddress,
+        address_lower: mailboxAddress,
+        name: `Mailbox A ${sfx}`,
+        department_id: await idOf('departments', dept),
+        active: 0,
+        imap_host: 'imap.a.example',
+        imap_port: 993,
+        imap_tls: 1,
+        imap_user: mailboxUser,
+        imap_secret: new Secrets(WALK_SECRETS_KEY).seal(aAccountId, 'a imap password'),
+        smtp_host: 'smtp.a.example',
+        smtp_port: 465,
+        smtp_tls: 1,
+        smtp_user: mailboxUser,
+        smtp_secret: '',
+        inbound_token: inboundToken,
+        dkim_selector: dkimSelector,
+        dkim_secret: new Secrets(WALK_SECRETS_KEY).seal(aAccountId, 'a dkim key'),
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('email_message_ids')
+      .values({
+        account_id: aAccountId,
+        message_id: `mid-a-${sfx}@example.net`,
+        ticket_id: aTicketId,
+        mailbox_id: Number(mailbox.id),
+        message_row_id: null,
+        direction: 'in',
+        created_at: Date.now(),
+      })
+      .execute();
+
     const markers = [
+      mailboxAddress,
+      mailboxUser,
+      'a imap password',
+      inboundToken,
+      dkimSelector,
+      'a dkim key',
+      holiday,
+      policy,
       campaign,
+      canned,
+      macroName,
       ticketTitle,
       `customer-a-${sfx}`,
       a.username,
@@ -445,12 +602,40 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         delete: [],
       }),
       'POST /api/settings/update': async () => ({ action: 'duration', day: 5 }),
+      // Sampled time zones, times and dates are not real ones: B's own good settings reach the handlers.
+      'POST /api/sla/business_hours': async () => ({
+        departmentId: null,
+        timezone: 'UTC',
+        days: [[], [], [], [], [], [], []],
+      }),
+      'POST /api/sla/holidays': async () => ({ departmentId: null, holidays: [{ date: '2026-12-25', name: 'b' }] }),
+      'POST /api/sla/policies': async () => ({
+        policies: [
+          {
+            name: 'b policy',
+            priority: null,
+            channel: null,
+            labelId: null,
+            departmentId: null,
+            firstResponse: 5,
+            nextResponse: null,
+            resolution: null,
+            calendar: true,
+          },
+        ],
+      }),
+      'POST /api/sla/business_hours/delete': async () => {
+        const dep = await call('POST', '/api/departments', { token: bToken, body: { name: `b-dep-${uniq()}` } });
+        return { departmentId: dep.body.data.id };
+      },
       // A sampled string is not a ws:// address: a good one reaches the handler.
       'POST /api/call/config': async () => ({ sip_ws_url: 'wss://pbx.b.example/ws' }),
       // Tokens in the body must not outrank the caller's Bearer token.
       'POST /api/auth/check': async () => ({ _token: a.token, refresh_token: a.refreshToken }),
       // Sampled e-mails and phones are not valid: a plain ticket of B's own reaches the handler.
       'POST /api/ticket/create': async () => ({ title: 'b ticket' }),
+      // "Select all matching" picks from the caller's own account: B's tickets, never A's.
+      'POST /api/ticket/bulk': async () => ({ filter: { status: 'all', query: {} }, action: 'priority', value: 'M' }),
       // Bodies naming a ticket that is nobody's: the handler answers 404.
       'POST /api/ticket/autoassign/settings': async () => {
         const dep = await call('POST', '/api/departments', { token: bToken, body: { name: `b-dep-${uniq()}` } });
@@ -485,6 +670,20 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         };
         return { token: JSON.stringify(sub), type: 'web', domain: 'b.example.com' };
       },
+      // Sampled addresses and ports are not valid: a mailbox of B's own reaches the handler (inactive, so no
+      // fetcher connects anywhere).
+      'POST /api/mailboxes': async () => ({
+        address: `b-${uniq()}@example.org`,
+        active: false,
+        imap: { host: '127.0.0.1', port: 9, tls: false, user: 'b', password: 'b password' },
+        smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
+      }),
+      'PUT /api/mailboxes/:id': async () => ({
+        address: `b-${uniq()}@example.org`,
+        active: false,
+        imap: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
+        smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
+      }),
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
       'PUT /api/user/photo': async () => ({ file: null }),
     };

@@ -3,8 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sleep } from '../../testing/spine.js';
 import { tempDir } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import { openDatabase } from './db.js';
 
@@ -29,8 +29,7 @@ describe('SPINE SQLite checkpoints off the event loop', () => {
     expect(walPages).toBeLessThan(FALLBACK_AUTOCHECKPOINT_PAGES);
 
     // Within a few of the worker's rounds the pages are in the database file.
-    const deadline = Date.now() + 5_000;
-    while (fs.statSync(file).size < before + 5_000_000 && Date.now() < deadline) await sleep(50);
+    await waitFor(() => fs.statSync(file).size > before + 5_000_000, 'the pages copied into the database file');
     expect(fs.statSync(file).size).toBeGreaterThan(before + 5_000_000);
 
     // Another connection finds nothing left to copy.
@@ -55,7 +54,8 @@ describe('SPINE SQLite checkpoints off the event loop', () => {
       });
       await Promise.all(handles.map(({ h }) => sql`create table t (x integer)`.execute(h.db)));
       await Promise.all(handles.map(({ h }) => h.close()));
-      await sleep(20);
+      const logs = handles.map(({ dir }) => path.join(dir, 'parley.db-wal'));
+      await waitFor(() => logs.every((f) => !fs.existsSync(f)), 'every log removed');
       for (const { dir } of handles) expect(fs.existsSync(path.join(dir, 'parley.db-wal'))).toBe(false);
       expect(warnings).toEqual([]);
     } finally {

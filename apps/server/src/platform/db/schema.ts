@@ -29,6 +29,7 @@ export interface Database {
   campaigns: CampaignsTable;
   messages: MessagesTable;
   message_notes: MessageNotesTable;
+  ticket_notes: TicketNotesTable;
   message_reactions: MessageReactionsTable;
   uploads: UploadsTable;
   audit_log: AuditLogTable;
@@ -40,13 +41,22 @@ export interface Database {
   notification_focus: NotificationFocusTable;
   sla_timers: SlaTimersTable;
   sla_breaches: SlaBreachesTable;
+  sla_resolution_timers: SlaResolutionTimersTable;
   sla_usage: SlaUsageTable;
+  business_hours: BusinessHoursTable;
+  holidays: HolidaysTable;
+  sla_policies: SlaPoliciesTable;
   server_state: ServerStateTable;
   livechat_settings: LiveChatSettingsTable;
   livechat_visitors: LiveChatVisitorsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
+  canned_replies: CannedRepliesTable;
+  macros: MacrosTable;
+  macro_runs: MacroRunsTable;
+  mailboxes: MailboxesTable;
+  email_message_ids: EmailMessageIdsTable;
 }
 
 export interface AccountsTable {
@@ -54,7 +64,7 @@ export interface AccountsTable {
   name: string;
   account_type: number;
   plan: number;
-  /** JSON list of feature flags (DECISIONS 20). */
+  /** JSON list of feature flags. */
   features: string;
   trial_ends_at: number | null;
   subscription_ends_at: number | null;
@@ -286,6 +296,8 @@ export interface TicketsTable {
   default_chat: Generated<number>;
   /** The user who opened the ticket; null when a customer did. */
   user_id: Generated<number | null>;
+  /** 0029: the mailbox an e-mail ticket came in through (its replies leave from it); null otherwise. */
+  mailbox_id: Generated<number | null>;
 }
 
 /** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */
@@ -296,7 +308,7 @@ export interface TicketReadsTable {
   read_at: number;
 }
 
-/** 0009, DECISIONS 3: an account's custom ticket statuses (code 5 and up; alternate '0' = open-type). */
+/** 0009: an account's custom ticket statuses (code 5 and up; alternate '0' = open-type). */
 export interface TicketStatusesTable {
   id: Generated<number>;
   account_id: number;
@@ -359,6 +371,12 @@ export interface MessagesTable {
   deleted_by: string | null;
   /** JSON {to, cc, subject, email2, template} of an e-mail reply. */
   email_meta: string | null;
+  /** 0029: sending | sent | failed for a reply sent through the ticket's mailbox; null otherwise. */
+  email_state: Generated<string | null>;
+  /** 0029: the SMTP server's words of the last failure. */
+  email_error: Generated<string | null>;
+  /** 0029: when the send under way began; null when none is. */
+  email_attempt_at: Generated<number | null>;
 }
 
 /** MSG-16. */
@@ -367,6 +385,17 @@ export interface MessageNotesTable {
   account_id: number;
   ticket_id: number;
   message_id: number;
+  sender: string;
+  text: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A note on the ticket as a whole (staff only; migration 0026). */
+export interface TicketNotesTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
   sender: string;
   text: string;
   created_at: number;
@@ -437,7 +466,7 @@ export interface OneTimeTokensTable {
   used_at: number | null;
 }
 
-/** Issue 8 (0011): one notification of one user. `img` is JSON `{uid, file_name}` or null. */
+/** Migration 0011: one notification of one user. `img` is JSON `{uid, file_name}` or null. */
 export interface NotificationsTable {
   id: Generated<number>;
   account_id: number;
@@ -493,6 +522,65 @@ export interface SlaTimersTable {
   answered_at: number | null;
   next_at: number | null;
   updated_at: number;
+  /** Migration 0027: `first_response` or `next_response`, as the wait was timed. */
+  target: Generated<string>;
+  /** When the ticket went Pending (the wait is paused); null while it counts. */
+  paused_at: number | null;
+  /** Business time spent Pending during this wait, in ms: the due time moves by it. */
+  paused_ms: Generated<number>;
+}
+
+/** Migration 0027: a ticket's resolution target, from its creation until Resolved or Closed (`stopped_at`). */
+export interface SlaResolutionTimersTable {
+  ticket_id: number;
+  account_id: number;
+  sla_minutes: number;
+  started_at: number;
+  warn_at: number;
+  due_at: number;
+  warned_at: number | null;
+  violated_at: number | null;
+  stopped_at: number | null;
+  paused_at: number | null;
+  paused_ms: Generated<number>;
+  next_at: number | null;
+  updated_at: number;
+}
+
+/** Opening hours of an account (department_id 0) or of one department; `days` is JSON (contracts WeekSchedule). */
+export interface BusinessHoursTable {
+  id: Generated<number>;
+  account_id: number;
+  department_id: number;
+  timezone: string;
+  days: string;
+  updated_at: number;
+}
+
+/** A day off (YYYY-MM-DD) of an account (department_id 0) or of one department. */
+export interface HolidaysTable {
+  id: Generated<number>;
+  account_id: number;
+  department_id: number;
+  date: string;
+  name: string;
+}
+
+/** An SLA policy; null conditions match anything, null targets are none. Tried in `position` order. */
+export interface SlaPoliciesTable {
+  id: Generated<number>;
+  account_id: number;
+  position: number;
+  name: string;
+  priority: string | null;
+  channel: string | null;
+  label_id: number | null;
+  department_id: number | null;
+  first_response: number | null;
+  next_response: number | null;
+  resolution: number | null;
+  calendar: number;
+  created_at: number;
 }
 
 /** A reporting fact: one per wait that went past its SLA. */
@@ -510,6 +598,8 @@ export interface SlaBreachesTable {
   department_id: number | null;
   /** 1 when alerts went out, 0 when the monthly quota was used up. */
   alerted: number;
+  /** Migration 0027: `first_response`, `next_response` or `resolution`. */
+  target: Generated<string>;
 }
 
 /** SLA alerts sent per account and month (`2026-05`), and when admins were told the quota was used up. */
@@ -527,7 +617,7 @@ export interface ServerStateTable {
   created_at: number;
 }
 
-/** Issue 7 (0012): the account's visitor link token and automatic offering. */
+/** Migration 0012: the account's visitor link token and automatic offering. */
 export interface LiveChatSettingsTable {
   account_id: number;
   token: string;
@@ -537,7 +627,7 @@ export interface LiveChatSettingsTable {
   created_at: number;
 }
 
-/** Issue 7 (0012): a visitor's browser session (its csrf, hashed). */
+/** Migration 0012: a visitor's browser session (its csrf, hashed). */
 export interface LiveChatVisitorsTable {
   id: Generated<number>;
   account_id: number;
@@ -546,7 +636,7 @@ export interface LiveChatVisitorsTable {
   created_at: number;
 }
 
-/** Issue 7 (0012): a live chat: queued, then a LIVECHAT ticket once accepted; its CSAT rating. */
+/** Migration 0012: a live chat: queued, then a LIVECHAT ticket once accepted; its CSAT rating. */
 export interface LiveChatsTable {
   id: Generated<number>;
   account_id: number;
@@ -570,9 +660,12 @@ export interface LiveChatsTable {
   rating: number | null;
   reason: Generated<string>;
   rated_at: number | null;
+  /** The page the chat was started from and the visitor's browser (User-Agent); '' when not known. */
+  page: Generated<string>;
+  browser: Generated<string>;
 }
 
-/** Issue 7 (0012): the members of a Workspace chat (a 'chat' ticket). */
+/** Migration 0012: the members of a Workspace chat (a 'chat' ticket). */
 export interface ChatMembersTable {
   account_id: number;
   ticket_id: number;
@@ -582,7 +675,7 @@ export interface ChatMembersTable {
   read_at: Generated<number>;
 }
 
-/** Issue 7 (0013): a Workspace chat's kind; `direct_key` makes one 1:1 chat per pair of users. */
+/** Migration 0013: a Workspace chat's kind; `direct_key` makes one 1:1 chat per pair of users. */
 export interface WorkspaceChatsTable {
   id: Generated<number>;
   account_id: number;
@@ -591,4 +684,97 @@ export interface WorkspaceChatsTable {
   direct_key: string | null;
   created_by: number;
   created_at: number;
+}
+
+/** 0023: canned replies; `owner_id` 0 is shared (the account's), else the owner's personal reply. */
+export interface CannedRepliesTable {
+  id: Generated<number>;
+  account_id: number;
+  owner_id: number;
+  title: string;
+  shortcut: string;
+  shortcut_lower: string;
+  body: string;
+  /** JSON list of ticket channels; [] is every channel. */
+  channels: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** 0023: the account's macros; `actions` is the JSON list of MacroAction. */
+export interface MacrosTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  name_lower: string;
+  actions: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** 0023: one run of a macro and what it changed per ticket (JSON), for undo. */
+export interface MacroRunsTable {
+  id: Generated<number>;
+  account_id: number;
+  macro_id: number;
+  user_id: number;
+  changes: string;
+  created_at: number;
+  undone_at: number | null;
+}
+
+/** 0028: an account's connected mailbox; `*_secret` sealed with SECRETS_KEY ('' none). */
+export interface MailboxesTable {
+  id: Generated<number>;
+  account_id: number;
+  address: string;
+  address_lower: string;
+  name: Generated<string>;
+  department_id: number | null;
+  active: Generated<number>;
+  imap_host: string;
+  imap_port: number;
+  imap_tls: number;
+  imap_user: string;
+  imap_secret: Generated<string>;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_tls: number;
+  smtp_user: string;
+  smtp_secret: Generated<string>;
+  /** The IMAP UIDVALIDITY (a 32-bit number, as text) that `last_uid` counts in; null before the first fetch. */
+  uid_validity: string | null;
+  last_uid: Generated<number>;
+  /** The node fetching it, until when (ms). */
+  lease_owner: Generated<string>;
+  lease_until: Generated<number>;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_fetch_at: number | null;
+  created_at: number;
+  updated_at: number;
+  /** 0030: the secret part of the forwarding address `mbx-<id>-<token>@<INBOUND_SMTP_DOMAIN>`. */
+  inbound_token: Generated<string>;
+  /** 0030: the DKIM selector replies are signed under; '' none. */
+  dkim_selector: Generated<string>;
+  /** 0030: the DKIM private key (PEM) sealed with SECRETS_KEY; '' none. */
+  dkim_secret: Generated<string>;
+}
+
+/** 0028: a Message-ID the account has seen and its ticket; unique per account. */
+export interface EmailMessageIdsTable {
+  id: Generated<number>;
+  account_id: number;
+  message_id: string;
+  ticket_id: number;
+  mailbox_id: number | null;
+  /** The message row it was stored as; null for a mail kept only as an id. */
+  message_row_id: number | null;
+  /** in | out. */
+  direction: string;
+  created_at: number;
+  /** 0029: an inbound mail's References, space-separated, oldest first; null when none. */
+  refs: Generated<string | null>;
 }

@@ -97,8 +97,8 @@ describe('/metrics and /api/docs access', () => {
     return s;
   };
   afterAll(async () => {
-    for (const s of servers) await s.stop();
-  });
+    await Promise.all(servers.map((s) => s.stop()));
+  }, 60_000);
   const metrics = (s: Server, headers: Record<string, string> = {}) => get(`${s.url}/metrics`, headers);
 
   it('by default /metrics answers a local scraper only; a proxied or remote caller gets 401', async () => {
@@ -136,7 +136,9 @@ describe('/metrics and /api/docs access', () => {
 
   it('/api/docs is public by default; API_DOCS_PUBLIC=false keeps it for admins', async () => {
     const open = await start();
-    expect((await get(`${open.url}/api/docs`)).status).toBe(200);
+    const openDocs = await get(`${open.url}/api/docs`);
+    expect(openDocs.status).toBe(200);
+    expect(((await openDocs.json()) as { openapi: string }).openapi).toMatch(/^3\./);
 
     const closed = await start({ API_DOCS_PUBLIC: 'false' });
     const call = apiClient(closed.url);

@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type pino from 'pino';
 import { installAuthGuard } from '../auth/guard.js';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { type DB, pingDatabase } from '../db/db.js';
 import type { Metrics } from '../metrics.js';
@@ -25,6 +26,8 @@ export interface HttpDeps {
   db: DB;
   logger: pino.Logger;
   metrics: Metrics;
+  /** The server's clock (the session cache's time). */
+  clock?: Clock;
 }
 
 const METRICS_REFUSED =
@@ -120,7 +123,7 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, {
     limits: { fileSize: 25 * 1024 * 1024, files: 10, fields: 40, fieldSize: 1024 * 1024, parts: 60 },
   });
-  // Issue 6: no inline script ever runs in the app (an e-mail body with a <script> stays inert even if a
+  // No inline script ever runs in the app (an e-mail body with a <script> stays inert even if a
   // sanitizer missed it). Styles may be inline (the UI library sets style attributes).
   // Framing: our own pages only (CSP frame-ancestors, and X-Frame-Options for browsers without it), but
   // any site for a `frameable` route. Referrer-Policy: other sites learn the origin, never a page's path.
@@ -144,7 +147,7 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
     if (containsNul(req.body) || containsNul(req.query) || containsNul(req.params))
       throw new AppError(400, ErrorCode.validation, 'Text must not contain NUL characters.');
   });
-  installAuthGuard(app, db, config.SESSION_CACHE_MS);
+  installAuthGuard(app, db, config.SESSION_CACHE_MS, deps.clock);
 
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

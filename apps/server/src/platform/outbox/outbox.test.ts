@@ -1,19 +1,22 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createAccount, type SpineDb, silentLog, sleep, spineDatabase, waitFor } from '../../testing/spine.js';
+import { type ManualClock, manualClock } from '../../testing/clock.js';
+import { createAccount, type SpineDb, silentLog, spineDatabase } from '../../testing/spine.js';
 import { dialects } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
+import type { Clock } from '../clock.js';
 import type { DB, DbHandle } from '../db/db.js';
 import {
   appendEvent,
   appendEvents,
   eventsAfter,
   headSeq,
-  outboxSignal,
+  onCommitted,
   runCommand,
   type StoredEvent,
   type Trx,
 } from './outbox.js';
-import { type Listener, Relay, type RelayOptions } from './relay.js';
+import { HELD_MAX_MS, type Listener, Relay, type RelayOptions } from './relay.js';
 
 const countEvents = async (db: DB, accountId: number) =>
   Number(
@@ -68,6 +71,13 @@ function relay(h: DbHandle, nodeId: string, o: Partial<RelayOptions> = {}): Rela
   });
 }
 
+/** Stops a relay whose clock is moved by hand: a wait for its linger ends only when the clock moves on. */
+async function stopOnClock(r: Relay, clock: ManualClock): Promise<void> {
+  const stopped = r.stop();
+  clock.advance(10 * 60_000);
+  await stopped;
+}
+
 describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
   const opened: SpineDb[] = [];
   const relays: Relay[] = [];
@@ -88,7 +98,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     expect((await emit(s.db, second, 'test.first')).seq).toBe(1);
 
     const signalled = vi.fn();
-    outboxSignal.on('appended', signalled);
+    const stopHearing = onCommitted(s.db, signalled);
     try {
       for (const accountId of [first, second]) {
         const head = await headSeq(s.db, accountId);
@@ -144,7 +154,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       expect((await emit(s.db, second)).seq).toBe(2);
       expect(signalled).toHaveBeenCalledTimes(2);
     } finally {
-      outboxSignal.off('appended', signalled);
+      stopHearing();
     }
   });
 
@@ -152,7 +162,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     const s = await fresh();
     const accountId = await createAccount(s.db, 'Group commit');
     const signalled = vi.fn();
-    outboxSignal.on('appended', signalled);
+    const stopHearing = onCommitted(s.db, signalled);
     try {
       const results = await Promise.allSettled(
         Array.from({ length: 30 }, (_, i) =>
@@ -197,7 +207,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       expect(await headSeq(s.db, accountId)).toBe(28);
       expect(signalled).toHaveBeenCalled();
     } finally {
-      outboxSignal.off('appended', signalled);
+      stopHearing();
     }
   });
 
@@ -242,7 +252,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       return runCommand(s.db, async (trx) => {
         for (let k = 0; k < events; k++) {
           await appendEvent(trx, { accountId, type: 'test.counted', payload: { i, k } });
-          await sleep(i % 5);
+          // The transaction stays open for a few turns of the event loop, so the commands overlap.
+          for (let turn = 0; turn < i % 5; turn++) await new Promise((r) => setImmediate(r));
         }
         if (fails) throw new Error(`command ${i} fails`);
       }).catch((err: Error) => {
@@ -294,6 +305,10 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     const accounts = [await createAccount(s.db, 'A'), await createAccount(s.db, 'B'), await createAccount(s.db, 'C')];
 
     const effectSeen = new Map<number, number>();
+    // Both relays read one clock, which handling an event moves past the lease (their poll timers are the
+    // process's own).
+    const time = manualClock();
+    const leaseMs = 25;
     const listeners = (nodeId: string): Listener[] => [
       {
         name: 'recordDelivery',
@@ -312,9 +327,9 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
               created_at: Date.now(),
             })
             .execute();
-          // Slower than the lease allows for a whole batch, so the other relay re-claims events that are
-          // still being handled: only the receipt keeps the listener's work from happening twice.
-          await sleep(3);
+          // The batch outlasts its lease, so the other relay re-claims events that are still being handled:
+          // only the receipt keeps the listener's work from happening twice.
+          time.advance(leaseMs);
         },
       },
       {
@@ -326,7 +341,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
         },
       },
     ];
-    const opts = { leaseMs: 25, batch: 10, pollMs: 5 };
+    const opts = { leaseMs, batch: 10, pollMs: 5, clock: () => time() };
     const one = relay(s, 'node-one', opts);
     const two = relay(other, 'node-two', opts);
     for (const l of listeners('node-one')) one.register(l);
@@ -342,8 +357,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     await append(60, 120);
     await waitFor(
       async () => (await pendingEvents(s.db)) === 0,
-      15_000,
       () => 'every event delivered',
+      15_000,
     );
     await Promise.all([one.stop(), two.stop()]);
 
@@ -384,7 +399,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       async handle(e: StoredEvent) {
         seen.get(e.accountId)!.push(e.seq);
         byNode.set(nodeId, (byNode.get(nodeId) ?? 0) + 1);
-        await sleep(1);
+        // A turn of the event loop between events: the other relay gets its chance to claim.
+        await new Promise((r) => setImmediate(r));
       },
     });
     const opts = { batch: 4, pollMs: 5 };
@@ -398,8 +414,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     for (let i = 0; i < 90; i++) await emit(s.db, accounts[i % 3]!, 'test.ordered', { i });
     await waitFor(
       async () => (await pendingEvents(s.db)) === 0,
-      10_000,
       () => 'every event delivered',
+      10_000,
     );
     await Promise.all([one.stop(), two.stop()]);
     for (const a of accounts) expect(seen.get(a)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
@@ -410,13 +426,16 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     const s = await fresh();
     const accountId = await createAccount(s.db);
     const calls = { flaky: [] as number[], before: [] as number[], tx: [] as number[], steady: [] as number[] };
-    const r = relay(s, 'node-retry');
+    // The backoff runs on a clock moved by hand: a retry comes when the test moves the time past it. No
+    // linger: on this clock it would last until the test moved the time.
+    const clock = manualClock();
+    const r = relay(s, 'node-retry', { clock, lingerMs: 0 });
     r.register({
       name: 'before',
       kind: 'effect',
       events: '*',
       async handle(e) {
-        if (e.type === 'test.flaky') calls.before.push(Date.now());
+        if (e.type === 'test.flaky') calls.before.push(clock());
       },
     });
     r.register({
@@ -424,7 +443,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       kind: 'transactional',
       events: ['test.flaky'],
       async handle() {
-        calls.tx.push(Date.now());
+        calls.tx.push(clock());
       },
     });
     r.register({
@@ -433,27 +452,20 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       events: '*',
       async handle(e) {
         if (e.type !== 'test.flaky') {
-          calls.steady.push(Date.now());
+          calls.steady.push(clock());
           return;
         }
-        calls.flaky.push(Date.now());
+        calls.flaky.push(clock());
         if (calls.flaky.length <= 2) throw new Error(`boom ${calls.flaky.length}`);
       },
     });
     relays.push(r);
+    const attempts = async () => (await eventRow(s.db, id)).attempts;
 
     const { id } = await emit(s.db, accountId, 'test.flaky');
     r.start();
-    await waitFor(
-      () => calls.flaky.length === 1,
-      5_000,
-      () => 'the first attempt',
-    );
-    await waitFor(
-      async () => (await eventRow(s.db, id)).attempts === 1,
-      5_000,
-      () => 'the failure recorded',
-    );
+    await waitFor(() => calls.flaky.length === 1, 'the first attempt');
+    await waitFor(async () => (await attempts()) === 1, 'the failure recorded');
     const failed = await eventRow(s.db, id);
     expect(failed).toMatchObject({ attempts: 1, delivered_at: null, lease_owner: null, lease_until: null });
     expect(failed.last_error).toBe('flaky: boom 1');
@@ -463,18 +475,18 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
 
     // A failing event does not hold up the account's later events.
     await emit(s.db, accountId, 'test.steady');
-    await waitFor(
-      () => calls.steady.length === 1,
-      1_000,
-      () => 'the later event',
-    );
+    await waitFor(() => calls.steady.length === 1, 'the later event');
     expect(calls.flaky).toHaveLength(1);
 
-    await waitFor(
-      async () => (await eventRow(s.db, id)).delivered_at !== null,
-      8_000,
-      () => 'the retries',
-    );
+    // A second later the retry is due: it fails again, and the next waits two seconds. The clock moves once
+    // the relay is done with its batch and waits for its next poll.
+    const idle = () => waitFor(() => clock.pending() > 0, 'the relay to wait for its next poll');
+    await idle();
+    clock.advance(1_000);
+    await waitFor(async () => (await attempts()) === 2, 'the second failure recorded');
+    await idle();
+    clock.advance(2_000);
+    await waitFor(async () => (await eventRow(s.db, id)).delivered_at !== null, 'the retries');
     const [t1, t2, t3] = calls.flaky;
     expect(calls.flaky).toHaveLength(3);
     expect(t2! - t1!).toBeGreaterThanOrEqual(1_000);
@@ -484,8 +496,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     // The listeners that had already succeeded were not run again on the retries.
     expect(calls.before).toHaveLength(1);
     expect(calls.tx).toHaveLength(1);
-    await r.stop();
-  }, 15_000);
+    await stopOnClock(r, clock);
+  });
 
   it('SPINE after 10 failures an event is marked dead with its last error, and is not retried', async () => {
     const s = await fresh();
@@ -679,11 +691,10 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     });
     relays.push(r);
     r.start();
-    await sleep(50);
     await emit(s.db, accountId, 'test.first');
+    // Well within the minute the next poll would take.
     await waitFor(
       () => seen.includes('test.second'),
-      3_000,
       () => `the chained event (seen ${seen.join(', ')})`,
     );
     expect(seen).toEqual(['test.first', 'test.second']);
@@ -693,47 +704,52 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
   it('SPINE while commands keep committing the relay lingers, so a batch carries several; after a quiet spell it claims at once', async () => {
     const s = await fresh();
     const accountId = await createAccount(s.db);
-    const lingerMs = 200;
-    const r = relay(s, 'node-linger', { pollMs: 60_000, lingerMs });
+    // The linger and the poll run on a clock moved by hand, a minute of it a linger: the real time that
+    // passes on a loaded machine is nothing beside it.
+    const clock = manualClock();
+    const lingerMs = 60_000;
+    const r = relay(s, 'node-linger', { pollMs: 60 * lingerMs, lingerMs, clock });
     const deliveredAt = new Map<number, number>();
     r.register({
       name: 'record',
       kind: 'effect',
       events: '*',
       async handle(e) {
-        deliveredAt.set(e.id, performance.now());
+        deliveredAt.set(e.id, clock());
       },
     });
     relays.push(r);
     r.start();
-    await sleep(50);
-    const started = performance.now();
+    const started = clock();
     const ids: number[] = [];
+    // Commands commit one after another over two lingers of the clock.
     for (let i = 0; i < 40; i++) {
       ids.push((await emit(s.db, accountId, 'test.steady', { i })).id);
-      await sleep(3);
+      clock.advance(lingerMs / 20);
     }
+    // What came after the last claim goes when the linger after it ends: the clock moves a linger at a time.
     await waitFor(
-      () => ids.every((id) => deliveredAt.has(id)),
-      10_000,
+      () => {
+        if (ids.every((id) => deliveredAt.has(id))) return true;
+        clock.advance(lingerMs);
+        return false;
+      },
       () => `${deliveredAt.size} of 40 delivered`,
     );
-    const elapsed = performance.now() - started;
+    const elapsed = clock() - started;
     // Without lingering every command's event is claimed on its own (40 batches).
     expect(r.batches).toBeLessThanOrEqual(Math.min(20, 2 + Math.ceil(elapsed / lingerMs)));
-    // Quiet: the linger after the last batch has passed and nothing came. The next event goes out at once.
-    await sleep(lingerMs * 2);
+    // Quiet: the linger after the last batch has passed and nothing came. The next event goes out at once,
+    // with the clock standing still. (The time moves once the relay, done with its last batch, waits.)
+    await waitFor(() => clock.pending() > 0, 'the relay to wait');
+    clock.advance(lingerMs * 2);
     const before = r.batches;
-    const t = performance.now();
+    const t = clock();
     const lone = await emit(s.db, accountId, 'test.lone');
-    await waitFor(
-      () => deliveredAt.has(lone.id),
-      5_000,
-      () => 'the lone event',
-    );
+    await waitFor(() => deliveredAt.has(lone.id), 'the lone event');
     expect(deliveredAt.get(lone.id)! - t).toBeLessThan(lingerMs);
     expect(r.batches).toBe(before + 1);
-    await r.stop();
+    await stopOnClock(r, clock);
   });
 
   it("SPINE appendEvents gives a command's events consecutive sequence numbers in the order given", async () => {
@@ -771,6 +787,11 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     let most = 0;
     const ran: number[] = [];
     let refuse = true;
+    // A push finishes only once eight are running: one after another, the first would never finish.
+    let eightIn = () => {};
+    const eightRunning = new Promise<void>((resolve) => {
+      eightIn = resolve;
+    });
     r.register({
       name: 'slow-push',
       kind: 'effect',
@@ -779,7 +800,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
       async handle(e) {
         running++;
         most = Math.max(most, running);
-        await sleep(30);
+        if (running === 8) eightIn();
+        await eightRunning;
         running--;
         if ((e.payload as { bad?: boolean }).bad && refuse) throw new Error('push service down');
         ran.push(e.seq);
@@ -796,11 +818,10 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     });
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) ids.push((await emit(s.db, accountId, 'test.push', { bad: i === 5 })).id);
-    const started = Date.now();
     expect(await r.tick()).toBe(12);
-    // Twelve 30 ms pushes, several at a time: well under the 360 ms they take one after another.
+    // Twelve pushes, several at a time: eight (the relay's limit) were running at once, not one after another.
     expect(most).toBeGreaterThan(1);
-    expect(Date.now() - started).toBeLessThan(300);
+    expect(most).toBe(8);
     expect(ordered).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect([...ran].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]);
     const failed = await eventRow(s.db, ids[5]!);
@@ -843,13 +864,13 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
   const delivered = (db: DB) =>
     waitFor(
       async () => (await pendingEvents(db)) === 0,
-      10_000,
       () => 'every event delivered',
+      10_000,
     );
 
   /** A relay that hears commits, a socket-like immediate effect, and an ordered effect that can be held. */
-  async function atCommitRelay(s: SpineDb, nodeId: string) {
-    const r = relay(s, nodeId, { commits: s.db, lingerMs: 0 });
+  async function atCommitRelay(s: SpineDb, nodeId: string, clock?: Clock) {
+    const r = relay(s, nodeId, { commits: s.db, lingerMs: 0, clock });
     relays.push(r);
     const sockets: number[] = [];
     const calls = { sockets: 0, blocker: 0 };
@@ -895,8 +916,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
         await emit(s.db, accountId, 'test.block');
         await waitFor(
           () => calls.blocker === 1,
-          5_000,
           () => 'the relay at the blocker',
+          5_000,
         );
       },
       open: () => open(),
@@ -917,8 +938,8 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     // Events 3 and 4 reached the sockets with the relay still inside event 2's batch.
     await waitFor(
       () => t.sockets.length === 4,
-      5_000,
       () => `sockets ${t.sockets}`,
+      5_000,
     );
     expect(t.sockets).toEqual([1, 2, 3, 4]);
     expect(t.r.batches).toBe(batches);
@@ -941,8 +962,7 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     await s.db.transaction().execute((trx) => appendEvent(trx, { accountId, type: 'test.quiet', payload: {} }));
     await emit(s.db, accountId, 'test.fourth');
     await emit(s.db, accountId, 'test.fifth');
-    await sleep(50);
-    // 4 and 5 wait for 3, which only the claim will deliver.
+    // The commit hooks decide before a command returns: 4 and 5 wait for 3, which only the claim will deliver.
     expect(t.sockets).toEqual([1, 2]);
 
     t.open();
@@ -972,7 +992,9 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
 
   it('SPINE RT-22 committed events waiting for a predecessor another node delivers are let go, then delivered by the claim', async () => {
     const s = await fresh();
-    const t = await atCommitRelay(s, 'node-lets-go');
+    // Held events are let go by the time on this clock, moved by hand (the relay polls on the process's timers).
+    const time = manualClock();
+    const t = await atCommitRelay(s, 'node-lets-go', () => time());
     const { accountId } = t;
     // Event 2 is committed and leased by another node; this node never sees it fanned out.
     const two = await s.db
@@ -986,10 +1008,11 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     await emit(s.db, accountId, 'test.third');
     await emit(s.db, accountId, 'test.fourth');
     expect(t.r.waitingForPredecessor).toBe(2);
-    // This node's claims find nothing (the other node holds the account), yet it lets go of them.
+    // This node's claims find nothing (the other node holds the account), yet once they have waited long
+    // enough it lets go of them.
+    time.advance(HELD_MAX_MS);
     await waitFor(
       () => t.r.waitingForPredecessor === 0,
-      5_000,
       () => `${t.r.waitingForPredecessor} still waiting`,
     );
     expect(t.sockets).toEqual([1]);

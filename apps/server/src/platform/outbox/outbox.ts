@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { sql, type Transaction } from 'kysely';
 import { type DB, onPostgres } from '../db/db.js';
 import type { Database } from '../db/schema.js';
@@ -26,13 +25,13 @@ export interface StoredEvent<T = unknown> {
   attempts: number;
 }
 
-/** Fires after a transaction that appended events commits, so this node's relay wakes at once. */
-export const outboxSignal = new EventEmitter();
-
 /** The events a transaction appended so far, as listeners will see them. */
 const appended = new WeakMap<Trx, StoredEvent[]>();
 
-/** Who hears the events a command committed through a database handle (this node's relay). */
+/**
+ * Who hears the events a command committed through a database handle (this node's relay, which wakes at
+ * once). Keyed by the handle: two servers in one process hear only their own commands.
+ */
 const committedHooks = new WeakMap<DB, Set<(events: StoredEvent[]) => void>>();
 
 /**
@@ -150,8 +149,8 @@ export const appendedIn = (trx: Trx): boolean => appended.has(trx);
 
 /**
  * Runs a command: its rows and its events commit together or not at all. After commit the events go to
- * whoever listens on `db` (`onCommitted`: this node's relay, which runs its immediate effects on them at once)
- * and the local relay is woken; other nodes find the events on their next poll.
+ * whoever listens on `db` (`onCommitted`: this node's relay, which wakes and runs its immediate effects on them
+ * at once); other nodes find the events on their next poll.
  */
 export async function runCommand<R>(db: DB, fn: (trx: Trx) => Promise<R>): Promise<R> {
   let events: StoredEvent[] | undefined;
@@ -166,7 +165,6 @@ export async function runCommand<R>(db: DB, fn: (trx: Trx) => Promise<R>): Promi
       try {
         hook(events);
       } catch {}
-    outboxSignal.emit('appended');
   }
   return result;
 }

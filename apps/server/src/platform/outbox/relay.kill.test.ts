@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAccount, type SpineDb, spineDatabase, waitFor } from '../../testing/spine.js';
+import { createAccount, type SpineDb, spineDatabase } from '../../testing/spine.js';
 import { dialects, tempDir } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 import { appendEvent, runCommand } from './outbox.js';
 
 /**
@@ -64,8 +65,8 @@ async function startWorker(s: SpineDb, nodeId: string, effectLog: string): Promi
       if (child.exitCode !== null) throw new Error(`worker ${nodeId} exited early:\n${out}`);
       return out.includes('ready');
     },
-    15_000,
     () => `worker ${nodeId} to start:\n${out}`,
+    15_000,
   );
   return { child, exited, output: () => out };
 }
@@ -119,8 +120,8 @@ describe.each(dialects)('SPINE relay killed mid-stream on %s', (dialect) => {
     const first = await startWorker(s, 'worker-first', effectLog);
     await waitFor(
       () => readLog(effectLog).length >= 4 * BATCH + 2,
-      10_000,
       () => `progress:\n${first.output()}`,
+      10_000,
     );
     first.child.kill('SIGKILL');
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
@@ -147,8 +148,8 @@ describe.each(dialects)('SPINE relay killed mid-stream on %s', (dialect) => {
               .executeTakeFirstOrThrow()
           ).n,
         ) === 0,
-      15_000,
       () => `the second worker to deliver the rest:\n${second.output()}`,
+      15_000,
     );
     second.child.kill('SIGTERM');
     expect(await second.exited).toEqual({ code: 0, signal: null });

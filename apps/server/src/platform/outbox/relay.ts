@@ -1,15 +1,8 @@
 import { sql } from 'kysely';
 import type pino from 'pino';
+import { type Clock, systemClock, timersOf } from '../clock.js';
 import type { DB, Dialect } from '../db/db.js';
-import {
-  appendedIn,
-  onCommitted,
-  outboxSignal,
-  type RawEventRow,
-  type StoredEvent,
-  type Trx,
-  toStoredEvent,
-} from './outbox.js';
+import { appendedIn, onCommitted, type RawEventRow, type StoredEvent, type Trx, toStoredEvent } from './outbox.js';
 
 /**
  * A listener runs once per event it subscribes to. A `transactional` listener's database work commits
@@ -36,7 +29,13 @@ export type Listener =
        * every repeat decides the same): an event it does not want gets no receipt row and no transaction.
        */
       wants?: (e: StoredEvent) => boolean;
-      handle(e: StoredEvent, trx: Trx): Promise<void>;
+      /**
+       * Slow work that needs no transaction (reading and decoding a file), run before the batch transaction
+       * opens so no lock is held meanwhile; its result is handed to `handle`. It may run again on a retry.
+       * One that throws sets the event aside for a retry, as a failing listener does.
+       */
+      prepare?: (e: StoredEvent) => Promise<unknown>;
+      handle(e: StoredEvent, trx: Trx, prepared?: unknown): Promise<void>;
     }
   | {
       name: string;
@@ -68,6 +67,11 @@ export interface RelayOptions {
    * its wait sooner); the relay still claims them, runs everything else, and marks them delivered.
    */
   commits?: DB;
+  /**
+   * The time leases, retries and receipts are stamped with, and the timers of the poll and the linger
+   * (default the real time).
+   */
+  clock?: Clock;
 }
 
 /** What the immediate effects did with an event at its commit. */
@@ -81,12 +85,14 @@ type TransactionalListener = Extract<Listener, { kind: 'transactional' }>;
 type EffectListener = Extract<Listener, { kind: 'effect' }>;
 
 const RELAY_CLAIM_LOCK = 72_700_001;
+/** The mark of a listener-event pair whose `prepare` failed in this batch. */
+const UNPREPARED = Symbol('unprepared');
 /** Events of a batch an unordered effect works on at once (below the Postgres pool's 10 connections). */
 const UNORDERED_AT_ONCE = 8;
 /** Receipts inserted by one statement: 4 parameters a row stays far below both databases' limits. */
 const RECEIPTS_PER_INSERT = 250;
 /** Committed events older than this still waiting for a predecessor are left to the claim. */
-const HELD_MAX_MS = 2_000;
+export const HELD_MAX_MS = 2_000;
 /** What immediate effects did at commit is forgotten after this if no claim here asked (another node's). */
 const RAN_AT_COMMIT_MAX_MS = 120_000;
 
@@ -104,7 +110,6 @@ export class Relay {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private pending = false;
-  private readonly onAppended = () => this.nudge();
   delivered = 0;
   /** Non-empty batches claimed since start (delivered / batches is the mean batch size). */
   batches = 0;
@@ -123,7 +128,11 @@ export class Relay {
   private claiming = new Set<number>();
   private pruned = 0;
 
-  constructor(private readonly o: RelayOptions) {}
+  private readonly now: Clock;
+
+  constructor(private readonly o: RelayOptions) {
+    this.now = o.clock ?? systemClock;
+  }
 
   register(l: Listener): void {
     if (this.listeners.some((x) => x.name === l.name)) throw new Error(`listener ${l.name} registered twice`);
@@ -133,14 +142,16 @@ export class Relay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    outboxSignal.on('appended', this.onAppended);
-    if (this.o.commits) this.stopCommits = onCommitted(this.o.commits, (events) => this.atCommit(events));
+    // Woken by the commits of this server's own handle only (never another server's in the same process).
+    this.stopCommits = onCommitted(this.o.commits ?? this.o.db, (events) => {
+      if (this.o.commits) this.atCommit(events);
+      this.nudge();
+    });
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    outboxSignal.off('appended', this.onAppended);
     this.stopCommits?.();
     this.stopCommits = null;
     this.held.clear();
@@ -166,12 +177,13 @@ export class Relay {
       // A full batch may have left more behind; a partial one took all that was due, and a command committed
       // since (on this node) has set `pending`. Claiming again at once would cost an empty claim per batch.
       if (claimed >= this.o.batch) continue;
-      const tickEnded = performance.now();
+      const timers = timersOf(this.now);
+      const tickEnded = this.now();
       if (!this.pending) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.o.pollMs);
+          const t = timers.setTimeout(resolve, this.o.pollMs);
           this.wake = () => {
-            clearTimeout(t);
+            timers.clearTimeout(t);
             resolve();
           };
         });
@@ -179,8 +191,10 @@ export class Relay {
       }
       // Events keep coming: the next claim waits until `lingerMs` after this batch, so that a few more commands
       // commit first. After a quieter spell than that the claim goes at once.
-      const linger = (this.o.lingerMs ?? 2) - (performance.now() - tickEnded);
-      if (claimed > 0 && linger > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, linger));
+      const lingerMs = this.o.lingerMs ?? 2;
+      const linger = Math.min(lingerMs, lingerMs - (this.now() - tickEnded));
+      if (claimed > 0 && linger > 0 && this.running)
+        await new Promise<void>((resolve) => timers.setTimeout(resolve, linger));
     }
   }
 
@@ -197,7 +211,7 @@ export class Relay {
    * through the receipt, whatever a socket or a push service did.
    */
   async tick(): Promise<number> {
-    this.forget(Date.now());
+    this.forget(this.now());
     const rows = await this.timed('claim', () => this.claim());
     if (rows.length === 0) return 0;
     this.batches++;
@@ -252,10 +266,22 @@ export class Relay {
       this.delivered += events.length;
       return rows.length;
     }
+    // Preparation outside the transaction (see `prepare`), for the listener-event pairs that may run.
+    const prepared = new Map<string, unknown>();
+    for (const e of events)
+      for (const l of this.listeners) {
+        if (l.kind !== 'transactional' || !l.prepare || !subscribes(l, e)) continue;
+        try {
+          prepared.set(`${e.id} ${l.name}`, await l.prepare(e));
+        } catch (err) {
+          if (!errors.has(e.id)) errors.set(e.id, this.failed(l, e, err));
+          prepared.set(`${e.id} ${l.name}`, UNPREPARED);
+        }
+      }
     try {
       await this.timed('transaction', () =>
         this.o.db.transaction().execute(async (trx) => {
-          await this.runTransactional(trx, events);
+          await this.runTransactional(trx, events, undefined, prepared);
           await this.settle(trx, events, errors, effectsDone);
           if (appendedIn(trx)) this.pending = true;
         }),
@@ -267,7 +293,7 @@ export class Relay {
           if (l.kind !== 'transactional' || !subscribes(l, e)) continue;
           try {
             await this.o.db.transaction().execute(async (trx) => {
-              await this.runTransactional(trx, [e], l);
+              await this.runTransactional(trx, [e], l, prepared);
               if (appendedIn(trx)) this.pending = true;
             });
           } catch (err) {
@@ -344,7 +370,7 @@ export class Relay {
         ),
       );
     }
-    this.ranAtCommit.set(e.id, { done, settled: Promise.all(runs), at: Date.now() });
+    this.ranAtCommit.set(e.id, { done, settled: Promise.all(runs), at: this.now() });
     this.deliveredAtCommit++;
   }
 
@@ -430,14 +456,21 @@ export class Relay {
    * `trx`: the receipts are inserted first in one statement; a listener runs only where its receipt is new,
    * so a listener whose receipt committed earlier (a retry, another node that re-claimed the event) is skipped.
    */
-  private async runTransactional(trx: Trx, events: StoredEvent[], only?: Listener): Promise<void> {
+  private async runTransactional(
+    trx: Trx,
+    events: StoredEvent[],
+    only?: Listener,
+    prepared = new Map<string, unknown>(),
+  ): Promise<void> {
     const work: { e: StoredEvent; l: TransactionalListener }[] = [];
+    // A pair whose preparation failed gets no receipt: it runs on the event's retry.
     for (const e of events)
       for (const l of only ? [only] : this.listeners)
-        if (l.kind === 'transactional' && subscribes(l, e)) work.push({ e, l });
+        if (l.kind === 'transactional' && subscribes(l, e) && prepared.get(`${e.id} ${l.name}`) !== UNPREPARED)
+          work.push({ e, l });
     if (work.length === 0) return;
     const fresh = new Set<string>();
-    const at = Date.now();
+    const at = this.now();
     for (let i = 0; i < work.length; i += RECEIPTS_PER_INSERT) {
       const inserted = await trx
         .insertInto('event_receipts')
@@ -461,7 +494,7 @@ export class Relay {
       if (!fresh.has(`${e.id} ${l.name}`)) continue;
       const key = l.coalesce?.(e);
       if (key != null && last.get(`${l.name} ${key}`) !== e.id) continue;
-      await l.handle(e, trx);
+      await l.handle(e, trx, prepared.get(`${e.id} ${l.name}`));
     }
   }
 
@@ -476,7 +509,7 @@ export class Relay {
     if (done.length > 0) {
       await trx
         .updateTable('events')
-        .set({ delivered_at: Date.now(), lease_owner: null, lease_until: null })
+        .set({ delivered_at: this.now(), lease_owner: null, lease_until: null })
         .where('id', 'in', done)
         .execute();
     }
@@ -495,7 +528,7 @@ export class Relay {
 
   private async claim(): Promise<RawEventRow[]> {
     const { db, dialect, nodeId, leaseMs, batch } = this.o;
-    const at = Date.now();
+    const at = this.now();
     const until = at + leaseMs;
     return db.transaction().execute(async (trx) => {
       // Serialise only the claim itself, so two nodes never split one account's backlog between them.
@@ -529,7 +562,7 @@ export class Relay {
     await trx
       .insertInto('event_receipts')
       .values(
-        listeners.map((listener) => ({ account_id: e.accountId, listener, event_id: e.id, processed_at: Date.now() })),
+        listeners.map((listener) => ({ account_id: e.accountId, listener, event_id: e.id, processed_at: this.now() })),
       )
       .onConflict((oc) => oc.columns(['listener', 'event_id']).doNothing())
       .execute();
@@ -546,8 +579,8 @@ export class Relay {
         last_error: error.slice(0, 1000),
         lease_owner: null,
         lease_until: null,
-        available_at: Date.now() + Math.min(60_000, 500 * 2 ** attempts),
-        delivered_at: dead ? Date.now() : null,
+        available_at: this.now() + Math.min(60_000, 500 * 2 ** attempts),
+        delivered_at: dead ? this.now() : null,
       })
       .where('id', '=', e.id)
       .execute();

@@ -2,6 +2,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Node, startNode, stopAllNodes, stopNode } from '../../testing/nodes.js';
 import { createWorkspaceVia, freshPostgres } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 
 /**
  * Two Parley nodes as two OS processes over one Postgres database and one Redis: the scale-out set-up
@@ -12,13 +13,6 @@ import { createWorkspaceVia, freshPostgres } from '../../testing/support.js';
  * once (a commit wakes the local relay), and A's fast poll picks up whatever B left behind.
  */
 const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
-async function waitFor(cond: () => boolean, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function setStatus(node: Node, token: string, reason: string): Promise<void> {
   const res = await fetch(`${node.url}/api/online_status/update`, {
@@ -30,14 +24,11 @@ async function setStatus(node: Node, token: string, reason: string): Promise<voi
 }
 
 async function waitUntilOnline(node: Node, token: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
+  await waitFor(async () => {
     const res = await fetch(`${node.url}/api/status/me/get`, { headers: { authorization: `Bearer ${token}` } });
     const me = ((await res.json()) as { data: { status: string }[] }).data[0];
-    if (me?.status === 'ONLINE') return;
-    if (Date.now() > deadline) throw new Error(`not Online after 5 s on ${node.name}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return me?.status === 'ONLINE';
+  }, `Online on ${node.name}`);
 }
 
 async function relayDelivered(node: Node): Promise<number> {
@@ -162,8 +153,8 @@ describe.skipIf(!enabled)('multi-node: two server processes on one Postgres and 
     await setStatus(a, admin.token, 'made on A');
     await waitFor(
       () => onB.applied.some((e) => e.data.reason === 'made on A'),
-      5_000,
       () => `statusUpdated on node B (node A logs: ${a.logs() || '-'}; node B logs: ${b.logs() || '-'})`,
+      5_000,
     );
 
     const ev = onB.applied.find((e) => e.data.reason === 'made on A')!;
@@ -185,8 +176,8 @@ describe.skipIf(!enabled)('multi-node: two server processes on one Postgres and 
     for (const i of [0, 1, 2]) await setStatus(i % 2 ? b : a, admin.token, `seen-${i}`);
     await waitFor(
       () => client.last === start + 3,
-      5_000,
       () => `3 live events on node A (last applied ${client.last}, started at ${start})`,
+      5_000,
     );
     expect(client.applied.map((e) => e.data.reason)).toEqual(['seen-0', 'seen-1', 'seen-2']);
     client.disconnect();
@@ -200,19 +191,26 @@ describe.skipIf(!enabled)('multi-node: two server processes on one Postgres and 
     await client.connect(b, lastSeq);
     await waitFor(
       () => client.last >= lastSeq + 100,
-      10_000,
       () =>
         `100 missed events on node B (applied up to ${client.last}, expected ${lastSeq + 100}; held past a gap: ` +
         `[${[...client.held.keys()].sort((x, y) => x - y).join(',')}])`,
+      10_000,
     );
-    // Anything still in flight (a live copy of a caught-up event) must not change the result.
-    await new Promise((r) => setTimeout(r, 300));
+    // Anything still in flight (a live copy of a caught-up event) must not change the result. One more event,
+    // relayed after the 100 and carried by the same Redis stream, arrives after any such copy.
+    await setStatus(a, admin.token, 'after the missed');
+    await waitFor(
+      () => client.applied.some((e) => e.data.reason === 'after the missed'),
+      () => `the event after the missed ones (applied up to ${client.last})`,
+    );
+    expect(client.applied.at(-1)!.data.reason).toBe('after the missed');
 
-    const missed = client.applied.slice(before);
+    const missed = client.applied.slice(before, -1);
     expect(missed.map((e) => e.seq)).toEqual(Array.from({ length: 100 }, (_, i) => lastSeq + 1 + i));
     expect(missed.map((e) => e.data.reason)).toEqual(Array.from({ length: 100 }, (_, i) => `missed-${i}`));
     expect(client.held.size).toBe(0);
-    expect(client.last).toBe(lastSeq + 100);
+    // The 100 missed events and the one after them.
+    expect(client.last).toBe(lastSeq + 101);
     const catchUp = client.catchUps.at(-1)!;
     expect(catchUp.complete).toBe(true);
     expect(catchUp.head).toBeGreaterThanOrEqual(lastSeq + 100);
@@ -242,15 +240,18 @@ describe.skipIf(!enabled)('multi-node: two server processes on one Postgres and 
         auth: { token: theirs.token },
         forceNew: true,
       });
+      const theirsSeen: string[] = [];
+      theirSocket.on('statusUpdated', (e: { data: { reason?: string } }) => theirsSeen.push(e.data.reason ?? ''));
       await waitUntilOnline(other, theirs.token);
       await setStatus(other, theirs.token, 'their secret');
+      // Their own socket has it: their installation has broadcast it before ours broadcasts the next one, so
+      // had it reached our stream it would come before ours.
+      await waitFor(() => theirsSeen.includes('their secret'), 'their event on their own socket');
       await setStatus(a, admin.token, 'ours after theirs');
       await waitFor(
         () => seen.includes('ours after theirs'),
-        5_000,
         () => `our own event (seen ${JSON.stringify(seen)})`,
       );
-      await new Promise((r) => setTimeout(r, 500));
       expect(seen).not.toContain('their secret');
       ours.disconnect();
       theirSocket.disconnect();

@@ -3,6 +3,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -22,14 +23,6 @@ interface Client {
   socket: Socket;
   live: Ev[];
   catchUp: Promise<CatchUp>;
-}
-
-async function waitFor(cond: () => boolean, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe.each(dialects)('realtime (%s)', (dialect) => {
@@ -193,8 +186,8 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     const seen = (c: Client) => c.live.some((e) => e.data.reason === reason);
     await waitFor(
       () => seen(admin) && seen(mate),
-      5_000,
       () => `statusUpdated on both sockets of account A (admin ${seen(admin)}, agent ${seen(mate)})`,
+      5_000,
     );
     const ev = admin.live.find((e) => e.data.reason === reason)!;
     expect(ev.seq).toBeGreaterThan(0);
@@ -206,10 +199,9 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     await setStatus(b.token, bReason);
     await waitFor(
       () => [other, otherAgent].every((c) => c.live.some((e) => e.data.reason === bReason)),
-      5_000,
       () => 'statusUpdated of account B on its own sockets',
+      5_000,
     );
-    await new Promise((r) => setTimeout(r, 200));
     for (const c of [other, otherAgent]) {
       expect(c.live.filter((e) => e.data.reason === reason)).toEqual([]);
       const foreign = c.live.filter((e) => !accountB.has(e.data.username ?? ''));
@@ -231,8 +223,8 @@ describe.each(dialects)('realtime (%s)', (dialect) => {
     await setStatus(agent.token, `seen ${uniq()}`);
     await waitFor(
       () => first.live.some((e) => e.data.username === agent.username && e.data.second_status === 'AWAY'),
-      5_000,
       () => 'a live event before the disconnect',
+      5_000,
     );
     // The client's last applied seq: the head it was told, or the last live event since.
     const lastSeq = Math.max(initial.head, ...first.live.map((e) => e.seq));

@@ -9,6 +9,7 @@ import { Server, type Socket } from 'socket.io';
 import { crossSite, TFA_SETUP_REQUIRED } from '../auth/guard.js';
 import type { AuthContext } from '../auth/sessions.js';
 import { onSessionsEnded, resolveSession, SessionCache, sessionLive } from '../auth/sessions.js';
+import type { Clock } from '../clock.js';
 import type { DB } from '../db/db.js';
 import { eventsAfter, headSeq, type Listener, type StoredEvent } from '../outbox/index.js';
 
@@ -70,6 +71,8 @@ export interface RealtimeOptions {
   redisPrefix?: string;
   /** How long a socket may trust that its session is live before it asks again (`SESSION_CACHE_MS`). */
   sessionCacheMs?: number;
+  /** The server's clock (the session cache's time). */
+  clock?: Clock;
   /** Behind a trusted proxy the public host is X-Forwarded-Host, as for HTTP (`TRUST_PROXY`). */
   trustProxy?: boolean;
 }
@@ -154,7 +157,7 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
   });
 
   const handlers: ((s: AppSocket) => void)[] = [];
-  const sessions = new SessionCache(o.sessionCacheMs ?? 0);
+  const sessions = new SessionCache(o.sessionCacheMs ?? 0, undefined, o.clock);
 
   // A session ended (sign-out, Settings, password change or reset, deactivation): its sockets close on every
   // node (the adapter carries the disconnect), so they get no later events.

@@ -12,16 +12,17 @@ import { IconMicrophoneOff, IconSpeakerphone, IconWifiOff } from '@tabler/icons-
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { ExpiredNotice } from '../../features/plans/ExpiredNotice';
-import { statusApi, statusKeys } from '../../features/status/api';
 import { useMyStatus } from '../../features/status/presence';
+import { statusApi } from '../../lib/api/status';
 import { local } from '../../lib/cookies';
 import { api } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { announcementKey, statusKeys } from '../../lib/queryKeys';
+import { realtime, useRealtimeEvent } from '../../lib/realtime';
 import { shell } from '../../lib/shellStore';
 import { useConnected } from '../../lib/useConnected';
 import { type SipProblem, useSipProblem } from './useSipProblem';
 
-// LIVECHAT-03 (issue 7): the incoming live chats banner with Take one.
+// LIVECHAT-03: the incoming live chats banner with Take one.
 const IncomingLiveChats = lazy(() =>
   import('../../features/livechat/LiveChatsScreen').then((m) => ({ default: m.IncomingLiveChats })),
 );
@@ -113,8 +114,6 @@ function CustomStatusBanner() {
   );
 }
 
-const announcementKey = ['announcement'] as const;
-
 /** SHELL-37, SHELL-38: the account's announcement; dismissing hides that one announcement on this browser. */
 function AnnouncementBanner() {
   const qc = useQueryClient();
@@ -133,13 +132,7 @@ function AnnouncementBanner() {
       .then((r) => qc.setQueryData(announcementKey, r.announcement))
       .catch(() => undefined);
   }, [connected, qc]);
-  useEffect(
-    () =>
-      realtime.on('announcementMessage', (data) =>
-        qc.setQueryData(announcementKey, (data as AnnouncementMessage).announcement),
-      ),
-    [qc],
-  );
+  useRealtimeEvent('announcementMessage', (data) => qc.setQueryData(announcementKey, data.announcement));
   const a = q.data;
   if (!a || a.id === dismissed || (a.expires_at !== null && a.expires_at < Date.now())) return null;
   return (

@@ -16,14 +16,14 @@ import classes from './BottomTabs.module.css';
 
 const ICONS = { ticket: IconTicket, livechat: IconHeadset, chat: IconMessages };
 
-/** The tab the narrow layout opens on: the last chosen, else Workspace (DECISIONS 2). */
+/** The tab the narrow layout opens on: the last chosen, else Workspace. */
 export const savedBottomTab = () => local.get<BottomTab>(LOCAL_KEYS.bottomTab, DEFAULT_BOTTOM_TAB);
 
 /** The narrow layout's width (Mantine's `sm` breakpoint), where the bottom tabs replace the panel. */
 export const NARROW_QUERY = '(max-width: 48em)';
 
 /**
- * SHELL-33, DECISIONS 2: opened on a narrow screen at its start address, the app opens the saved tab (by
+ * SHELL-33: opened on a narrow screen at its start address, the app opens the saved tab (by
  * default Workspace; the first tab there is when the saved one is not offered on this host). Only when the
  * page loads: Home stays reachable afterwards.
  */
@@ -41,7 +41,7 @@ export function useOpenSavedTab(variant: HostVariant, chatAllowed: boolean) {
   }, [atStart]);
 }
 
-/** SHELL-33 .. SHELL-35, DECISIONS 2: bottom tabs on narrow screens. */
+/** SHELL-33 .. SHELL-35: bottom tabs on narrow screens. */
 export function BottomTabs({ variant, chatAllowed }: { variant: HostVariant; chatAllowed: boolean }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();

@@ -1,7 +1,7 @@
 import { Anchor, Button, Card, Group, Image, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BILLING_SECTION, LOG_OUT_CONFIRM, PLANS, SETTINGS_SECTIONS, SHELL_STRINGS } from '@parley/contracts';
 import { Link, useNavigate } from 'react-router';
-import { useSignOut } from '../../features/auth/useSession';
+import { useSignOut } from '../../lib/session';
 import { shell, useShell } from '../../lib/shellStore';
 import { resumeAudio } from '../../lib/sound';
 
@@ -34,7 +34,7 @@ function LogoutConfirm() {
   );
 }
 
-/** SHELL-57, DECISIONS 1 */
+/** SHELL-57 */
 function RemovalModal() {
   const opened = useShell((s) => s.removalOpen);
   const close = () => shell.set({ removalOpen: false });

@@ -2,7 +2,7 @@ import { type AuthCheckAnswer, HOST_VARIANTS, type HostVariant, type NavContext 
 
 /**
  * What the visibility rules need, read from the auth check: the host variant (an unknown one is combined),
- * admin or not (a supervisor is not: DECISIONS 14), the permission strings, the plan, the account's features,
+ * admin or not (a supervisor is not), the permission strings, the plan, the account's features,
  * and whether a call is ringing outside the call pages (NAV-16, NAV-17).
  */
 export function navContextOf(session: AuthCheckAnswer, incomingCall = false): NavContext {

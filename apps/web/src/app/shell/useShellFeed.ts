@@ -1,8 +1,9 @@
-import type { AuthCheckAnswer, TicketUpdated, UnreadCount, UnreadCount2 } from '@parley/contracts';
+import type { AuthCheckAnswer, TicketUpdated, UnreadCount } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { ticketKeys, ticketsApi } from '../../features/tickets/api';
+import { ticketsApi } from '../../lib/api/tickets';
+import { ticketKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
 import { shell, useShell } from '../../lib/shellStore';
 import { toast } from '../../ui/toast';
@@ -74,13 +75,18 @@ export function useShellFeed(session: AuthCheckAnswer) {
     };
     const toasted = new Map<number, number>();
     const offs = [
-      realtime.on('unreadCount2', (d) => qc.setQueryData<UnreadCount[]>(ticketKeys.unread, (d as UnreadCount2).data)),
+      // The pushed counts are newer than any read of them still on its way: that read is dropped, or its
+      // older answer would overwrite these (a title stuck at the count before a read).
+      realtime.on('unreadCount2', (d) => {
+        void qc
+          .cancelQueries({ queryKey: ticketKeys.unread, exact: true })
+          .then(() => qc.setQueryData<UnreadCount[]>(ticketKeys.unread, d.data));
+      }),
       realtime.on('createTicket', (d) => {
-        board('created', d as TicketUpdated);
+        board('created', d);
         soon();
       }),
-      realtime.on('updateTicket', (d) => {
-        const t = d as TicketUpdated;
+      realtime.on('updateTicket', (t) => {
         board('updated', t);
         soon();
         if (!isMyNewCustomerMessage(t, me) || showsConversations(where.current)) return;

@@ -1,5 +1,5 @@
 import { Button, Center, Group, Stack, Text, Title } from '@mantine/core';
-import { useSignOut } from './useSession';
+import { useSignOut } from '../../lib/session';
 
 /** AUTH-24: after more than 5 failed checks. Reload, or Log Out. */
 export function NetworkErrorPage() {

@@ -1,10 +1,11 @@
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { NewPassword, PasswordResetRequest } from '@parley/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { HttpError } from '../../lib/http';
+import { authApi } from '../../lib/api/auth';
+import { errorText } from '../../lib/http';
 import { AuthLayout, AuthLink } from '../../ui/AuthLayout';
-import { authApi } from './api';
 import { t } from './strings';
 
 /** `/password_reset`: ask for a link; with `?token=` from the e-mail, choose the new password. */
@@ -15,21 +16,34 @@ export function PasswordResetPage() {
 }
 
 function useSubmit() {
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const run = async (fn: () => Promise<{ description?: string }>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      setDone((await fn()).description ?? 'Done.');
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : t.failed);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, done, run, setError };
+  const send = useMutation({
+    mutationFn: (fn: () => Promise<{ description?: string }>) => fn(),
+    onMutate: () => setError(null),
+    onSuccess: (r) => setDone(r.description ?? 'Done.'),
+    onError: (err) => setError(errorText(err, t.failed)),
+  });
+  const run = (fn: () => Promise<{ description?: string }>) => send.mutate(fn);
+  return { busy: send.isPending, error, done, run, setError };
+}
+
+/** What the server answered: its confirmation, or its refusal in its own words. */
+function Outcome({ done, error }: { done: string | null; error: string | null }) {
+  return (
+    <>
+      {done && (
+        <Alert color="green" variant="light" role="status">
+          {done}
+        </Alert>
+      )}
+      {error && (
+        <Alert color="red" variant="light" role="alert">
+          {error}
+        </Alert>
+      )}
+    </>
+  );
 }
 
 function RequestLink() {
@@ -46,16 +60,7 @@ function RequestLink() {
     <AuthLayout title={t.resetTitle} subtitle={t.resetSubtitle} footer={<AuthLink to="/" text={t.backToSignIn} />}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          {s.done && (
-            <Alert color="green" variant="light" role="status">
-              {s.done}
-            </Alert>
-          )}
-          {s.error && (
-            <Alert color="red" variant="light" role="alert">
-              {s.error}
-            </Alert>
-          )}
+          <Outcome done={s.done} error={s.error} />
           <TextInput
             label={t.email}
             type="email"
@@ -93,16 +98,7 @@ function ChooseNewPassword({ token }: { token: string }) {
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          {s.done && (
-            <Alert color="green" variant="light" role="status">
-              {s.done}
-            </Alert>
-          )}
-          {s.error && (
-            <Alert color="red" variant="light" role="alert">
-              {s.error}
-            </Alert>
-          )}
+          <Outcome done={s.done} error={s.error} />
           {!s.done && (
             <>
               <PasswordInput

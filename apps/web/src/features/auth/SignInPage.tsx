@@ -1,11 +1,12 @@
 import { Alert, Button, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { type SignInInput, TFA_REQUIRED } from '@parley/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { HttpError } from '../../lib/http';
+import { authApi } from '../../lib/api/auth';
+import { errorText } from '../../lib/http';
+import { useRefreshSession, useSetupState } from '../../lib/session';
 import { AuthLayout, AuthLink } from '../../ui/AuthLayout';
-import { authApi } from './api';
 import { t } from './strings';
-import { useRefreshSession, useSetupState } from './useSession';
 
 type SignInType = NonNullable<SignInInput['type']>;
 /** Where the browser remembers the last choice of Agent or Admin, so an admin does not pick it every time. */
@@ -31,12 +32,23 @@ export function SignInPage() {
   const [needTfa, setNeedTfa] = useState(false);
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const refresh = useRefreshSession();
+  const signIn = useMutation({
+    mutationFn: (input: SignInInput) => authApi.signIn(input),
+    onSuccess: async (r) => {
+      if (r.description === TFA_REQUIRED) return setNeedTfa(true);
+      await refresh();
+    },
+    onError: (err) => {
+      const description = errorText(err, t.failed);
+      if (description === TFA_REQUIRED) setNeedTfa(true);
+      else setFailure(description || t.failed);
+    },
+  });
   // SIGNUP_ENABLED=false: no link to a sign-up the server refuses.
   const signupOn = useSetupState().data?.signup !== false;
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     const next = {
       username: username.trim() ? undefined : t.usernameRequired,
@@ -45,26 +57,12 @@ export function SignInPage() {
     setErrors(next);
     setFailure(null);
     if (next.username || next.password) return;
-    setBusy(true);
     try {
-      try {
-        localStorage.setItem(TYPE_KEY, type);
-      } catch {
-        // Storage may be off (private mode); the choice is then simply not remembered.
-      }
-      const r = await authApi.signIn({ client: username.trim(), password, type, tfa: needTfa ? tfa : undefined });
-      if (r.description === TFA_REQUIRED) {
-        setNeedTfa(true);
-        return;
-      }
-      await refresh();
-    } catch (err) {
-      const description = err instanceof HttpError ? err.description : t.failed;
-      if (description === TFA_REQUIRED) setNeedTfa(true);
-      else setFailure(description || t.failed);
-    } finally {
-      setBusy(false);
+      localStorage.setItem(TYPE_KEY, type);
+    } catch {
+      // Storage may be off (private mode); the choice is then simply not remembered.
     }
+    signIn.mutate({ client: username.trim(), password, type, tfa: needTfa ? tfa : undefined });
   }
 
   return (
@@ -125,7 +123,7 @@ export function SignInPage() {
               onChange={(e) => setTfa(e.currentTarget.value)}
             />
           )}
-          <Button type="submit" loading={busy} fullWidth>
+          <Button type="submit" loading={signIn.isPending} fullWidth>
             {t.signIn}
           </Button>
         </Stack>

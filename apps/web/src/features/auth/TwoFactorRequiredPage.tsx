@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { t } from '../settings/strings';
-import { TwoFactorCard } from '../settings/TwoFactorCard';
-import { useRefreshSession, useSignOut } from './useSession';
+import { useRefreshSession, useSignOut } from '../../lib/session';
+import { t } from './strings';
+import { TwoFactorCard } from './TwoFactorCard';
 
 /** The account requires two-factor sign-in and this user has not set it up: nothing else until they do. */
 export function TwoFactorRequiredPage() {

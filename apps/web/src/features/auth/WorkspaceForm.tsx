@@ -1,11 +1,12 @@
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { CreateWorkspaceInput } from '@parley/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { HttpError } from '../../lib/http';
+import { authApi } from '../../lib/api/auth';
+import { errorText } from '../../lib/http';
+import { useRefreshSession } from '../../lib/session';
 import { AuthLayout, AuthLink } from '../../ui/AuthLayout';
-import { authApi } from './api';
 import { t } from './strings';
-import { useRefreshSession } from './useSession';
 
 type Field = keyof CreateWorkspaceInput;
 
@@ -23,8 +24,13 @@ export function WorkspaceForm({ mode }: { mode: 'firstRun' | 'signUp' }) {
   });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const refresh = useRefreshSession();
+  const create = useMutation({
+    mutationFn: (input: CreateWorkspaceInput) =>
+      mode === 'firstRun' ? authApi.createWorkspace(input) : authApi.signUp(input),
+    onSuccess: () => refresh(),
+    onError: (err) => setFailure(errorText(err, t.failed)),
+  });
 
   const field = (name: Field) => ({
     name,
@@ -33,7 +39,7 @@ export function WorkspaceForm({ mode }: { mode: 'firstRun' | 'signUp' }) {
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
   });
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     setFailure(null);
     // The same contract the server validates with, so both say the same thing.
@@ -45,15 +51,7 @@ export function WorkspaceForm({ mode }: { mode: 'firstRun' | 'signUp' }) {
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
-      await (mode === 'firstRun' ? authApi.createWorkspace(parsed.data) : authApi.signUp(parsed.data));
-      await refresh();
-    } catch (err) {
-      setFailure(err instanceof HttpError ? err.description : t.failed);
-    } finally {
-      setBusy(false);
-    }
+    create.mutate(parsed.data);
   }
 
   return (
@@ -74,7 +72,7 @@ export function WorkspaceForm({ mode }: { mode: 'firstRun' | 'signUp' }) {
           <TextInput label={t.username} autoComplete="username" {...field('username')} />
           <TextInput label={t.email} type="email" autoComplete="email" {...field('email')} />
           <PasswordInput label={t.password} autoComplete="new-password" {...field('password')} />
-          <Button type="submit" loading={busy} fullWidth>
+          <Button type="submit" loading={create.isPending} fullWidth>
             {mode === 'firstRun' ? t.createButton : t.signUpButton}
           </Button>
         </Stack>

@@ -33,4 +33,19 @@ export const t = {
   resetNewButton: 'Change password',
   newPassword: 'New password',
   backToSignIn: 'Back to sign in',
+  // Two-factor sign-in: set up in Settings, or on the page an account that requires it shows first.
+  tfaTitle: 'Two-factor sign-in',
+  tfaOff: 'Add a code from an authenticator app to every sign-in, so a stolen password is not enough.',
+  tfaOn: 'Two-factor sign-in is on. You need your authenticator app (or a backup code) to sign in.',
+  tfaStart: 'Set up two-factor sign-in',
+  tfaScan: 'Scan this code with your authenticator app, or type the key, then enter the 6-digit code it shows.',
+  tfaCode: '6-digit code',
+  tfaConfirm: 'Turn on',
+  tfaBackup:
+    'Your backup codes. Each works once if you lose your phone. Keep them somewhere safe: they are shown only now.',
+  tfaDisable: 'Turn off',
+  tfaDisablePassword: 'Your password, to turn it off',
+  tfaStartPassword: 'Your password, to set it up',
+  tfaRequiredTitle: 'Your team requires two-factor sign-in',
+  tfaRequiredText: 'Set it up once to continue. It takes a minute with any authenticator app.',
 };

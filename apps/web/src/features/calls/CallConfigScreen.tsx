@@ -1,12 +1,12 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { CALL_STRINGS, type CallConfig, CallConfigInput } from '@parley/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api, HttpError } from '../../lib/http';
+import { api, errorText } from '../../lib/http';
+import { callConfigKey } from '../../lib/queryKeys';
+import { useSession } from '../../lib/session';
 import { toast } from '../../ui/toast';
-import { useSession } from '../auth/useSession';
 
-const key = ['callConfig'] as const;
 const callApi = {
   config: () => api<{ result: 'success'; data: CallConfig }>('GET', '/api/call/config').then((r) => r.data),
   save: (sip_ws_url: string | null) =>
@@ -24,26 +24,25 @@ export function CallConfigScreen() {
   const { state, loop } = useSession();
   const session = state.phase === 'signedIn' ? state.session : null;
   const allowed = session?.type === 'admin' || Boolean(session?.permission?.includes('call_settings'));
-  const q = useQuery({ queryKey: key, queryFn: callApi.config });
+  const q = useQuery({ queryKey: callConfigKey, queryFn: callApi.config });
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const write = useMutation({
+    mutationFn: (url: string | null) => callApi.save(url),
+    onSuccess: (r) => {
+      qc.setQueryData(callConfigKey, r);
+      toast({ message: CALL_STRINGS.saved });
+      void loop.checkNow();
+    },
+    onError: (err) => setError(errorText(err, CALL_STRINGS.badUrl)),
+  });
   useEffect(() => setValue(q.data?.sip_ws_url ?? ''), [q.data?.sip_ws_url]);
 
-  async function save() {
+  function save() {
     const checked = CallConfigInput.safeParse({ sip_ws_url: value });
     if (!checked.success) return setError(checked.error.issues[0]?.message ?? CALL_STRINGS.badUrl);
     setError(null);
-    setSaving(true);
-    try {
-      qc.setQueryData(key, await callApi.save(checked.data.sip_ws_url));
-      toast({ message: CALL_STRINGS.saved });
-      void loop.checkNow();
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : CALL_STRINGS.badUrl);
-    } finally {
-      setSaving(false);
-    }
+    write.mutate(checked.data.sip_ws_url);
   }
 
   return (
@@ -82,7 +81,7 @@ export function CallConfigScreen() {
               </Alert>
             )}
             <Group justify="flex-end">
-              <Button type="submit" loading={saving} disabled={!allowed}>
+              <Button type="submit" loading={write.isPending} disabled={!allowed}>
                 Save
               </Button>
             </Group>

@@ -6,7 +6,7 @@ import { startRinging, stopRinging } from '../../lib/sound';
 import { type CallServerState, jssipAgent, watchCallServer } from './callServer';
 import { offerIncoming, setRinging } from './incomingCall';
 
-// DECISIONS 21: the ringing sound loops while a call rings.
+// The ringing sound loops while a call rings.
 setRinging({ start: () => void startRinging(), stop: stopRinging });
 
 const COLOR: Record<CallServerState, string> = { connecting: 'orange', connected: 'green', error: 'red' };

@@ -1,5 +1,5 @@
 import { INCOMING_CALL_STRINGS, keypressLabel } from '@parley/contracts';
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../../lib/store';
 
 /** What the Incoming Call entry shows (NAV-17, CALL-15): who is calling and what they pressed. */
 export interface IncomingCall {
@@ -25,12 +25,11 @@ export interface CallRequestLike {
 }
 
 let current: { call: IncomingCall; session: CallSessionLike } | null = null;
-const listeners = new Set<() => void>();
-const emit = () => {
-  for (const l of listeners) l();
-};
+/** What the entry shows: the current call, set again whenever `current` changes. */
+const shown = createStore<IncomingCall | null>(null);
+const emit = () => shown.set(current?.call ?? null);
 let sounds: { start(): void; stop(): void } = { start() {}, stop() {} };
-/** The ringing sound (DECISIONS 21), given by the app; tests leave it silent. */
+/** The ringing sound, given by the app; tests leave it silent. */
 export function setRinging(s: typeof sounds): void {
   sounds = s;
 }
@@ -90,13 +89,8 @@ export function offerIncoming(session: CallSessionLike, request: CallRequestLike
 }
 
 export const incomingCall = {
-  get: () => current?.call ?? null,
-  subscribe(l: () => void) {
-    listeners.add(l);
-    return () => {
-      listeners.delete(l);
-    };
-  },
+  get: shown.get,
+  subscribe: shown.subscribe,
   accept() {
     if (current?.call.state !== 'ringing') return;
     sounds.stop();
@@ -111,4 +105,4 @@ export const incomingCall = {
   },
 };
 
-export const useIncomingCall = () => useSyncExternalStore(incomingCall.subscribe, incomingCall.get);
+export const useIncomingCall = () => useStore(shown);

@@ -16,25 +16,26 @@ import { useMediaQuery } from '@mantine/hooks';
 import { type ChatItem, WORKSPACE_STRINGS as W } from '@parley/contracts';
 import { IconArrowLeft, IconMessages, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { type ComponentType, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { HttpError } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { chatKeys } from '../../lib/queryKeys';
+import { realtime, useRealtimeEvent } from '../../lib/realtime';
+import { useMe } from '../../lib/session';
 import { shell } from '../../lib/shellStore';
 import { useFitHeight } from '../../lib/useFitHeight';
 import { toast } from '../../ui/toast';
-import { useMe } from '../conversation/useConversation';
-import { chatApi, chatKeys, useChatList, useMeetings } from './api';
+import { chatApi, useChatList, useMeetings } from './api';
 import { GroupModal } from './GroupModal';
 import { NewChatModal } from './NewChatModal';
 
-const Pane = lazy(async () => {
-  const m = await import('../conversation/ConversationPane');
-  return { default: m.ConversationPane as ComponentType<{ ticketId: number }> };
-});
-
 /** CHAT-01..CHAT-10: the Workspace chats at /chat, and the open chat at /chat/:id with the conversation pane. */
-export function ChatScreen() {
+export function ChatScreen({
+  Pane,
+}: {
+  /** The conversation pane (the conversation feature's, loaded lazily by the screen that composes this one). */
+  Pane: ComponentType<{ ticketId: number }>;
+}) {
   const { '*': rest } = useParams();
   const chatId = Number(rest?.split('/')[0]) || null;
   const navigate = useNavigate();
@@ -59,21 +60,16 @@ export function ChatScreen() {
     retry: (n, err) => !(err instanceof HttpError && err.status >= 400 && err.status < 500) && n < 2,
   });
   const denied = open.error instanceof HttpError && [400, 403, 404].includes(open.error.status);
-  // SHELL-57, DECISIONS 1: removed from the chat that is open: the removal modal, and back to the list. The
+  // SHELL-57: removed from the chat that is open: the removal modal, and back to the list. The
   // refetch that follows is refused; the removal already said why, so no second notice for it.
   const me = useMe();
   const removedFrom = useRef<number | null>(null);
-  useEffect(
-    () =>
-      realtime.on('participantChanged', (d) => {
-        const e = d as { ticketId?: number; removed?: string[] };
-        if (chatId === null || e.ticketId !== chatId || !e.removed?.includes(me.username)) return;
-        removedFrom.current = chatId;
-        shell.showRemoval();
-        navigate('/chat', { replace: true });
-      }),
-    [chatId, me.username, navigate],
-  );
+  useRealtimeEvent('participantChanged', (e) => {
+    if (chatId === null || e.ticketId !== chatId || !e.removed.includes(me.username)) return;
+    removedFrom.current = chatId;
+    shell.showRemoval();
+    navigate('/chat', { replace: true });
+  });
   useEffect(() => {
     if (!denied) return;
     if (removedFrom.current !== chatId) toast({ message: W.cannotRead, color: 'red' });
@@ -92,7 +88,7 @@ export function ChatScreen() {
     };
     read();
     const off = realtime.on('newMessage', (m) => {
-      if ((m as { ticket_id?: number }).ticket_id === chatId) read();
+      if (m.ticketId === chatId) read();
     });
     document.addEventListener('visibilitychange', read);
     return () => {

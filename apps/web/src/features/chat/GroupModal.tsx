@@ -2,8 +2,9 @@ import { ActionIcon, Button, Group, Modal, MultiSelect, Stack, Text, TextInput }
 import { CHAT_TITLE_MAX, type ChatAnswer, type ChatItem, WORKSPACE_STRINGS as W } from '@parley/contracts';
 import { IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { api, HttpError } from '../../lib/http';
-import { useMe } from '../conversation/useConversation';
+import { api } from '../../lib/http';
+import { useMe } from '../../lib/session';
+import { useWrite } from '../../lib/useWrite';
 import { useTeam } from './api';
 
 /** CHAT-07 (design): a group's title, members added and removed (removing oneself is leaving). */
@@ -13,35 +14,29 @@ export function GroupModal({ chat, opened, onClose }: { chat: ChatItem; opened: 
   const [title, setTitle] = useState(chat.title);
   const [add, setAdd] = useState<string[]>([]);
   const [remove, setRemove] = useState<number[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useWrite();
   useEffect(() => {
     if (!opened) return;
     setTitle(chat.title);
     setAdd([]);
     setRemove([]);
     setError(null);
-  }, [opened, chat.title]);
+  }, [opened, chat.title, setError]);
   const inChat = new Set(chat.members.map((m) => m.user_id));
   const options = (team.data ?? [])
     .filter((u) => !inChat.has(u.userId))
     .map((u) => ({ value: String(u.userId), label: u.name ? `${u.name} (${u.username})` : u.username }));
 
   const save = async () => {
-    setBusy(true);
-    try {
-      await api<ChatAnswer>('POST', '/api/chat/update', {
+    const saved = await run(() =>
+      api<ChatAnswer>('POST', '/api/chat/update', {
         id: chat.id,
         title: title.trim() !== chat.title ? title.trim() : undefined,
         add: add.map(Number),
         remove,
-      });
-      onClose();
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (saved) onClose();
   };
 
   return (

@@ -1,8 +1,8 @@
 import { Button, Group, Modal, MultiSelect, Stack, TextInput } from '@mantine/core';
 import { CHAT_TITLE_MAX, type ChatItem, WORKSPACE_STRINGS as W } from '@parley/contracts';
 import { useState } from 'react';
-import { HttpError } from '../../lib/http';
-import { useMe } from '../conversation/useConversation';
+import { useMe } from '../../lib/session';
+import { useWrite } from '../../lib/useWrite';
 import { chatApi, useTeam } from './api';
 
 /** CHAT-07 (design): start a 1:1 chat (one person, no title) or a group with chosen team members. */
@@ -19,8 +19,7 @@ export function NewChatModal({
   const team = useTeam(opened);
   const [members, setMembers] = useState<string[]>([]);
   const [title, setTitle] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useWrite();
   const options = (team.data ?? [])
     .filter((u) => u.userId !== me.userId)
     .map((u) => ({ value: String(u.userId), label: u.name ? `${u.name} (${u.username})` : u.username }));
@@ -33,16 +32,11 @@ export function NewChatModal({
   };
   const submit = async () => {
     if (members.length === 0) return setError(W.pickMembers);
-    setBusy(true);
-    try {
+    await run(async () => {
       const chat = await chatApi.create({ members: members.map(Number), title: title.trim() || undefined });
       close();
       onCreated(chat);
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

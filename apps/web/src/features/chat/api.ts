@@ -6,30 +6,18 @@ import {
   type OnlineUser,
 } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
-import { currentSocket } from '../conversation/api';
-
-export const chatKeys = {
-  list: (pages: number) => ['chat', 'list', pages] as const,
-  all: ['chat'] as const,
-  one: (id: number) => ['chat', 'one', id] as const,
-  team: ['chat', 'team'] as const,
-};
+import { chatKeys } from '../../lib/queryKeys';
+import { currentSocket, realtime, useEphemeralEvent, useRealtimeEvent } from '../../lib/realtime';
 
 /** The caller's chats, `pages` pages of CHAT_PAGE (Show More adds one), refreshed by their live events. */
 export function useChatList(pages: number) {
   const qc = useQueryClient();
-  useEffect(() => {
-    const refresh = () => void qc.invalidateQueries({ queryKey: chatKeys.all });
-    const offs = ['newMessage', 'participantChanged', 'syncDelete'].map((n) => realtime.on(n, refresh));
-    const offState = realtime.onState((up) => up && refresh());
-    return () => {
-      for (const o of offs) o();
-      offState();
-    };
-  }, [qc]);
+  useRealtimeEvent(['newMessage', 'participantChanged', 'syncDelete'], () => {
+    void qc.invalidateQueries({ queryKey: chatKeys.all });
+  });
+  useEffect(() => realtime.onState((up) => up && void qc.invalidateQueries({ queryKey: chatKeys.all })), [qc]);
   return useQuery({
     queryKey: chatKeys.list(pages),
     queryFn: async () => {
@@ -57,29 +45,6 @@ export const chatApi = {
 /** The team members a chat can be started with (everyone of the account but me). */
 export function useTeam(enabled: boolean) {
   return useQuery({ queryKey: chatKeys.team, queryFn: chatApi.team, enabled, staleTime: 30_000 });
-}
-
-/** A socket event sent without an envelope, followed on whichever socket is current. */
-function usePlain<T>(name: string, handler: (e: T) => void) {
-  const ref = useRef(handler);
-  ref.current = handler;
-  useEffect(() => {
-    let socket = currentSocket();
-    const h = (e: T) => ref.current(e);
-    socket?.on(name, h);
-    const off = realtime.onState(() => {
-      const now = currentSocket();
-      if (now !== socket) {
-        socket?.off(name, h);
-        socket = now;
-        socket?.on(name, h);
-      }
-    });
-    return () => {
-      off();
-      socket?.off(name, h);
-    };
-  }, [name]);
 }
 
 type MeetingAck = { ok: boolean; count?: number; counts?: Record<string, number>; error?: string };
@@ -115,9 +80,7 @@ export function useMeetings(ids: number[]) {
       else void load();
     });
   }, [key]);
-  usePlain<{ ticketId: number; count: number }>('meetingCount', (e) =>
-    setCounts((c) => ({ ...c, [e.ticketId]: e.count })),
-  );
+  useEphemeralEvent('meetingCount', (e) => setCounts((c) => ({ ...c, [e.ticketId]: e.count })));
   const join = async (id: number) => {
     if (onMeeting && onMeeting !== id) await ask('leaveMeeting', onMeeting);
     const r = await ask('joinMeeting', id);

@@ -1,20 +1,24 @@
 import { ActionIcon, Button, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
 import type { Message } from '@parley/contracts';
 import { IconPaperclip, IconSend } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useMe } from '../../lib/session';
 import { toast } from '../../ui/toast';
 import { upload } from './api';
 import { type EncryptionMethod, missingKeyError } from './encryptionKey';
 import { outbox } from './outbox';
+import { type ReplyTicket, useConversationParts } from './parts';
 import { ReplyPreview } from './ReplyPreview';
 import { CONVERSATION_STRINGS as S } from './strings';
-import { useLocalTyping, useMe } from './useConversation';
+import { useLocalTyping } from './useConversation';
 
 interface Props {
   ticketId: number;
   /** The ticket's encryption method ('' when plain): with no key here an upload is refused (CRYPT-05). */
   encryption: EncryptionMethod;
   replyTo: Message | null;
+  /** The open ticket, for the canned replies' variables and channel. */
+  ticket?: ReplyTicket;
   onClearReply(): void;
   onSent(): void;
 }
@@ -24,9 +28,12 @@ interface Props {
  * out as one message each. Everything goes through the outbox, so it is queued when the socket is down (and
  * failed at once on an encrypted ticket with no key on this browser, MSG-12).
  */
-export function Composer({ ticketId, encryption, replyTo, onClearReply, onSent }: Props) {
-  const { accountId } = useMe();
+export function Composer({ ticketId, encryption, replyTo, ticket, onClearReply, onSent }: Props) {
+  const { accountId, name, username } = useMe();
   const [text, setText] = useState('');
+  const input = useRef<HTMLTextAreaElement>(null);
+  const { useReplyPicker } = useConversationParts();
+  const canned = useReplyPicker({ text, setText, ticket, agent: { name, username }, input });
   const [percent, setPercent] = useState<number | null>(null);
   const typing = useLocalTyping(ticketId);
   const reply = replyTo
@@ -80,6 +87,7 @@ export function Composer({ ticketId, encryption, replyTo, onClearReply, onSent }
           <Text size="xs">{S.uploading(percent)}</Text>
         </Group>
       )}
+      {canned.picker}
       <Group gap="xs" align="flex-end" wrap="nowrap">
         <FileButton onChange={(f) => void attach(f)} multiple>
           {(props) => (
@@ -97,11 +105,15 @@ export function Composer({ ticketId, encryption, replyTo, onClearReply, onSent }
           maxRows={6}
           style={{ flex: 1 }}
           data-testid="composer-input"
+          ref={input}
           onChange={(e) => {
             setText(e.currentTarget.value);
+            canned.onCaret(e.currentTarget.selectionStart);
             typing.keystroke();
           }}
+          onSelect={(e) => canned.onCaret(e.currentTarget.selectionStart)}
           onKeyDown={(e) => {
+            if (canned.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               send();

@@ -3,11 +3,12 @@ import { isEmailChannel, LIVECHAT_STRINGS, type Message } from '@parley/contract
 import { IconPinFilled } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { HttpError } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { useRealtimeEvent } from '../../lib/realtime';
+import { useMe } from '../../lib/session';
 import { useConnected } from '../../lib/useConnected';
 import { toast } from '../../ui/toast';
-import { useTicketInfo } from '../tickets/TicketInfoPanel';
 import { conversationApi } from './api';
 import { Composer } from './Composer';
 import { EmailComposer } from './EmailComposer';
@@ -19,7 +20,6 @@ import { CONVERSATION_STRINGS as S } from './strings';
 import {
   useConversationData,
   useEncryptionKey,
-  useMe,
   useOutboxItems,
   useReadReceipts,
   useTicketRoom,
@@ -88,7 +88,7 @@ function PinnedBar({ pinned, onUnpin }: { pinned: Message[]; onUnpin(m: Message)
   );
 }
 
-/** The conversation of a ticket (issue 6): history, live updates, sending through the outbox. */
+/** The conversation of a ticket: history, live updates, sending through the outbox. */
 export function ConversationPane({ ticketId }: { ticketId: number }) {
   const me = useMe();
   const navigate = useNavigate();
@@ -104,13 +104,9 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   // ticket's method so nothing is sent before it is known.
   const info = useTicketInfo(ticketId);
   // A live chat that ends while it is open closes the composer (the ticket's info says so after a refetch).
-  useEffect(
-    () =>
-      realtime.on('liveChatEnded', (d) => {
-        if ((d as { ticket_id: number }).ticket_id === ticketId) void info.refetch();
-      }),
-    [ticketId, info.refetch],
-  );
+  useRealtimeEvent('liveChatEnded', (d) => {
+    if (d.ticket_id === ticketId) void info.refetch();
+  });
   const encryption = info.data?.encryption_method ?? '';
   const key = useEncryptionKey(ticketId, encryption);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
@@ -235,6 +231,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
                 me={me.username}
                 admin={me.admin}
                 seenBy={typeof e.m.id === 'number' ? (seenBy.get(e.m.id) ?? []) : []}
+                channel={data.channel ?? ''}
                 onReply={setReplyTo}
               />
             ),
@@ -280,6 +277,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
           ticketId={ticketId}
           encryption={encryption}
           replyTo={replyTo}
+          ticket={info.data}
           onClearReply={() => setReplyTo(null)}
           onSent={() => {
             stick.current = true;

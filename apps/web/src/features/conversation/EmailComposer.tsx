@@ -13,17 +13,18 @@ import {
 import { type Message, newQueueId, type ReplyAnswer } from '@parley/contracts';
 import { IconMail, IconPaperclip, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTicketInfo } from '../../lib/api/ticketInfo';
+import { useMe } from '../../lib/session';
 import { toast } from '../../ui/toast';
-import { useTicketInfo } from '../tickets/TicketInfoPanel';
 import { sendReply } from './api';
 import { replyFields } from './emailDraft';
 import { missingKeyError } from './encryptionKey';
 import { addStored } from './live';
 import { asMessage } from './model';
+import { useConversationParts } from './parts';
 import { ReplyPreview } from './ReplyPreview';
 import { CONVERSATION_STRINGS as S } from './strings';
-import { useMe } from './useConversation';
 
 interface Props {
   ticketId: number;
@@ -38,19 +39,29 @@ interface Props {
  * with the customer's address, "Subject" with "Re: " and the ticket's title. The addresses are checked
  * before anything is sent ("Please check the email address. {address}"); files go with the reply as
  * `attachment[]`, with the upload's percent. A failed reply shows an alert with the server's raw response
- * and keeps the draft (a retry sends the same `queue-` id). Sent only while online: an e-mail is not queued.
+ * and keeps the draft (a retry sends the same `queue-` id). Typing `/` offers the canned replies, as in
+ * the chat composer. Sent only while online: an e-mail is not queued.
  * On an encrypted ticket with no key on this browser nothing is sent (the key text shows in place of the
  * server's answer, MSG-12) and files are refused silently (CRYPT-05).
  */
 export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: Props) {
   const qc = useQueryClient();
   const info = useTicketInfo(ticketId).data;
-  const { accountId } = useMe();
+  const { accountId, name, username } = useMe();
   const noKey = () => missingKeyError(accountId, info?.encryption_method ?? '');
   const [to, setTo] = useState('');
   const [cc, setCc] = useState('');
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
+  const bodyInput = useRef<HTMLTextAreaElement>(null);
+  const { useReplyPicker } = useConversationParts();
+  const canned = useReplyPicker({
+    text: body,
+    setText: setBody,
+    ticket: info,
+    agent: { name, username },
+    input: bodyInput,
+  });
   const [files, setFiles] = useState<File[]>([]);
   const [clientId, setClientId] = useState(newQueueId);
   const [error, setError] = useState('');
@@ -132,6 +143,7 @@ export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: P
         data-testid="email-subject"
       />
       {replyTo && <ReplyPreview replyTo={replyTo} onClear={onClearReply} />}
+      {canned.picker}
       <Textarea
         aria-label={S.emailBody}
         placeholder={S.emailBodyHint}
@@ -139,7 +151,15 @@ export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: P
         autosize
         minRows={3}
         maxRows={10}
-        onChange={(e) => setBody(e.currentTarget.value)}
+        ref={bodyInput}
+        onChange={(e) => {
+          setBody(e.currentTarget.value);
+          canned.onCaret(e.currentTarget.selectionStart);
+        }}
+        onSelect={(e) => canned.onCaret(e.currentTarget.selectionStart)}
+        onKeyDown={(e) => {
+          canned.onKeyDown(e);
+        }}
         data-testid="email-body"
       />
       {files.length > 0 && (

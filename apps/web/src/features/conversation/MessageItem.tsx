@@ -12,24 +12,27 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import type { Message } from '@parley/contracts';
+import { channelName, MESSAGE_STRINGS, type Message } from '@parley/contracts';
 import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { ConversationData } from '../../lib/conversationData';
+import { formatTime } from '../../lib/dates';
+import { CUSTOMER_SENDER, customerName, useDisplayName } from '../../lib/people';
+import { conversationKeys } from '../../lib/queryKeys';
 import { useServices } from '../../lib/services';
 import { toast } from '../../ui/toast';
-import { ProfileModal, type ProfileTarget } from '../profile';
 import { conversationApi } from './api';
-import { convKey } from './live';
 import { MessageBody } from './MessageBody';
-import type { ConversationData, ShownMessage } from './model';
+import { applyEmailState, type ShownMessage } from './model';
 import { NoteForm, Notes } from './Notes';
 import { outbox } from './outbox';
+import { type SenderTarget, useConversationParts } from './parts';
 import { MessageReading } from './Reading';
 import { REACTIONS, CONVERSATION_STRINGS as S } from './strings';
 
 const fail = (e: unknown) => toast({ message: (e as Error).message, color: 'red' });
-const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (ms: number) => formatTime(ms);
 
 /** MSG-06: the reactions under a message; hover names who gave each, a click gives or takes back mine. */
 function Reactions({ m, me }: { m: Message; me: string }) {
@@ -97,18 +100,73 @@ function ReactionPicker({ m, me }: { m: Message; me: string }) {
   );
 }
 
+/**
+ * A reply sent through the ticket's mailbox: "Sending…" until the SMTP server takes it, nothing once sent,
+ * "Failed: <the server's words>" with Retry when it was refused.
+ */
+function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const state = m.email?.state;
+  if (state === 'sending')
+    return (
+      <Text size="xs" c="dimmed" ta={align} data-testid="message-email-state" data-state="sending">
+        {MESSAGE_STRINGS.emailSending}
+      </Text>
+    );
+  if (state !== 'failed') return null;
+  const retry = async () => {
+    setBusy(true);
+    try {
+      const r = await conversationApi.retryEmail(m.id);
+      qc.setQueryData<ConversationData>(conversationKeys.one(m.ticketId), (d) => (d ? applyEmailState(d, r.data) : d));
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Group gap={6} justify={align === 'right' ? 'flex-end' : 'flex-start'} wrap="nowrap">
+      {/* Small text: a darker red in light (a plain red fails contrast at this size), a lighter one in dark. */}
+      <Text
+        size="xs"
+        c="light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))"
+        data-testid="message-email-state"
+        data-state="failed"
+      >
+        {MESSAGE_STRINGS.emailFailed(m.email?.error ?? '')}
+      </Text>
+      <Button size="compact-xs" variant="light" loading={busy} onClick={() => void retry()} style={{ flexShrink: 0 }}>
+        {MESSAGE_STRINGS.emailRetry}
+      </Button>
+    </Group>
+  );
+}
+
 interface Props {
   m: ShownMessage;
   me: string;
   admin: boolean;
   seenBy: string[];
+  /** The conversation's channel code, named beside a customer's message. */
+  channel?: string;
   onReply(m: Message): void;
 }
 
 /** One message: sender, time, reply preview, body, translations, reactions, notes, status and actions. */
-export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
+export function MessageItem({ m, me, admin, seenBy, channel = '', onReply }: Props) {
+  const displayName = useDisplayName();
+  /** The customer by name (never "visitor"); a person of the team by display name (never a bare username). */
+  const nameOf = (sender: string, senderName = '') =>
+    sender === CUSTOMER_SENDER
+      ? customerName(senderName)
+      : senderName && senderName !== sender
+        ? senderName
+        : displayName(sender);
   const [noting, setNoting] = useState(false);
-  const [profile, setProfile] = useState<ProfileTarget | null>(null);
+  const [profile, setProfile] = useState<SenderTarget | null>(null);
+  const { SenderProfile } = useConversationParts();
   const qc = useQueryClient();
   const services = useServices();
   /** MSG-49, MSG-53: translate into the browser's language; kept per language on the message. */
@@ -118,7 +176,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
       const r = await conversationApi.translate(target.ticketId, [{ id: target.id, message: target.message }], lang);
       if (r.result === 'not_configured') return fail(new Error(r.description));
       const text = r.data[0]?.translated ?? '';
-      qc.setQueryData<ConversationData>(convKey(target.ticketId), (d) =>
+      qc.setQueryData<ConversationData>(conversationKeys.one(target.ticketId), (d) =>
         d
           ? {
               ...d,
@@ -153,13 +211,18 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
           <UnstyledButton
             onClick={() => setProfile({ sender: m.sender, ticketId: m.ticketId, name: m.senderName })}
             data-testid="message-sender"
-            aria-label={`${m.senderName || m.sender}: profile`}
+            aria-label={`${nameOf(m.sender, m.senderName)}: profile`}
           >
             <Text size="xs" fw={600}>
-              {m.sender === 'translatebot' ? S.translation : m.senderName || m.sender}
+              {m.sender === 'translatebot' ? S.translation : nameOf(m.sender, m.senderName)}
             </Text>
           </UnstyledButton>
-          {profile && <ProfileModal target={profile} onClose={() => setProfile(null)} />}
+          {m.sender === CUSTOMER_SENDER && channel && (
+            <Badge size="xs" variant="outline" color="gray" tt="none" data-testid="message-channel">
+              {channelName(channel)}
+            </Badge>
+          )}
+          {profile && <SenderProfile target={profile} onClose={() => setProfile(null)} />}
           <Text size="xs" c="dimmed">
             {time(m.created_at)}
           </Text>
@@ -180,7 +243,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
               data-testid="message-reply-preview"
             >
               <Text size="xs" fw={600}>
-                {m.reply.sender}
+                {nameOf(m.reply.sender)}
               </Text>
               <Text size="xs" c="dimmed" lineClamp={2}>
                 {m.reply.message}
@@ -212,6 +275,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
             </Button>
           </Group>
         )}
+        {stored && <EmailState m={stored} align={own ? 'right' : 'left'} />}
         {stored && (
           <>
             <Group gap={2} justify={own ? 'flex-end' : 'flex-start'}>
@@ -251,7 +315,7 @@ export function MessageItem({ m, me, admin, seenBy, onReply }: Props) {
             )}
             {seenBy.length > 0 && (
               <Text size="xs" c="dimmed" ta="right" data-testid="message-seen">
-                {S.seenBy(seenBy)}
+                {S.seenBy(seenBy.map((u) => displayName(u)))}
               </Text>
             )}
           </>

@@ -2,6 +2,7 @@ import { ActionIcon, Button, Group, Paper, Stack, Text, Textarea } from '@mantin
 import { NOTE_MAX, type Note } from '@parley/contracts';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useDisplayName } from '../../lib/people';
 import { toast } from '../../ui/toast';
 import { conversationApi } from './api';
 import { CONVERSATION_STRINGS as S } from './strings';
@@ -62,6 +63,7 @@ export function NoteForm({
 /** MSG-16, MSG-55: a message's notes, for the team only; the writer edits and deletes their own. */
 export function Notes({ notes, me }: { notes: Note[]; me: string }) {
   const [editing, setEditing] = useState<number | null>(null);
+  const displayName = useDisplayName();
   if (notes.length === 0) return null;
   return (
     <Stack gap={4} mt={4}>
@@ -78,7 +80,7 @@ export function Notes({ notes, me }: { notes: Note[]; me: string }) {
             <Group gap={4} wrap="nowrap" align="flex-start">
               <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
                 <Text size="xs" fw={600}>
-                  {n.sender}
+                  {displayName(n.sender)}
                 </Text>
                 <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                   {n.text}

@@ -3,14 +3,14 @@ import type {
   HistoryAnswer,
   Message,
   Note,
+  RetryEmailAnswer,
   SendAck,
   SendMessageInput,
   TranslateAnswer,
   UploadAnswer,
 } from '@parley/contracts';
-import type { Socket } from 'socket.io-client';
 import { api, HttpError } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { currentSocket } from '../../lib/realtime';
 
 /** The calls of a conversation (MSG-19, MSG-25, MSG-32, MSG-35, MSG-38, MSG-44, MSG-49, MSG-51). */
 export const conversationApi = {
@@ -31,6 +31,9 @@ export const conversationApi = {
   pin: (messageId: number, pinned: boolean) => api('POST', '/api/ticket/pin', { message_id: messageId, pinned }),
   translate: (ticketId: number, text: { id: number; message: string }[], target: string) =>
     api<TranslateAnswer>('POST', '/api/translate', { ticketId, text, target }),
+  /** Sends a failed mailbox reply again (its state comes back by `messageEmailState`). */
+  retryEmail: (messageId: number) =>
+    api<RetryEmailAnswer>('POST', '/api/ticket/message/reply/retry', { id: messageId }),
 };
 
 /** A multipart POST's answer as it came: the status, the raw text and the parsed JSON (when it is JSON). */
@@ -85,14 +88,6 @@ export function sendReply(fields: Record<string, string>, files: File[], onPerce
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) form.append('attachment[]', f, f.name);
   return postForm('/api/ticket/message/reply', form, onPercent);
-}
-
-/**
- * The shared realtime socket. `RealtimeClient` keeps it private and only forwards enveloped events; the
- * conversation also needs the plain ones (typing, read receipts) and emits with arguments and acks.
- */
-export function currentSocket(): Socket | null {
-  return (realtime as unknown as { socket: Socket | null }).socket;
 }
 
 export function emit(name: string, ...args: unknown[]): void {

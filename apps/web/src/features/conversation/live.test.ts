@@ -7,12 +7,14 @@ import {
 } from '@parley/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConversationData } from '../../lib/conversationData';
+import { conversationKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
+import { settle, waitFor } from '../../lib/waitFor.test-support';
 import { conversationApi } from './api';
 import {
   addStored,
   checkAll,
-  convKey,
   flushOutbox,
   installLive,
   onSendFailed,
@@ -21,7 +23,7 @@ import {
   withChangesWhileLoading,
 } from './live';
 import { msg } from './messages.test-support';
-import { type ConversationData, shownMessages } from './model';
+import { shownMessages } from './model';
 import { outbox } from './outbox';
 
 const message = (id: number, ticketId: number) => msg(id, { ticketId, type: 'system', sender: 'server' });
@@ -33,11 +35,11 @@ describe('the recent conversations cache', () => {
     const cached = () =>
       qc
         .getQueryCache()
-        .findAll({ queryKey: ['conversation'] })
+        .findAll({ queryKey: conversationKeys.all })
         .map((q) => q.queryKey[1] as number)
         .sort((a, b) => a - b);
     const open = (id: number) => {
-      qc.setQueryData(convKey(id), { ticketId: id });
+      qc.setQueryData(conversationKeys.one(id), { ticketId: id });
       touchRecent(qc, id);
     };
     for (let id = 101; id <= 110; id++) open(id);
@@ -58,7 +60,7 @@ describe('live changes and the first page', () => {
       answer = r;
     });
     const loaded = qc.fetchQuery({
-      queryKey: convKey(7),
+      queryKey: conversationKeys.one(7),
       queryFn: async (): Promise<ConversationData> => {
         startLoading(7);
         const messages = await history;
@@ -84,7 +86,7 @@ describe('live changes and the first page', () => {
     expect(d.count).toBe(3);
     // Once loaded, changes go straight to the cache.
     addStored(qc, message(4, 7));
-    expect(qc.getQueryData<ConversationData>(convKey(7))?.messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(qc.getQueryData<ConversationData>(conversationKeys.one(7))?.messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
   });
 });
 
@@ -109,13 +111,6 @@ class FakeSocket {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; !check(); i++) {
-    if (i > 200) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 const page = (ticketId: number, messages: Message[] = []): ConversationData => ({
   ticketId,
   messages,
@@ -137,38 +132,37 @@ describe('sending from the outbox', () => {
 
   it('MSG-08 MSG-10 MSG-11 MSG-13 a send is sending until answered: success, failed when the request fails, still sending when the socket drops', async () => {
     const qc = new QueryClient();
-    qc.setQueryData(convKey(70), page(70));
+    qc.setQueryData(conversationKeys.one(70), page(70));
     const socket = new FakeSocket();
     shared.socket = socket;
     shared.connected = true;
     const failures: [string, string][] = [];
     const offFail = onSendFailed((id, error) => failures.push([id, error]));
     const statuses = () =>
-      shownMessages(qc.getQueryData<ConversationData>(convKey(70))!, outbox.all(), 'ann', 'Ann').map((m) => [
-        m.message,
-        m.sendStatus,
-      ]);
+      shownMessages(qc.getQueryData<ConversationData>(conversationKeys.one(70))!, outbox.all(), 'ann', 'Ann').map(
+        (m) => [m.message, m.sendStatus],
+      );
     const write = (message: string) =>
       outbox.add({ ticket_id: 70, message, type: 'text', reply_id: null, reply: null, files: [], fileInfo: [] });
     try {
       installLive(qc, 'ann', 9001, 9002);
       // Sending: shown at once, and on the wire with its queue- id.
       const one = write('one');
-      await until(() => socket.sent.length === 1, 'the first send');
+      await waitFor(() => socket.sent.length === 1, 'the first send');
       expect(socket.sent[0]!.input).toMatchObject({ ticket_id: 70, message: 'one', client_id: one.client_id });
       expect(statuses()).toEqual([['one', 'sending']]);
       // Success: the stored message (its real id) replaces the queued one.
       socket.sent[0]!.ack({ ok: true, data: msg(500, { ticketId: 70, message: 'one', client_id: one.client_id }) });
-      await until(() => outbox.all().length === 0, 'the outbox to let it go');
+      await waitFor(() => outbox.all().length === 0, 'the outbox to let it go');
       expect(statuses()).toEqual([['one', 'success']]);
-      expect(qc.getQueryData<ConversationData>(convKey(70))!.messages.map((m) => m.id)).toEqual([500]);
+      expect(qc.getQueryData<ConversationData>(conversationKeys.one(70))!.messages.map((m) => m.id)).toEqual([500]);
 
       // The request fails (the server refuses it): failed, with the server's words for the modal.
       const two = write('two');
-      await until(() => socket.sent.length === 2, 'the second send');
+      await waitFor(() => socket.sent.length === 2, 'the second send');
       const refused = 'The message is too long (at most 20000 characters).';
       socket.sent[1]!.ack({ ok: false, error: refused });
-      await until(() => failures.length === 1, 'the failure');
+      await waitFor(() => failures.length === 1, 'the failure');
       expect(failures).toEqual([[two.client_id, refused]]);
       expect(statuses()).toEqual([
         ['one', 'success'],
@@ -178,10 +172,10 @@ describe('sending from the outbox', () => {
 
       // The socket drops before the answer: nothing failed, the message waits, still sending.
       const three = write('three');
-      await until(() => socket.sent.length === 3, 'the third send');
+      await waitFor(() => socket.sent.length === 3, 'the third send');
       shared.connected = false;
       socket.drop();
-      await sleep(20);
+      await settle();
       expect(statuses()).toEqual([
         ['one', 'success'],
         ['three', 'sending'],
@@ -210,19 +204,17 @@ describe('sending from the outbox', () => {
 
   it('MSG-15 MSG-10 after a failure the later messages of that conversation wait; retried, they are stored in the order written', async () => {
     const qc = new QueryClient();
-    qc.setQueryData(convKey(71), page(71));
-    qc.setQueryData(convKey(72), page(72));
+    qc.setQueryData(conversationKeys.one(71), page(71));
+    qc.setQueryData(conversationKeys.one(72), page(72));
     const socket = new FakeSocket();
     shared.socket = socket;
     shared.connected = true;
     const write = (ticket_id: number, message: string) =>
       outbox.add({ ticket_id, message, type: 'text', reply_id: null, reply: null, files: [], fileInfo: [] });
     const shown = (t: number) =>
-      shownMessages(qc.getQueryData<ConversationData>(convKey(t))!, outbox.all(), 'ann', 'Ann').map((m) => [
-        m.message,
-        m.sendStatus,
-        'held' in m ? !!m.held : false,
-      ]);
+      shownMessages(qc.getQueryData<ConversationData>(conversationKeys.one(t))!, outbox.all(), 'ann', 'Ann').map(
+        (m) => [m.message, m.sendStatus, 'held' in m ? !!m.held : false],
+      );
     const stored: string[] = [];
     const answer = (i: number, ok: boolean) => {
       const { input, ack } = socket.sent[i]!;
@@ -243,13 +235,13 @@ describe('sending from the outbox', () => {
       write(71, 'c');
       shared.connected = true;
       void flushOutbox();
-      await until(() => socket.sent.length === 1, 'a on the wire');
+      await waitFor(() => socket.sent.length === 1, 'a on the wire');
       answer(0, false);
       // a failed: b and c wait behind it; the other conversation goes on.
-      await until(() => socket.sent.length === 2, 'the next send');
+      await waitFor(() => socket.sent.length === 2, 'the next send');
       expect(socket.sent[1]!.input.message).toBe('elsewhere');
       answer(1, true);
-      await sleep(30);
+      await settle();
       expect(socket.sent).toHaveLength(2);
       expect(shown(71)).toEqual([
         ['a', 'failed', false],
@@ -259,13 +251,17 @@ describe('sending from the outbox', () => {
       // Retry: a goes first, with its queue- id, then b and c.
       outbox.retry(a.client_id);
       for (let i = 2; i < 5; i++) {
-        await until(() => socket.sent.length === i + 1, `send ${i + 1}`);
+        await waitFor(() => socket.sent.length === i + 1, `send ${i + 1}`);
         answer(i, true);
       }
       expect(socket.sent[2]!.input.client_id).toBe(a.client_id);
-      await until(() => outbox.all().length === 0, 'the outbox to empty');
+      await waitFor(() => outbox.all().length === 0, 'the outbox to empty');
       expect(stored).toEqual(['elsewhere', 'a', 'b', 'c']);
-      expect(qc.getQueryData<ConversationData>(convKey(71))!.messages.map((m) => m.message)).toEqual(['a', 'b', 'c']);
+      expect(qc.getQueryData<ConversationData>(conversationKeys.one(71))!.messages.map((m) => m.message)).toEqual([
+        'a',
+        'b',
+        'c',
+      ]);
     } finally {
       offFail();
     }
@@ -274,7 +270,7 @@ describe('sending from the outbox', () => {
   it('MSG-46 a failed sync check is logged to the console only, and the conversation stays as it was', async () => {
     const qc = new QueryClient();
     const before = page(71, [msg(1, { ticketId: 71 }), msg(2, { ticketId: 71 })]);
-    qc.setQueryData(convKey(71), before);
+    qc.setQueryData(conversationKeys.one(71), before);
     const check = vi.spyOn(conversationApi, 'check').mockRejectedValue(new Error('HTTP 500'));
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const failures: string[] = [];
@@ -287,8 +283,8 @@ describe('sending from the outbox', () => {
     expect(check).toHaveBeenCalledWith(71, 2, 100);
     expect(logged.mock.calls).toEqual([[MESSAGE_STRINGS.syncError]]);
     expect(MESSAGE_STRINGS.syncError).toBe('Sync error. Please close the app and try again.');
-    expect(qc.getQueryData(convKey(71))).toBe(before);
-    expect(qc.getQueryState(convKey(71))?.isInvalidated).toBe(false);
+    expect(qc.getQueryData(conversationKeys.one(71))).toBe(before);
+    expect(qc.getQueryState(conversationKeys.one(71))?.isInvalidated).toBe(false);
     expect(failures).toEqual([]);
   });
 });

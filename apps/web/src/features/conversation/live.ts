@@ -1,28 +1,17 @@
-import {
-  type DeleteNoteEvent,
-  MESSAGE_STRINGS,
-  type Message,
-  type NewContextEvent,
-  type NewMessageEvent,
-  type PinEvent,
-  RECENT_CONVERSATIONS,
-  type ReactionEvent,
-  type ReceiveNoteEvent,
-  type SyncDeleteEvent,
-  type TextEmotionEvent,
-  type VoiceEmotionEvent,
-} from '@parley/contracts';
+import { MESSAGE_STRINGS, type Message, RECENT_CONVERSATIONS } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
+import type { ConversationData } from '../../lib/conversationData';
+import { conversationKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
 import { conversationApi, SocketDown, sendOverSocket } from './api';
 import {
   addLive,
   applyCheck,
+  applyEmailState,
   applyPin,
   applyReaction,
   applyReading,
   asMessage,
-  type ConversationData,
   dropNote,
   lastId,
   removeMessages,
@@ -37,7 +26,6 @@ import { nextToSend, outbox, toInput } from './outbox';
  * a reconnect each cached conversation asks the server what it missed (MSG-44). The outbox is sent from
  * here, in order, whenever the socket is up.
  */
-export const convKey = (ticketId: number) => ['conversation', ticketId] as const;
 
 const recent: number[] = [];
 /** Marks a conversation as recently opened; the eleventh oldest leaves the cache. */
@@ -45,7 +33,8 @@ export function touchRecent(qc: QueryClient, ticketId: number): void {
   const i = recent.indexOf(ticketId);
   if (i >= 0) recent.splice(i, 1);
   recent.unshift(ticketId);
-  for (const gone of recent.splice(RECENT_CONVERSATIONS)) qc.removeQueries({ queryKey: convKey(gone), exact: true });
+  for (const gone of recent.splice(RECENT_CONVERSATIONS))
+    qc.removeQueries({ queryKey: conversationKeys.one(gone), exact: true });
 }
 
 /**
@@ -56,7 +45,7 @@ export function touchRecent(qc: QueryClient, ticketId: number): void {
 const whileLoading = new Map<number, ((d: ConversationData) => ConversationData)[]>();
 
 function update(qc: QueryClient, ticketId: number, f: (d: ConversationData) => ConversationData): void {
-  const key = convKey(ticketId);
+  const key = conversationKeys.one(ticketId);
   if (qc.getQueryData<ConversationData>(key)) {
     qc.setQueryData<ConversationData>(key, (d) => (d ? f(d) : d));
     return;
@@ -125,14 +114,14 @@ export async function flushOutbox(): Promise<void> {
 
 /** MSG-44, MSG-46: after a reconnect, each cached conversation fetches what it missed. */
 export async function checkAll(qc: QueryClient): Promise<void> {
-  const cached = qc.getQueriesData<ConversationData>({ queryKey: ['conversation'] });
+  const cached = qc.getQueriesData<ConversationData>({ queryKey: conversationKeys.all });
   await Promise.all(
     cached.map(async ([, d]) => {
       if (!d) return;
-      if (d.newerOut) return qc.invalidateQueries({ queryKey: convKey(d.ticketId), exact: true });
+      if (d.newerOut) return qc.invalidateQueries({ queryKey: conversationKeys.one(d.ticketId), exact: true });
       try {
         const r = await conversationApi.check(d.ticketId, lastId(d), d.ts);
-        if (!r.complete) return qc.invalidateQueries({ queryKey: convKey(d.ticketId), exact: true });
+        if (!r.complete) return qc.invalidateQueries({ queryKey: conversationKeys.one(d.ticketId), exact: true });
         const me = installed?.me ?? '';
         update(qc, d.ticketId, (x) =>
           applyCheck(
@@ -155,50 +144,48 @@ export function installLive(qc: QueryClient, me: string, accountId: number, user
   installed?.off();
   outbox.open(accountId, userId);
   const offs = [
-    realtime.on('newMessage', (data) => addStored(qc, asMessage(data as NewMessageEvent, me))),
-    realtime.on('syncDelete', (data) => {
-      const e = data as SyncDeleteEvent;
+    realtime.on('newMessage', (data) => addStored(qc, asMessage(data, me))),
+    // Merged messages keep their ids and are not sent again: the conversations involved load again.
+    realtime.on('ticketsMerged', (e) => {
+      for (const id of [e.ticketId, ...e.merged])
+        void qc.invalidateQueries({ queryKey: conversationKeys.one(id), exact: true });
+    }),
+    realtime.on('syncDelete', (e) => {
       update(qc, e.ticketId, (d) => removeMessages(d, [e.messageId]));
     }),
-    realtime.on('receiveNote', (data) => {
-      const e = data as ReceiveNoteEvent;
+    realtime.on('receiveNote', (e) => {
       update(qc, e.ticketId, (d) => upsertNote(d, e));
     }),
-    realtime.on('deleteNote', (data) => {
-      const e = data as DeleteNoteEvent;
+    realtime.on('deleteNote', (e) => {
       update(qc, e.ticketId, (d) => dropNote(d, e.message_id, e.id));
     }),
-    realtime.on('addReaction', (data) => {
-      const e = data as ReactionEvent;
+    realtime.on('addReaction', (e) => {
       update(qc, e.ticketId, (d) => applyReaction(d, e, true));
     }),
-    realtime.on('removeReaction', (data) => {
-      const e = data as ReactionEvent;
+    realtime.on('removeReaction', (e) => {
       update(qc, e.ticketId, (d) => applyReaction(d, e, false));
     }),
-    realtime.on('addPin', (data) => {
-      const e = data as PinEvent;
+    realtime.on('addPin', (e) => {
       update(qc, e.ticketId, (d) => applyPin(d, e.messageId, true));
     }),
-    realtime.on('removePin', (data) => {
-      const e = data as PinEvent;
+    realtime.on('removePin', (e) => {
       update(qc, e.ticketId, (d) => applyPin(d, e.messageId, false));
     }),
-    realtime.on('textEmotion', (data) => {
-      const e = data as TextEmotionEvent;
+    realtime.on('textEmotion', (e) => {
       update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { emotion_2: e.emotion_2 }));
     }),
-    realtime.on('voiceEmotion', (data) => {
-      const e = data as VoiceEmotionEvent;
+    realtime.on('voiceEmotion', (e) => {
       update(qc, e.ticketId, (d) =>
         d.messages.find((m) => m.id === e.messageId)?.message.trim()
           ? d
           : applyReading(d, e.messageId, { emotion_2: e.emotion_2 }),
       );
     }),
-    realtime.on('newContext', (data) => {
-      const e = data as NewContextEvent;
+    realtime.on('newContext', (e) => {
       update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { context: e.context }));
+    }),
+    realtime.on('messageEmailState', (e) => {
+      update(qc, e.ticketId, (d) => applyEmailState(d, e));
     }),
     realtime.onState((up) => {
       if (!up) return;

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { QueryClient } from '@tanstack/react-query';
 import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveChatKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
-import { liveChatKeys } from '../livechat/api';
+import { waitFor } from '../../lib/waitFor.test-support';
 import { refreshLiveChatUnread } from './liveChatUnread';
 
 /** The app's realtime client against a real socket.io server that answers refreshLiveChatUnreadCount. */
@@ -42,10 +43,7 @@ describe('the live chat unread count', () => {
     expect(await refreshLiveChatUnread(qc)).toBeNull();
     expect(qc.getQueryData(liveChatKeys.unread)).toBeUndefined();
     realtime.connect();
-    for (let i = 0; !realtime.connected; i++) {
-      if (i > 500) throw new Error('not connected');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor(() => realtime.connected, 'connected');
     expect(await refreshLiveChatUnread(qc)).toBe(3);
     expect(qc.getQueryData(liveChatKeys.unread)).toBe(3);
     expect(asked).toHaveLength(1);

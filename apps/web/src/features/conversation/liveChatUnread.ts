@@ -1,7 +1,7 @@
 import type { LiveChatUnreadAnswer } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
+import { liveChatKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
-import { liveChatKeys } from '../livechat/api';
 
 /**
  * RT-19: asks the server how many live chats this user has unread (`refreshLiveChatUnreadCount`) and puts

@@ -1,12 +1,13 @@
 import type { Message } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
+import type { ConversationData } from '../../lib/conversationData';
 import { msg } from './messages.test-support';
 import {
   addLive,
   addOlder,
   applyCheck,
+  applyEmailState,
   applyReaction,
-  type ConversationData,
   dayOf,
   dropNote,
   groupByDate,
@@ -119,5 +120,15 @@ describe('conversation model', () => {
       [12, ['bo', 'cy']],
       [15, ['dee']],
     ]);
+  });
+
+  it('EMAIL a mailbox reply takes its e-mail state from messageEmailState; other messages are left alone', () => {
+    const email = { to: ['pat@example.com'], cc: [], subject: 'Re: Printer', state: 'sending' as const };
+    const d = conv([msg(1, { email }), msg(2)]);
+    const failed = applyEmailState(d, { ticketId: 7, messageId: 1, state: 'failed', error: '550 User unknown' });
+    expect(failed.messages[0]!.email).toEqual({ ...email, state: 'failed', error: '550 User unknown' });
+    const sent = applyEmailState(failed, { ticketId: 7, messageId: 1, state: 'sent', error: null });
+    expect(sent.messages[0]!.email).toEqual({ ...email, state: 'sent' });
+    expect(applyEmailState(d, { ticketId: 7, messageId: 2, state: 'sent', error: null }).messages[1]!.email).toBeNull();
   });
 });

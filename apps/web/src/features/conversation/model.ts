@@ -1,12 +1,15 @@
 import {
   MESSAGE_WINDOW,
   type Message,
+  type MessageEmailStateEvent,
   type NewMessageEvent,
   type Note,
   noAiResults,
   type Reaction,
   type SendStatus,
 } from '@parley/contracts';
+import type { ConversationData } from '../../lib/conversationData';
+import { conversationDay } from '../../lib/dates';
 import { heldItems, type OutboxItem, pendingFor } from './outbox';
 
 /**
@@ -67,23 +70,6 @@ export function shownMessages(data: ConversationData, items: OutboxItem[], me: s
   const pending = data.newerOut ? [] : pendingFor(items, data.ticketId, data.messages);
   const held = heldItems(items);
   return [...stored, ...pending.map((i) => asPending(i, me, name, held.has(i.client_id)))];
-}
-
-/** The state of one conversation in the query cache. */
-export interface ConversationData {
-  ticketId: number;
-  /** The conversation's channel (from the history call): picks the composer and the read event. */
-  channel?: string;
-  /** Oldest first, contiguous, at most MESSAGE_WINDOW. */
-  messages: Message[];
-  /** Every message of the conversation (the count entry). */
-  count: number;
-  /** Older messages exist before the window. */
-  olderOut: boolean;
-  /** Newer messages exist after the window (the user scrolled up and the newest were let go). */
-  newerOut: boolean;
-  /** Unix seconds of the server when this conversation was last checked (the next check's `ts`). */
-  ts: number;
 }
 
 /** An event's message as the signed-in user sees it. */
@@ -201,12 +187,25 @@ export const applyReading = (
   reading: Partial<Pick<Message, 'emotion_2' | 'context'>>,
 ): ConversationData => mapMessage(d, messageId, (m) => ({ ...m, ...reading }));
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** MSG-18: DD/MM/YYYY in the browser's time zone. */
-export function dayOf(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
+/** A mailbox reply's e-mail state (`messageEmailState`, or the answer of a retry). */
+export const applyEmailState = (d: ConversationData, e: MessageEmailStateEvent): ConversationData =>
+  mapMessage(d, e.messageId, (m) =>
+    m.email
+      ? {
+          ...m,
+          email: {
+            to: m.email.to,
+            cc: m.email.cc,
+            subject: m.email.subject,
+            state: e.state,
+            ...(e.error !== null ? { error: e.error } : {}),
+          },
+        }
+      : m,
+  );
+
+/** MSG-18: DD/MM/YYYY in the browser's time zone (the shared formatter's conversation day). */
+export const dayOf = (ms: number): string => conversationDay(ms);
 
 export type Entry<M> = { kind: 'count'; count: number } | { kind: 'day'; day: string } | { kind: 'message'; m: M };
 

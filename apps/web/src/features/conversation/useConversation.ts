@@ -1,28 +1,17 @@
-import { isLiveChatChannel, type ReadReceiptEvent, type TypingEvent } from '@parley/contracts';
+import { isLiveChatChannel, type ReadReceiptEvent } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { realtime } from '../../lib/realtime';
-import { useSession } from '../auth/useSession';
-import { conversationApi, currentSocket, emit, joinRoom } from './api';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { ConversationData } from '../../lib/conversationData';
+import { conversationKeys } from '../../lib/queryKeys';
+import { currentSocket, realtime, useEphemeralEvent } from '../../lib/realtime';
+import { useMe } from '../../lib/session';
+import { conversationApi, emit, joinRoom } from './api';
 import { type EncryptionMethod, encryptionKeyName, missingKeyError } from './encryptionKey';
-import { convKey, installLive, startLoading, touchRecent, withChangesWhileLoading } from './live';
+import { installLive, startLoading, touchRecent, withChangesWhileLoading } from './live';
 import { refreshLiveChatUnread } from './liveChatUnread';
-import { addOlder, asMessage, type ConversationData, lastId, readEventFor } from './model';
+import { addOlder, asMessage, lastId, readEventFor } from './model';
 import { outbox } from './outbox';
 import { LocalTyping, RemoteTyping } from './typing';
-
-/** The signed-in user as the conversation needs it. */
-export function useMe() {
-  const { state } = useSession();
-  const s = state.phase === 'signedIn' ? state.session : undefined;
-  return {
-    username: s?.adminUsername ?? '',
-    name: s?.adminName ?? '',
-    accountId: s?.accountId ?? 0,
-    userId: s?.userId ?? 0,
-    admin: s?.type === 'admin',
-  };
-}
 
 export function useOutboxItems() {
   return useSyncExternalStore(
@@ -70,7 +59,7 @@ export function useConversationData(ticketId: number) {
   }, [qc, me.username, me.accountId, me.userId]);
   useEffect(() => touchRecent(qc, ticketId), [qc, ticketId]);
   const query = useQuery({
-    queryKey: convKey(ticketId),
+    queryKey: conversationKeys.one(ticketId),
     enabled: Number.isInteger(ticketId) && ticketId > 0 && me.username !== '',
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
@@ -93,13 +82,13 @@ export function useConversationData(ticketId: number) {
 
   const [loadingOlder, setLoadingOlder] = useState(false);
   const loadOlder = useCallback(async () => {
-    const d = qc.getQueryData<ConversationData>(convKey(ticketId));
+    const d = qc.getQueryData<ConversationData>(conversationKeys.one(ticketId));
     const first = d?.messages[0];
     if (!d?.olderOut || !first || loadingOlder) return;
     setLoadingOlder(true);
     try {
       const r = await conversationApi.history(ticketId, first.id);
-      qc.setQueryData<ConversationData>(convKey(ticketId), (x) =>
+      qc.setQueryData<ConversationData>(conversationKeys.one(ticketId), (x) =>
         x
           ? addOlder(
               x,
@@ -114,7 +103,10 @@ export function useConversationData(ticketId: number) {
     }
   }, [qc, ticketId, loadingOlder, me.username]);
   /** MSG-41: back to the newest 30 after the newest were let go while reading older ones. */
-  const jumpToLatest = useCallback(() => qc.resetQueries({ queryKey: convKey(ticketId), exact: true }), [qc, ticketId]);
+  const jumpToLatest = useCallback(
+    () => qc.resetQueries({ queryKey: conversationKeys.one(ticketId), exact: true }),
+    [qc, ticketId],
+  );
   return { query, loadOlder, loadingOlder, jumpToLatest };
 }
 
@@ -131,37 +123,14 @@ export function useTicketRoom(ticketId: number) {
   }, [ticketId]);
 }
 
-/** A plain (not enveloped) socket event, listened to on whichever socket is current. */
-function usePlainEvent<T>(name: string, handler: (e: T) => void) {
-  const ref = useRef(handler);
-  ref.current = handler;
-  useEffect(() => {
-    let socket = currentSocket();
-    const h = (e: T) => ref.current(e);
-    socket?.on(name, h);
-    const off = realtime.onState(() => {
-      const now = currentSocket();
-      if (now !== socket) {
-        socket?.off(name, h);
-        socket = now;
-        socket?.on(name, h);
-      }
-    });
-    return () => {
-      off();
-      socket?.off(name, h);
-    };
-  }, [name]);
-}
-
 /** RT-11, RT-39: who is typing here (RemoteTyping: a socket event clears after 5 s unless repeated). */
 export function useTyping(ticketId: number, me: string) {
   const [names, setNames] = useState<string[]>([]);
   const [tracker] = useState(() => new RemoteTyping(setNames));
-  usePlainEvent<TypingEvent>('sendTyping', (e) => {
+  useEphemeralEvent('sendTyping', (e) => {
     if (e.ticketId === ticketId && e.username !== me) tracker.typing(e.username, e.name);
   });
-  usePlainEvent<TypingEvent>('removeTyping', (e) => {
+  useEphemeralEvent('removeTyping', (e) => {
     if (e.ticketId === ticketId) tracker.stop(e.username);
   });
   // A ticket switch forgets who was typing in the last one; so does leaving.
@@ -195,8 +164,8 @@ export function useReadReceipts(ticketId: number, data: ConversationData | undef
     if (e.ticketId !== ticketId || e.username === me) return;
     setReads((r) => ({ ...r, [e.username]: Math.max(r[e.username] ?? 0, e.messageId) }));
   };
-  usePlainEvent<ReadReceiptEvent>('readMessage', onRead);
-  usePlainEvent<ReadReceiptEvent>('readMessage2', onRead);
+  useEphemeralEvent('readMessage', onRead);
+  useEphemeralEvent('readMessage2', onRead);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on ticket change only
   useEffect(() => setReads({}), [ticketId]);
   const qc = useQueryClient();

@@ -4,31 +4,28 @@ import {
   assigneeText,
   channelName,
   TICKET_PAGE_SIZE,
-  type TicketCreated,
   type TicketListItem,
   type TicketLoadAnswer,
-  type TicketUpdated,
   ticketDate,
 } from '@parley/contracts';
 import { IconDots, IconLayoutKanban } from '@tabler/icons-react';
-import { type InfiniteData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { HttpError } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { useTicketStatuses } from '../../lib/api/ticketStatuses';
+import { applyTicketUpdate, DEFAULT_FILTERS, ticketsApi } from '../../lib/api/tickets';
+import { errorText } from '../../lib/http';
+import { useDisplayName } from '../../lib/people';
+import { ticketKeys } from '../../lib/queryKeys';
+import { useRealtimeEvent } from '../../lib/realtime';
+import { useSession } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 import { toast } from '../../ui/toast';
-import { useSession } from '../auth/useSession';
-import { applyTicketUpdate, DEFAULT_FILTERS, ticketKeys, ticketsApi } from '../tickets/api';
-import { useTicketStatuses } from '../tickets/statuses';
 import { columnCount, groupBoard, type KanbanColumn, kanbanColumns } from './board';
 import classes from './KanbanScreen.module.css';
 import { K } from './strings';
 
 type Pages = InfiniteData<TicketLoadAnswer, number>;
-const KANBAN_KEY = ['tickets', 'kanban'] as const;
-/** Whether the account has any ticket at all (outside the board's keys, so it is never a column). */
-const TOTAL_KEY = ['kanbanTotal'] as const;
 /** The drag payload's type: only our cards can be dropped on a column. */
 const DRAG_TYPE = 'application/x-parley-ticket';
 
@@ -43,7 +40,7 @@ function useBoardCache() {
         // render again, forever, and keep the router from ever showing the next screen).
         if (e.type !== 'added' && e.type !== 'removed' && e.type !== 'updated') return;
         const key = e.query.queryKey;
-        if (key[0] === KANBAN_KEY[0] && key[1] === KANBAN_KEY[1]) setTick((n) => n + 1);
+        if (key[0] === ticketKeys.kanbanAll[0] && key[1] === ticketKeys.kanbanAll[1]) setTick((n) => n + 1);
       }),
     [qc],
   );
@@ -51,7 +48,7 @@ function useBoardCache() {
   return useMemo(() => {
     const items: TicketListItem[] = [];
     const counts = new Map<number, number>();
-    for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: KANBAN_KEY })) {
+    for (const [key, data] of qc.getQueriesData<Pages>({ queryKey: ticketKeys.kanbanAll })) {
       if (!data?.pages?.length) continue;
       counts.set(Number(key[2]), data.pages[0]?.count ?? 0);
       for (const p of data.pages) items.push(...p.data);
@@ -85,6 +82,7 @@ function Card({
   onOpen(t: TicketListItem): void;
 }) {
   const [dragging, setDragging] = useState(false);
+  const displayName = useDisplayName();
   return (
     <Paper
       withBorder
@@ -163,7 +161,7 @@ function Card({
         </Text>
         <Group gap={6} justify="space-between" wrap="nowrap">
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {t.assignee ? `→ ${assigneeText(assigneeList(t.assignee))}` : ''}
+            {t.assignee ? `→ ${assigneeText(assigneeList(t.assignee).map(displayName))}` : ''}
           </Text>
           <Text size="xs" c="dimmed" className={classes.num}>
             {ticketDate(t.updated_at)}
@@ -267,56 +265,51 @@ export function KanbanScreen() {
   const { items, counts } = useBoardCache();
   const board = useMemo(() => groupBoard(columns, items), [columns, items]);
   const byId = useMemo(() => new Map(items.map((t) => [t.id, t])), [items]);
-  const [movingId, setMovingId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A card moves at once (optimistic); a refusal puts it back.
+  const moveCard = useMutation({
+    mutationFn: (v: { t: TicketListItem; code: number }) => ticketsApi.setStatus(v.t.id, v.code),
+    onMutate: ({ t, code }) => {
+      setError(null);
+      applyTicketUpdate(qc, { ...t, closed: code });
+    },
+    onSuccess: (r, { t, code }) => {
+      applyTicketUpdate(qc, r.data);
+      toast({ message: K.moved(t.ticket_number, columns.find((c) => c.code === code)?.name ?? '?') });
+    },
+    onError: (err, { t }) => {
+      applyTicketUpdate(qc, t);
+      // TICKET-28: a refused change shows the ticket as not found (the server's words).
+      setError(errorText(err, 'Ticket not found.'));
+    },
+    // The counts of both columns changed; the lists refetch quietly behind the moved card.
+    onSettled: () => void qc.invalidateQueries({ queryKey: ticketKeys.kanbanAll }),
+  });
+  const movingId = moveCard.isPending ? (moveCard.variables?.t.id ?? null) : null;
   const total = useQuery({
-    queryKey: TOTAL_KEY,
+    queryKey: ticketKeys.kanbanTotal,
     queryFn: () => ticketsApi.load({ ...DEFAULT_FILTERS, status: '4' }, 0).then((r) => r.count),
   });
 
-  useEffect(() => {
-    const held = (id: number) =>
-      qc
-        .getQueriesData<Pages>({ queryKey: KANBAN_KEY })
-        .some(([, d]) => d?.pages.some((p) => p.data.some((t) => t.id === id)));
-    const offs = [
-      realtime.on('updateTicket', (raw) => {
-        const t = raw as TicketUpdated;
-        if (held(t.id)) applyTicketUpdate(qc, t);
-        else void qc.invalidateQueries({ queryKey: ticketKeys.kanban(String(t.closed)) });
-      }),
-      realtime.on('createTicket', (raw) => {
-        void qc.invalidateQueries({ queryKey: ticketKeys.kanban(String((raw as TicketCreated).closed)) });
-        void qc.invalidateQueries({ queryKey: TOTAL_KEY });
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-    };
-  }, [qc]);
+  useRealtimeEvent('updateTicket', (t) => {
+    const held = qc
+      .getQueriesData<Pages>({ queryKey: ticketKeys.kanbanAll })
+      .some(([, d]) => d?.pages.some((p) => p.data.some((x) => x.id === t.id)));
+    if (held) applyTicketUpdate(qc, t);
+    else void qc.invalidateQueries({ queryKey: ticketKeys.kanban(String(t.closed)) });
+  });
+  useRealtimeEvent('createTicket', (t) => {
+    void qc.invalidateQueries({ queryKey: ticketKeys.kanban(String(t.closed)) });
+    void qc.invalidateQueries({ queryKey: ticketKeys.kanbanTotal });
+  });
 
   if (state.phase === 'signedIn' && !isAdmin) return <Navigate to="/" replace />;
   // A workspace without tickets gets the empty state, not four empty columns.
   if (total.data === 0) return <EmptyScreen icon={IconLayoutKanban} title={K.emptyTitle} text={K.emptyText} />;
 
-  async function move(t: TicketListItem, code: number) {
+  function move(t: TicketListItem, code: number) {
     if (t.closed === code || movingId !== null) return;
-    setError(null);
-    setMovingId(t.id);
-    applyTicketUpdate(qc, { ...t, closed: code });
-    try {
-      const r = await ticketsApi.setStatus(t.id, code);
-      applyTicketUpdate(qc, r.data);
-      toast({ message: K.moved(t.ticket_number, columns.find((c) => c.code === code)?.name ?? '?') });
-    } catch (err) {
-      applyTicketUpdate(qc, t);
-      // TICKET-28: a refused change shows the ticket as not found (the server's words).
-      setError(err instanceof HttpError ? err.description : 'Ticket not found.');
-    } finally {
-      setMovingId(null);
-      // The counts of both columns changed; the lists refetch quietly behind the moved card.
-      void qc.invalidateQueries({ queryKey: KANBAN_KEY });
-    }
+    moveCard.mutate({ t, code });
   }
 
   return (

@@ -1,5 +1,5 @@
 import type { TicketCustomStatus, TicketListItem } from '@parley/contracts';
-import { statusOptions } from '../tickets/statuses';
+import { statusOptions } from '../../lib/api/ticketStatuses';
 
 /** One column of the board: a status code and its name (the defaults 0 to 3, then the custom ones). */
 export interface KanbanColumn {

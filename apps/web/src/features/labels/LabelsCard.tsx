@@ -1,25 +1,14 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Card,
-  ColorInput,
-  Group,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, ColorInput, Group, Table, TextInput, Title } from '@mantine/core';
 import { LABEL_STRINGS, type Label, type LabelItemInput, NEW_LABEL, parseDay, validateLabel } from '@parley/contracts';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { HttpError } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { labelsApi } from '../../lib/api/labels';
+import { errorText, HttpError } from '../../lib/http';
+import { labelKeys } from '../../lib/queryKeys';
+import { useRealtimeEvent } from '../../lib/realtime';
+import { SettingsCard } from '../../ui/SettingsCard';
 import { toast } from '../../ui/toast';
-import { labelKeys, labelsApi } from './api';
 
 /**
  * A label being edited: numbers and colours stay text until saved, so "1.5" or "#12" can be shown and
@@ -61,19 +50,12 @@ export function LabelsCard() {
   const [drafts, setDrafts] = useState<Draft[] | null>(null);
   const [deleted, setDeleted] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const [day, setDay] = useState<string | null>(null);
   const [dayError, setDayError] = useState<string | null>(null);
 
   // Another admin's save shows up live; edits in progress are kept.
-  useEffect(() => {
-    const offLabels = realtime.on('labelsUpdated', () => qc.invalidateQueries({ queryKey: labelKeys.list }));
-    const offSettings = realtime.on('settingsChanged', () => qc.invalidateQueries({ queryKey: labelKeys.settings }));
-    return () => {
-      offLabels();
-      offSettings();
-    };
-  }, [qc]);
+  useRealtimeEvent('labelsUpdated', () => void qc.invalidateQueries({ queryKey: labelKeys.list }));
+  useRealtimeEvent('settingsChanged', () => void qc.invalidateQueries({ queryKey: labelKeys.settings }));
 
   const active = (list.data ?? []).filter((l) => !l.removed);
   const removed = (list.data ?? []).filter((l) => l.removed);
@@ -103,174 +85,168 @@ export function LabelsCard() {
     setError(null);
   };
 
-  async function save() {
+  function save() {
     setError(null);
     const invalid = rows.map((d) => validateLabel(d)).find((e) => e !== null);
     if (invalid) {
       setError(invalid);
       return;
     }
-    setSaving(true);
-    try {
-      const r = await labelsApi.update(rows.map(toInput), deleted);
+    saveLabels.mutate();
+  }
+
+  const saveLabels = useMutation({
+    mutationFn: () => labelsApi.update(rows.map(toInput), deleted),
+    onSuccess: (r) => {
       qc.setQueryData(labelKeys.list, r.data);
       setDrafts(null);
       setDeleted([]);
       toast({ message: LABEL_STRINGS.updated });
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setSaving(false);
-    }
-  }
+    },
+    onError: (err) => setError(errorText(err)),
+  });
+  const saveDuration = useMutation({
+    mutationFn: (v: { text: string; day: number | null }) => labelsApi.updateDuration(v.text),
+    onSuccess: (_r, v) => {
+      qc.setQueryData(labelKeys.settings, { duration: v.day });
+      setDay(null);
+      toast({ message: LABEL_STRINGS.settingsUpdated });
+    },
+    onError: (err) => setDayError(errorText(err)),
+  });
 
   const dayValue = day ?? (settings.data?.duration == null ? '' : String(settings.data.duration));
-  async function saveDay() {
+  function saveDay() {
     setDayError(null);
     const parsed = parseDay(dayValue);
     if (!parsed.ok) {
       setDayError(parsed.error);
       return;
     }
-    try {
-      await labelsApi.updateDuration(dayValue.trim());
-      qc.setQueryData(labelKeys.settings, { duration: parsed.day });
-      setDay(null);
-      toast({ message: LABEL_STRINGS.settingsUpdated });
-    } catch (err) {
-      setDayError(err instanceof HttpError ? err.description : 'Failed');
-    }
+    saveDuration.mutate({ text: dayValue.trim(), day: parsed.day });
   }
 
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack>
-        <Title order={3} size="h4">
-          Labels
-        </Title>
-        <Text size="sm" c="dimmed">
-          Priority level and SLA (minutes) are whole numbers; colours are # and 6 hex digits.
-        </Text>
-        {error && (
-          <Alert color="red" role="alert" title={LABEL_STRINGS.failed}>
-            {error}
-          </Alert>
-        )}
-        {list.isError && (
-          <Alert color="red" role="alert">
-            {list.error instanceof HttpError ? list.error.description : 'Failed'}
-          </Alert>
-        )}
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Color</Table.Th>
-              <Table.Th>Dark color</Table.Th>
-              <Table.Th>Level</Table.Th>
-              <Table.Th>SLA (minutes)</Table.Th>
-              <Table.Th w={40} />
+    <SettingsCard
+      title="Labels"
+      hint="Priority level and SLA (minutes) are whole numbers; colours are # and 6 hex digits."
+      error={error}
+      errorTitle={LABEL_STRINGS.failed}
+    >
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {list.error instanceof HttpError ? list.error.description : 'Failed'}
+        </Alert>
+      )}
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Color</Table.Th>
+            <Table.Th>Dark color</Table.Th>
+            <Table.Th>Level</Table.Th>
+            <Table.Th>SLA (minutes)</Table.Th>
+            <Table.Th w={40} />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((d) => (
+            <Table.Tr key={d.key}>
+              <Table.Td>
+                <TextInput
+                  aria-label="Name"
+                  value={d.name}
+                  maxLength={100}
+                  onChange={(e) => edit(d.key, { name: e.currentTarget.value })}
+                />
+              </Table.Td>
+              <Table.Td>
+                <ColorInput
+                  aria-label="Color"
+                  format="hex"
+                  fixOnBlur={false}
+                  value={d.color}
+                  onChange={(color) => edit(d.key, { color })}
+                />
+              </Table.Td>
+              <Table.Td>
+                <ColorInput
+                  aria-label="Dark color"
+                  format="hex"
+                  fixOnBlur={false}
+                  value={d.colorDark}
+                  onChange={(colorDark) => edit(d.key, { colorDark })}
+                />
+              </Table.Td>
+              <Table.Td>
+                <TextInput
+                  aria-label="Level"
+                  inputMode="numeric"
+                  w={80}
+                  value={d.level}
+                  onChange={(e) => edit(d.key, { level: e.currentTarget.value })}
+                />
+              </Table.Td>
+              <Table.Td>
+                <TextInput
+                  aria-label="SLA (minutes)"
+                  inputMode="numeric"
+                  w={100}
+                  value={d.sla}
+                  onChange={(e) => edit(d.key, { sla: e.currentTarget.value })}
+                />
+              </Table.Td>
+              <Table.Td>
+                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${d.name}`} onClick={() => remove(d)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((d) => (
-              <Table.Tr key={d.key}>
-                <Table.Td>
-                  <TextInput
-                    aria-label="Name"
-                    value={d.name}
-                    maxLength={100}
-                    onChange={(e) => edit(d.key, { name: e.currentTarget.value })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <ColorInput
-                    aria-label="Color"
-                    format="hex"
-                    fixOnBlur={false}
-                    value={d.color}
-                    onChange={(color) => edit(d.key, { color })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <ColorInput
-                    aria-label="Dark color"
-                    format="hex"
-                    fixOnBlur={false}
-                    value={d.colorDark}
-                    onChange={(colorDark) => edit(d.key, { colorDark })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput
-                    aria-label="Level"
-                    inputMode="numeric"
-                    w={80}
-                    value={d.level}
-                    onChange={(e) => edit(d.key, { level: e.currentTarget.value })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput
-                    aria-label="SLA (minutes)"
-                    inputMode="numeric"
-                    w={100}
-                    value={d.sla}
-                    onChange={(e) => edit(d.key, { sla: e.currentTarget.value })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete ${d.name}`} onClick={() => remove(d)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-            {removed.map((l) => (
-              <Table.Tr key={`removed-${l.id}`} c="dimmed" opacity={0.6}>
-                <Table.Td>{l.name}</Table.Td>
-                <Table.Td>{l.color}</Table.Td>
-                <Table.Td>{l.colorDark}</Table.Td>
-                <Table.Td>{l.level}</Table.Td>
-                <Table.Td>{l.sla}</Table.Td>
-                <Table.Td>
-                  <Badge color="gray" variant="light">
-                    {LABEL_STRINGS.removed}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        <Group>
-          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={add}>
-            Add label
+          ))}
+          {removed.map((l) => (
+            <Table.Tr key={`removed-${l.id}`} c="dimmed" opacity={0.6}>
+              <Table.Td>{l.name}</Table.Td>
+              <Table.Td>{l.color}</Table.Td>
+              <Table.Td>{l.colorDark}</Table.Td>
+              <Table.Td>{l.level}</Table.Td>
+              <Table.Td>{l.sla}</Table.Td>
+              <Table.Td>
+                <Badge color="gray" variant="light">
+                  {LABEL_STRINGS.removed}
+                </Badge>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group>
+        <Button variant="light" leftSection={<IconPlus size={16} />} onClick={add}>
+          Add label
+        </Button>
+        <Button onClick={save} loading={saveLabels.isPending} disabled={!dirty}>
+          Save
+        </Button>
+        {dirty && (
+          <Button variant="subtle" onClick={reset}>
+            Cancel
           </Button>
-          <Button onClick={save} loading={saving} disabled={!dirty}>
-            Save
-          </Button>
-          {dirty && (
-            <Button variant="subtle" onClick={reset}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        )}
+      </Group>
 
-        <Title order={4} size="h5" mt="md">
-          Duration
-        </Title>
-        <Group align="flex-end">
-          <TextInput
-            label="Days until a Resolved ticket closes"
-            inputMode="numeric"
-            w={260}
-            value={dayValue}
-            error={dayError}
-            onChange={(e) => setDay(e.currentTarget.value)}
-          />
-          <Button onClick={saveDay}>Save</Button>
-        </Group>
-      </Stack>
-    </Card>
+      <Title order={4} size="h5" mt="md">
+        Duration
+      </Title>
+      <Group align="flex-end">
+        <TextInput
+          label="Days until a Resolved ticket closes"
+          inputMode="numeric"
+          w={260}
+          value={dayValue}
+          error={dayError}
+          onChange={(e) => setDay(e.currentTarget.value)}
+        />
+        <Button onClick={saveDay}>Save</Button>
+      </Group>
+    </SettingsCard>
   );
 }

@@ -3,16 +3,16 @@ import { AI_STRINGS as A, type AiHintAnswer, wantsAiHint } from '@parley/contrac
 import { IconSparkles } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import type { ConversationData } from '../../lib/conversationData';
 import { api } from '../../lib/http';
+import { conversationKeys } from '../../lib/queryKeys';
 import { useServices } from '../../lib/services';
-import { convKey } from '../conversation/live';
-import type { ConversationData } from '../conversation/model';
-import { useMe } from '../conversation/useConversation';
+import { useMe } from '../../lib/session';
 
 /** The conversation the pane loaded for a ticket, as it changes (read from the query cache only). */
 function useLoadedConversation(ticketId: number): ConversationData | undefined {
   const qc = useQueryClient();
-  const key = convKey(ticketId);
+  const key = conversationKeys.one(ticketId);
   return useSyncExternalStore(
     (changed) =>
       qc.getQueryCache().subscribe((e) => {
@@ -35,7 +35,7 @@ export function AiHints({ ticketId, channel }: { ticketId: number; channel: stri
     ? conversation?.messages.filter((m) => m.id > 0 && wantsAiHint(m, me.username)).at(-1)
     : undefined;
   const hint = useQuery({
-    queryKey: ['ai-hint', target?.id ?? 0],
+    queryKey: conversationKeys.aiHint(target?.id ?? 0),
     enabled: !!target && configured,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,

@@ -4,8 +4,9 @@ import { LIVECHAT_STRINGS as L, type QueuedChat, queueFor } from '@parley/contra
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useSession } from '../auth/useSession';
-import { acceptLiveChat, liveChatKeys, useLiveChatBadge, useLiveChatQueue } from './api';
+import { liveChatKeys } from '../../lib/queryKeys';
+import { useSession } from '../../lib/session';
+import { acceptLiveChat, useLiveChatBadge, useLiveChatQueue } from './api';
 
 /** Accepts a chat (an id, or Take one with null) and opens it; a refusal is shown as a notice. */
 function useAccept() {

@@ -3,10 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatSettings } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useDepartments } from '../../lib/api/departments';
 import { api } from '../../lib/http';
-import { useDepartments } from '../departments/api';
-
-const key = ['livechat', 'settings'] as const;
+import { liveChatKeys } from '../../lib/queryKeys';
 
 /** The widget snippet a website pastes (with this account's token); the same link as a plain page. */
 export const embedSnippet = (origin: string, token: string) =>
@@ -20,7 +19,7 @@ export function LiveChatSettingsCard() {
   const qc = useQueryClient();
   const departments = useDepartments();
   const settings = useQuery({
-    queryKey: key,
+    queryKey: liveChatKeys.settings,
     queryFn: async () => (await api<{ data: LiveChatSettings }>('GET', '/api/livechat/settings')).data,
   });
   const [draft, setDraft] = useState<LiveChatSettings | null>(null);
@@ -39,7 +38,7 @@ export function LiveChatSettingsCard() {
         department_id: draft.department_id,
         offer_seconds: draft.offer_seconds,
       });
-      qc.setQueryData(key, r.data);
+      qc.setQueryData(liveChatKeys.settings, r.data);
       notifications.show({ color: 'green', message: 'Saved.' });
     } catch (err) {
       notifications.show({ color: 'red', message: (err as Error).message });

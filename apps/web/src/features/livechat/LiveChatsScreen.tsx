@@ -1,27 +1,49 @@
-import { Badge, Box, Button, Group, Modal, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import {
+  Badge,
+  Box,
+  Button,
+  Drawer,
+  Group,
+  Modal,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
-import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { useRealtimeEvent } from '../../lib/realtime';
 import { useFitHeight } from '../../lib/useFitHeight';
 import { toast } from '../../ui/toast';
 import { useLiveChatList, useReadOpenChat } from './api';
 import { MergeSessions } from './MergeSessions';
+import { VISITOR_DETAILS_TEXT as V } from './strings';
+import { VisitorDetails } from './VisitorDetails';
 
-const Pane = lazy(async () => {
-  const m = await import('../conversation/ConversationPane');
-  return { default: m.ConversationPane as ComponentType<{ ticketId: number }> };
-});
 const AiHints = lazy(() => import('./AiHints').then((m) => ({ default: m.AiHints })));
 
 /** LIVECHAT-03: the banner and the offer prompt (the shell's banner area loads them from here). */
 export { IncomingLiveChats } from './IncomingLiveChats';
 
 /** LIVECHAT-02, LIVECHAT-12, LIVECHAT-13, LIVECHAT-18: groups by visitor session, then the open chat. */
-export function LiveChatsScreen() {
+export function LiveChatsScreen({
+  Pane,
+  InfoToggle,
+  Notes,
+}: {
+  /** The conversation pane (the conversation feature's, loaded lazily by the screen that composes this one). */
+  Pane: ComponentType<{ ticketId: number }>;
+  /** The button that shows or hides the visitor's details (the ticket info panel's). */
+  InfoToggle: ComponentType<{ open: boolean; onToggle(): void }>;
+  /** The ticket's notes, under the visitor's details (the tickets feature's). */
+  Notes: ComponentType<{ ticketId: number }>;
+}) {
   const { '*': rest } = useParams();
   const ticketId = Number(rest?.split('/')[0]) || null;
   const list = useLiveChatList();
@@ -30,21 +52,27 @@ export function LiveChatsScreen() {
   const [ending, setEnding] = useState(false);
   // The chat fills the screen's height, as the Workspace does (the bottom tabs take 60 px on a phone).
   const narrow = useMediaQuery('(max-width: 48em)');
+  // The visitor's details: a column beside the chat from 75em (open until the user closes it, kept like the
+  // ticket panel's choice), a drawer below that.
+  const wide = useMediaQuery('(min-width: 75em)', true);
+  const [chosen, setDetails] = useLocalStorage<'open' | 'closed' | ''>({
+    key: 'parley.liveChatInfo',
+    defaultValue: '',
+  });
+  const detailsOpen = (chosen || 'open') === 'open';
+  const [drawer, setDrawer] = useState(false);
+  const toggleDetails = () => (wide ? setDetails(detailsOpen ? 'closed' : 'open') : setDrawer(!drawer));
   const { box, height } = useFitHeight(narrow ? 60 : 0);
   const groups = list.groups;
   const current = groups.flatMap((g) => g.livechats).find((c) => c.ticket_id === ticketId);
   useReadOpenChat(ticketId);
 
   // LIVECHAT-11, LIVECHAT-14: removed from the open chat: home, with the notice.
-  useEffect(
-    () =>
-      realtime.on('removeLiveChat', (d) => {
-        if ((d as { ticket_id: number }).ticket_id !== ticketId) return;
-        notifications.show({ color: 'red', message: L.removedNotice });
-        navigate('/');
-      }),
-    [ticketId, navigate],
-  );
+  useRealtimeEvent('removeLiveChat', (d) => {
+    if (d.ticket_id !== ticketId) return;
+    notifications.show({ color: 'red', message: L.removedNotice });
+    navigate('/');
+  });
 
   return (
     <Group
@@ -88,63 +116,88 @@ export function LiveChatsScreen() {
       </Stack>
       <Box style={{ flex: 1, minWidth: 0 }} display={narrow && !ticketId ? 'none' : undefined}>
         {ticketId ? (
-          <Stack h="100%" gap={0}>
-            {current?.state === 'chatting' && (
+          <>
+            <Stack h="100%" gap={0}>
               <Group p="xs" gap="xs" justify="flex-end">
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={() => void api('POST', '/api/livechat/convert', { id: ticketId })}
-                >
-                  {L.convert}
-                </Button>
-                <Button size="xs" color="red" onClick={() => setEnding(true)}>
-                  {L.end}
-                </Button>
-              </Group>
-            )}
-            <Modal opened={ending} onClose={() => setEnding(false)} title={L.end} centered size="sm">
-              <Stack>
-                <Text>{L.endConfirm}</Text>
-                <Group justify="flex-end">
-                  <Button variant="default" onClick={() => setEnding(false)}>
-                    Cancel
-                  </Button>
+                {current?.state === 'chatting' && (
                   <Button
-                    color="red.9"
-                    data-testid="confirm-end-chat"
-                    onClick={() => {
-                      setEnding(false);
-                      api('POST', '/api/livechat/end', { id: ticketId }).catch((e: Error) =>
-                        toast({ message: e.message, color: 'red' }),
-                      );
-                    }}
+                    size="xs"
+                    variant="light"
+                    onClick={() => void api('POST', '/api/livechat/convert', { id: ticketId })}
                   >
+                    {L.convert}
+                  </Button>
+                )}
+                {current?.state === 'chatting' && (
+                  <Button size="xs" color="red" onClick={() => setEnding(true)}>
                     {L.end}
                   </Button>
-                </Group>
-              </Stack>
-            </Modal>
-            {current?.state === 'chatting' && (
-              <Suspense fallback={null}>
-                <AiHints ticketId={ticketId} channel="LIVECHAT" />
-              </Suspense>
+                )}
+                <InfoToggle open={wide ? detailsOpen : drawer} onToggle={toggleDetails} />
+              </Group>
+              <Modal opened={ending} onClose={() => setEnding(false)} title={L.end} centered size="sm">
+                <Stack>
+                  <Text>{L.endConfirm}</Text>
+                  <Group justify="flex-end">
+                    <Button variant="default" onClick={() => setEnding(false)}>
+                      Cancel
+                    </Button>
+                    <Button
+                      color="red.9"
+                      data-testid="confirm-end-chat"
+                      onClick={() => {
+                        setEnding(false);
+                        api('POST', '/api/livechat/end', { id: ticketId }).catch((e: Error) =>
+                          toast({ message: e.message, color: 'red' }),
+                        );
+                      }}
+                    >
+                      {L.end}
+                    </Button>
+                  </Group>
+                </Stack>
+              </Modal>
+              {current?.state === 'chatting' && (
+                <Suspense fallback={null}>
+                  <AiHints ticketId={ticketId} channel="LIVECHAT" />
+                </Suspense>
+              )}
+              {current && current.state !== 'chatting' && (
+                <Badge m="xs">{current.state === 'converted' ? L.converted : L.ended}</Badge>
+              )}
+              <Box style={{ flex: 1, minHeight: 0 }} px="md">
+                <Suspense fallback={null}>
+                  <Pane ticketId={ticketId} />
+                </Suspense>
+              </Box>
+            </Stack>
+            {!wide && (
+              <Drawer
+                opened={drawer}
+                onClose={() => setDrawer(false)}
+                position="right"
+                size={320}
+                title={V.title}
+                closeButtonProps={{ 'aria-label': V.close }}
+              >
+                <VisitorDetails ticketId={ticketId} heading={false} Notes={Notes} />
+              </Drawer>
             )}
-            {current && current.state !== 'chatting' && (
-              <Badge m="xs">{current.state === 'converted' ? L.converted : L.ended}</Badge>
-            )}
-            <Box style={{ flex: 1, minHeight: 0 }} px="md">
-              <Suspense fallback={null}>
-                <Pane ticketId={ticketId} />
-              </Suspense>
-            </Box>
-          </Stack>
+          </>
         ) : (
           <Stack align="center" justify="center" h="100%">
             <Text c="dimmed">{L.selectChat}</Text>
           </Stack>
         )}
       </Box>
+      {ticketId && wide && detailsOpen && (
+        <Box
+          p="sm"
+          style={{ flex: '0 0 300px', overflowY: 'auto', borderLeft: '1px solid var(--mantine-color-default-border)' }}
+        >
+          <VisitorDetails key={ticketId} ticketId={ticketId} Notes={Notes} />
+        </Box>
+      )}
     </Group>
   );
 }

@@ -5,7 +5,7 @@ import { IconArrowMerge } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../lib/http';
-import { liveChatKeys } from './api';
+import { liveChatKeys } from '../../lib/queryKeys';
 
 /**
  * LIVECHAT-09, LIVECHAT-10 (design): merging starts from a group's merge button: pick another loaded

@@ -3,23 +3,15 @@ import {
   applyOffer,
   LIVECHAT_PAGE,
   type LiveChatGroup,
-  type LiveChatOffer,
   type LiveChatQueue,
-  type NewMessageEvent,
   type UnreadCount,
-  type UnreadCount2,
 } from '@parley/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { liveChatKeys } from '../../lib/queryKeys';
+import { realtime, useRealtimeEvent } from '../../lib/realtime';
 import { shell } from '../../lib/shellStore';
-
-export const liveChatKeys = {
-  queue: ['livechat', 'queue'] as const,
-  list: ['livechat', 'list'] as const,
-  unread: ['livechat', 'unread'] as const,
-};
 
 type ListPage = { data: LiveChatGroup[]; count: number };
 
@@ -29,20 +21,13 @@ type ListPage = { data: LiveChatGroup[]; count: number };
  */
 export function useLiveChatQueue(userId: number, username: string) {
   const qc = useQueryClient();
-  useEffect(() => {
-    const off = realtime.on('liveChatQueue', (d) => qc.setQueryData(liveChatKeys.queue, d as LiveChatQueue));
-    const offOffer = realtime.on('liveChatOffer', (d) =>
-      qc.setQueryData<LiveChatQueue>(liveChatKeys.queue, (q) =>
-        applyOffer(q ?? { count: 0, queue: [] }, d as LiveChatOffer, { id: userId, username }),
-      ),
-    );
-    const offState = realtime.onState((up) => up && void qc.invalidateQueries({ queryKey: liveChatKeys.queue }));
-    return () => {
-      off();
-      offOffer();
-      offState();
-    };
-  }, [qc, userId, username]);
+  useRealtimeEvent('liveChatQueue', (d) => qc.setQueryData(liveChatKeys.queue, d));
+  useRealtimeEvent('liveChatOffer', (d) =>
+    qc.setQueryData<LiveChatQueue>(liveChatKeys.queue, (q) =>
+      applyOffer(q ?? { count: 0, queue: [] }, d, { id: userId, username }),
+    ),
+  );
+  useEffect(() => realtime.onState((up) => up && void qc.invalidateQueries({ queryKey: liveChatKeys.queue })), [qc]);
   return useQuery({
     queryKey: liveChatKeys.queue,
     queryFn: async () => {
@@ -73,15 +58,9 @@ export async function acceptLiveChat(id: number | null): Promise<AcceptAnswer> {
  */
 export function useLiveChatList() {
   const qc = useQueryClient();
-  useEffect(() => {
-    const refresh = () => void qc.invalidateQueries({ queryKey: liveChatKeys.list });
-    const offs = ['liveChatEnded', 'liveChatMerged', 'liveChatQueue', 'removeLiveChat', 'participantChanged'].map((n) =>
-      realtime.on(n, refresh),
-    );
-    return () => {
-      for (const o of offs) o();
-    };
-  }, [qc]);
+  useRealtimeEvent(['liveChatEnded', 'liveChatMerged', 'liveChatQueue', 'removeLiveChat', 'participantChanged'], () => {
+    void qc.invalidateQueries({ queryKey: liveChatKeys.list });
+  });
   const q = useInfiniteQuery({
     queryKey: liveChatKeys.list,
     queryFn: ({ pageParam }) => api<ListPage>('GET', `/api/livechat/list?offset=${pageParam}`),
@@ -102,7 +81,7 @@ export function useLiveChatList() {
 const unreadLiveChats = (counts: UnreadCount[]) => counts.find((c) => c.type === 'livechat')?.count ?? 0;
 
 /**
- * LIVECHAT-17, DECISIONS 2: the Live Chats bottom tab's badge while live chats are unread or the queue is
+ * LIVECHAT-17: the Live Chats bottom tab's badge while live chats are unread or the queue is
  * not empty. The unread count is asked on start, on reconnect and (at most once a second) after messages;
  * `unreadCount2` (after a read) sets it at once.
  */
@@ -121,9 +100,12 @@ export function useLiveChatBadge(queueCount: number) {
       }, 1000);
     };
     const offs = [
-      realtime.on('unreadCount2', (d) =>
-        qc.setQueryData(liveChatKeys.unread, unreadLiveChats((d as UnreadCount2).data)),
-      ),
+      // Newer than any read still on its way (see the shell's unread counts): that read is dropped.
+      realtime.on('unreadCount2', (d) => {
+        void qc
+          .cancelQueries({ queryKey: liveChatKeys.unread, exact: true })
+          .then(() => qc.setQueryData(liveChatKeys.unread, unreadLiveChats(d.data)));
+      }),
       realtime.on('newMessage', soon),
       realtime.on('channelDataUpdated2', soon),
       realtime.on('liveChatEnded', soon),
@@ -157,7 +139,7 @@ export function useReadOpenChat(ticketId: number | null) {
     };
     read();
     const offMessage = realtime.on('newMessage', (d) => {
-      if ((d as NewMessageEvent).ticketId === ticketId) read();
+      if (d.ticketId === ticketId) read();
     });
     window.addEventListener('focus', read);
     return () => {

@@ -37,9 +37,9 @@ import {
 } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { realtime } from '../../lib/realtime';
+import { useRealtimeEvent } from '../../lib/realtime';
+import { useSession } from '../../lib/session';
 import { playNotification } from '../../lib/sound';
-import { useSession } from '../auth/useSession';
 import { notificationsApi } from './api';
 import { watchMessages } from './messageNotifier';
 import { useOpenLinkedConversation } from './openLinked';
@@ -166,18 +166,12 @@ export function NotificationBell({ variant }: { variant: HostVariant }) {
   }, []);
 
   // NOTIF-16, NOTIF-17: a pushed notification joins the open tab at the top, else dots its tab.
-  useEffect(
-    () =>
-      realtime.on('newNotification', (data) => {
-        const n = data as Notification;
-        const { opened: isOpen, tab: current, sound: on } = state.current;
-        if (isOpen && current === n.category)
-          setItems((list) => (list.some((x) => x.id === n.id) ? list : [n, ...list]));
-        else setDots((d) => ({ ...d, [n.category]: true }));
-        if (on) void playNotification();
-      }),
-    [],
-  );
+  useRealtimeEvent('newNotification', (n) => {
+    const { opened: isOpen, tab: current, sound: on } = state.current;
+    if (isOpen && current === n.category) setItems((list) => (list.some((x) => x.id === n.id) ? list : [n, ...list]));
+    else setDots((d) => ({ ...d, [n.category]: true }));
+    if (on) void playNotification();
+  });
 
   const select = (next: NotificationCategory) => {
     state.current.tab = next;

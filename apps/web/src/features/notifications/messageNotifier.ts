@@ -80,15 +80,13 @@ async function show(n: MessageNotice): Promise<void> {
  */
 export function watchMessages(me: () => string): () => void {
   const pending = new Map<number, { m: NewMessageEvent; at: number }>();
-  const offMessage = realtime.on('newMessage', (data) => {
+  const offMessage = realtime.on('newMessage', (m) => {
     if (document.visibilityState !== 'hidden') return;
-    const m = data as NewMessageEvent;
     const now = Date.now();
     for (const [k, v] of pending) if (now - v.at > PAIR_MS) pending.delete(k);
     pending.set(m.ticketId, { m, at: now });
   });
-  const offTicket = realtime.on('updateTicket', (data) => {
-    const t = data as TicketUpdated;
+  const offTicket = realtime.on('updateTicket', (t) => {
     const p = pending.get(t.id);
     if (!p) return;
     pending.delete(t.id);

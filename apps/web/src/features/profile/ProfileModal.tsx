@@ -28,7 +28,9 @@ import { IconRobot, IconWorld } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { profileApi, profileKeys } from './api';
+import { formatDay } from '../../lib/dates';
+import { profileKeys } from '../../lib/queryKeys';
+import { profileApi } from './api';
 
 /** Who to show: a message sender (a username, a bot name or `visitor`) and the ticket it wrote in. */
 export interface ProfileTarget {
@@ -40,7 +42,7 @@ export interface ProfileTarget {
 }
 
 const channelName = (c: string) => (CHANNELS as Record<string, string>)[c] ?? c;
-const date = (unixSeconds: number) => new Date(unixSeconds * 1000).toLocaleDateString();
+const date = (unixSeconds: number) => formatDay(unixSeconds * 1000);
 
 /** Previous / Next over an open-ended list: more may exist while a page comes back full. */
 function Paging({ offset, size, got, onChange, label }: PagingProps) {
@@ -255,21 +257,42 @@ function Body({ target, onOpen }: { target: ProfileTarget; onOpen(ticketId: numb
   return (
     <Stack gap="md">
       <Header data={data} />
+      <ActivityAndLists
+        activity={q.data.activity}
+        username={data.uid}
+        offset={offset}
+        onOffset={setOffset}
+        onOpen={onOpen}
+      />
+    </Stack>
+  );
+}
+
+/** A person's activity, a page at a time, then their tickets and live chats. */
+function ActivityAndLists(p: {
+  activity: Parameters<typeof Activity>[0]['items'];
+  username: string;
+  offset: number;
+  onOffset(offset: number): void;
+  onOpen(id: number): void;
+}) {
+  return (
+    <>
       <Stack gap={6}>
         <Text size="sm" fw={600}>
           {S.activity}
         </Text>
-        <Activity items={q.data.activity} onOpen={onOpen} />
+        <Activity items={p.activity} onOpen={p.onOpen} />
         <Paging
-          offset={offset}
+          offset={p.offset}
           size={PROFILE_ACTIVITY_PAGE}
-          got={q.data.activity.length}
+          got={p.activity.length}
           label={S.activity}
-          onChange={setOffset}
+          onChange={p.onOffset}
         />
       </Stack>
-      <Lists username={data.uid} onOpen={onOpen} />
-    </Stack>
+      <Lists username={p.username} onOpen={p.onOpen} />
+    </>
   );
 }
 
@@ -294,20 +317,13 @@ export function UserProfileSections({ username, onLeave }: { username: string; o
   if (!q.data) return <Loader size="sm" />;
   return (
     <Stack gap="md" data-testid="profile-sections">
-      <Stack gap={6}>
-        <Text size="sm" fw={600}>
-          {S.activity}
-        </Text>
-        <Activity items={q.data.activity} onOpen={open} />
-        <Paging
-          offset={offset}
-          size={PROFILE_ACTIVITY_PAGE}
-          got={q.data.activity.length}
-          label={S.activity}
-          onChange={setOffset}
-        />
-      </Stack>
-      <Lists username={q.data.data.uid} onOpen={open} />
+      <ActivityAndLists
+        activity={q.data.activity}
+        username={q.data.data.uid}
+        offset={offset}
+        onOffset={setOffset}
+        onOpen={open}
+      />
     </Stack>
   );
 }

@@ -20,9 +20,3 @@ export const profileApi = {
   list: (type: 'ticket' | 'livechat', username: string, offset: number) =>
     api<ProfileListAnswer>('GET', `/api/ticket/user/list?${q({ type, username, offset })}`),
 };
-
-export const profileKeys = {
-  person: (username: string, offset: number) => ['profile', 'person', username, offset] as const,
-  contact: (ticketId: number, offset: number) => ['profile', 'contact', ticketId, offset] as const,
-  list: (type: string, username: string, offset: number) => ['profile', 'list', type, username, offset] as const,
-};

@@ -22,8 +22,8 @@ import {
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
+import { useSetupState } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
-import { useSetupState } from '../auth/useSession';
 
 /*
  * The screens other capabilities fill. Until one is built it says so plainly, names what it will hold, and

@@ -1,4 +1,5 @@
 import { Card, Stack, Switch, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { settingsApi } from './api';
 import { t } from './strings';
@@ -6,7 +7,13 @@ import { t } from './strings';
 /** Admin: account-wide security settings. */
 export function AccountCard({ require2fa, onChange }: { require2fa: boolean; onChange(): void }) {
   const [value, setValue] = useState(require2fa);
-  const [busy, setBusy] = useState(false);
+  const save = useMutation({
+    mutationFn: (next: boolean) => settingsApi.setRequire2fa(next),
+    onSuccess: (_r, next) => {
+      setValue(next);
+      onChange();
+    },
+  });
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack>
@@ -16,18 +23,8 @@ export function AccountCard({ require2fa, onChange }: { require2fa: boolean; onC
         <Switch
           label={t.require2fa}
           checked={value}
-          disabled={busy}
-          onChange={async (e) => {
-            const next = e.currentTarget.checked;
-            setBusy(true);
-            try {
-              await settingsApi.setRequire2fa(next);
-              setValue(next);
-              onChange();
-            } finally {
-              setBusy(false);
-            }
-          }}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate(e.currentTarget.checked)}
         />
       </Stack>
     </Card>

@@ -1,9 +1,10 @@
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { type Announcement, formatDate } from '@parley/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import type { Announcement } from '@parley/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, HttpError } from '../../lib/http';
+import { formatDateTime } from '../../lib/dates';
+import { api, errorText } from '../../lib/http';
+import { announcementKey } from '../../lib/queryKeys';
 import { type DialogInput, InputDialog } from '../../ui/InputDialog';
 import { a } from './strings';
 
@@ -16,7 +17,7 @@ export function expiryOf(choice: string | undefined, now = new Date()): number |
   return null;
 }
 
-const whenText = (ms: number) => `${formatDate(ms)} ${dayjs(ms).format('HH:mm')}`;
+const whenText = (ms: number) => formatDateTime(ms);
 
 const inputs: DialogInput[] = [
   { kind: 'text', name: 'message', label: a.message, required: true },
@@ -33,27 +34,23 @@ const inputs: DialogInput[] = [
 export function AnnouncementsCard() {
   const qc = useQueryClient();
   const current = useQuery({
-    queryKey: ['announcement'],
+    queryKey: announcementKey,
     queryFn: () =>
       api<{ announcement: Announcement | null }>('GET', '/api/announcement').then((r) => r.announcement ?? null),
   });
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function run(fn: () => Promise<unknown>, then?: () => void) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      await qc.invalidateQueries({ queryKey: ['announcement'] });
-      then?.();
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setBusy(false);
-    }
-  }
+  const write = useMutation({
+    mutationFn: (v: { call: () => Promise<unknown>; then?: () => void }) => v.call(),
+    onMutate: () => setError(null),
+    onSuccess: async (_r, v) => {
+      await qc.invalidateQueries({ queryKey: announcementKey });
+      v.then?.();
+    },
+    onError: (err) => setError(errorText(err)),
+  });
+  const busy = write.isPending;
+  const run = (call: () => Promise<unknown>, then?: () => void) => write.mutate({ call, then });
   const remove = () =>
     run(
       () => api('DELETE', '/api/announcement'),

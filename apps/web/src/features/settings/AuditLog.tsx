@@ -1,17 +1,21 @@
 import { Card, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { formatDate } from '@parley/contracts';
+
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState } from 'react';
+import { formatDateTime } from '../../lib/dates';
+import { useDisplayName } from '../../lib/people';
+import { settingsKeys } from '../../lib/queryKeys';
 import { Pager } from '../../ui/Pagination';
 import { AUDIT_PAGE, settingsApi } from './api';
+import { auditDetails, auditSentence } from './auditWords';
 import { t } from './strings';
 
 /** Admin: the account's audit log, newest first, in numbered pages of 25 (SHELL-51 the pager). */
 export function AuditLog() {
   const [page, setPage] = useState(1);
+  const displayName = useDisplayName();
   const q = useQuery({
-    queryKey: ['settings', 'audit', page],
+    queryKey: settingsKeys.audit(page),
     queryFn: () => settingsApi.audit(page),
     placeholderData: keepPreviousData,
   });
@@ -45,12 +49,12 @@ export function AuditLog() {
               {rows.map((r) => (
                 <Table.Tr key={r.id} data-testid="audit-row">
                   {/* CONST-02: the date as YYYY-MM-DD, then the time. */}
-                  <Table.Td>{`${formatDate(r.created_at)} ${dayjs(r.created_at).format('HH:mm:ss')}`}</Table.Td>
-                  <Table.Td>{r.actor}</Table.Td>
-                  <Table.Td>{r.action}</Table.Td>
+                  <Table.Td>{formatDateTime(r.created_at, { seconds: true })}</Table.Td>
+                  <Table.Td>{r.actor ? displayName(r.actor) : ''}</Table.Td>
+                  <Table.Td data-action={r.action}>{auditSentence(r, r.actor ? displayName(r.actor) : '')}</Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed" lineClamp={2}>
-                      {Object.keys(r.detail).length ? JSON.stringify(r.detail) : ''}
+                      {auditDetails(r.detail)}
                     </Text>
                   </Table.Td>
                   <Table.Td>{r.ip}</Table.Td>

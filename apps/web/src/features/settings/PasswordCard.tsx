@@ -1,7 +1,8 @@
 import { Alert, Button, Card, PasswordInput, Stack, Title } from '@mantine/core';
 import { NewPassword } from '@parley/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { HttpError } from '../../lib/http';
+import { errorText } from '../../lib/http';
 import { settingsApi } from './api';
 import { t } from './strings';
 
@@ -10,26 +11,24 @@ export function PasswordCard() {
   const [next, setNext] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const change = useMutation({
+    mutationFn: (v: { current: string; next: string }) => settingsApi.changePassword(v.current, v.next),
+    onSuccess: () => {
+      setDone(true);
+      setCurrent('');
+      setNext('');
+    },
+    onError: (err) => setError(errorText(err)),
+  });
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     setDone(false);
     const parsed = NewPassword.safeParse(next);
     if (!current) return setError('Password is required.');
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Invalid password.');
-    setBusy(true);
     setError(null);
-    try {
-      await settingsApi.changePassword(current, next);
-      setDone(true);
-      setCurrent('');
-      setNext('');
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setBusy(false);
-    }
+    change.mutate({ current, next });
   }
 
   return (
@@ -61,7 +60,7 @@ export function PasswordCard() {
             value={next}
             onChange={(e) => setNext(e.currentTarget.value)}
           />
-          <Button type="submit" loading={busy} w="fit-content">
+          <Button type="submit" loading={change.isPending} w="fit-content">
             {t.changePassword}
           </Button>
         </Stack>

@@ -1,8 +1,9 @@
 import { Alert, Avatar, Button, Card, FileButton, Group, Stack, Text, Title } from '@mantine/core';
 import { PROFILE_PHOTO_TYPES, PROFILE_STRINGS as S } from '@parley/contracts';
 import { IconPhotoUp, IconTrash } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { HttpError } from '../../lib/http';
+import { errorText } from '../../lib/http';
 import { setProfilePhoto, uploadProfilePhoto } from './api';
 
 const ACCEPT: readonly string[] = PROFILE_PHOTO_TYPES;
@@ -22,25 +23,23 @@ export function ProfilePhotoCard({
   onChange(): Promise<void> | void;
 }) {
   const [current, setCurrent] = useState(photo);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-
-  async function run(change: () => Promise<{ photo: string | null }>, ok: string) {
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      const r = await change();
+  const save = useMutation({
+    mutationFn: (v: { change: () => Promise<{ photo: string | null }>; ok: string }) => v.change(),
+    onMutate: () => {
+      setError(null);
+      setDone(null);
+    },
+    onSuccess: async (r, v) => {
       setCurrent(r.photo);
-      setDone(ok);
+      setDone(v.ok);
       await onChange();
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    onError: (err) => setError(errorText(err)),
+  });
+  const busy = save.isPending;
+  const run = (change: () => Promise<{ photo: string | null }>, ok: string) => save.mutate({ change, ok });
 
   function choose(file: File | null) {
     if (!file) return;
@@ -49,7 +48,7 @@ export function ProfilePhotoCard({
       setError(S.photoNotImage);
       return;
     }
-    void run(() => uploadProfilePhoto(file), S.photoSaved);
+    run(() => uploadProfilePhoto(file), S.photoSaved);
   }
 
   return (

@@ -1,7 +1,8 @@
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { SessionItem } from '@parley/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import { formatDateTime } from '../../lib/dates';
+import { settingsKeys } from '../../lib/queryKeys';
 import { settingsApi } from './api';
 import { t } from './strings';
 
@@ -35,10 +36,10 @@ function deviceOf(ua: string): string {
 /** My sessions; any but this one can be ended. */
 export function SessionsCard() {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['settings', 'sessions'], queryFn: settingsApi.sessions });
+  const q = useQuery({ queryKey: settingsKeys.sessions, queryFn: settingsApi.sessions });
   const end = useMutation({
     mutationFn: (id: number) => settingsApi.endSession(id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['settings', 'sessions'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: settingsKeys.sessions }),
   });
   return (
     <Card withBorder radius="md" padding="lg">
@@ -60,8 +61,7 @@ export function SessionsCard() {
                 )}
               </Group>
               <Text size="xs" c="dimmed">
-                {s.ip} · {t.signedIn} {dayjs(s.created_at).format('DD/MM/YYYY HH:mm')} · {t.lastSeen}{' '}
-                {dayjs(s.last_seen_at).format('DD/MM/YYYY HH:mm')}
+                {s.ip} · {t.signedIn} {formatDateTime(s.created_at)} · {t.lastSeen} {formatDateTime(s.last_seen_at)}
               </Text>
             </Stack>
             {!s.current && (

@@ -19,21 +19,22 @@ import {
 import { CreateUserInput, PERMISSIONS, USER_TYPES, type UserItem, type UserType } from '@parley/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { HttpError } from '../../lib/http';
-import { useDepartments } from '../departments/api';
+import { useDepartments } from '../../lib/api/departments';
+import { errorText } from '../../lib/http';
+import { settingsKeys } from '../../lib/queryKeys';
 import { settingsApi } from './api';
 import { t } from './strings';
 
 const typeOptions = USER_TYPES.map((v) => ({ value: v, label: v[0]?.toUpperCase() + v.slice(1) }));
 const permissionOptions = PERMISSIONS.map((p) => ({ value: p, label: p }));
-const errorText = (err: unknown) => (err instanceof HttpError ? err.description : err ? 'Failed' : null);
+const errorOf = (err: unknown) => (err ? errorText(err) : null);
 
 /** Admins add users, change their type, rank and permissions, and deactivate them. */
 export function UsersAdmin({ me }: { me: number | undefined }) {
   const departmentList = useDepartments();
   const departmentNames = new Map((departmentList.data ?? []).map((d) => [d.id, d.name]));
   const qc = useQueryClient();
-  const users = useQuery({ queryKey: ['settings', 'users'], queryFn: settingsApi.users });
+  const users = useQuery({ queryKey: settingsKeys.users, queryFn: settingsApi.users });
   const [editing, setEditingState] = useState<UserItem | 'new' | null>(null);
   // The title stays while the modal fades out after a save.
   const [title, setTitle] = useState('');
@@ -43,7 +44,7 @@ export function UsersAdmin({ me }: { me: number | undefined }) {
   };
   const done = () => {
     setEditing(null);
-    void qc.invalidateQueries({ queryKey: ['settings', 'users'] });
+    void qc.invalidateQueries({ queryKey: settingsKeys.users });
   };
 
   return (
@@ -141,7 +142,7 @@ function NewUserForm({ onDone }: { onDone(): void }) {
     <Stack>
       {create.error && (
         <Alert color="red" variant="light" role="alert">
-          {errorText(create.error)}
+          {errorOf(create.error)}
         </Alert>
       )}
       <TextInput label="Name" value={form.name} onChange={set('name')} error={errors.name} />
@@ -184,7 +185,7 @@ function EditUserForm({ user, self, onDone }: { user: UserItem; self: boolean; o
     <Stack>
       {save.error && (
         <Alert color="red" variant="light" role="alert">
-          {errorText(save.error)}
+          {errorOf(save.error)}
         </Alert>
       )}
       <Text fw={600}>

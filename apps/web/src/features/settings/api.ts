@@ -19,11 +19,6 @@ export const settingsApi = {
   endSession: (id: number) => api<Result>('DELETE', `/api/user/sessions/${id}`),
   changePassword: (current: string, password: string) =>
     api<Result>('POST', '/api/user/password', { current, password }),
-  tfaSetup: (password: string) =>
-    api<{ secret: string; uri: string; qr: string }>('POST', '/api/user/2fa/setup', { password }),
-  tfaEnable: (code: string) =>
-    api<{ result: string; backup_codes: string[] }>('POST', '/api/user/2fa/enable', { code }),
-  tfaDisable: (password: string) => api<Result>('POST', '/api/user/2fa/disable', { password }),
   users: () => api<{ data: UserItem[] }>('GET', '/api/users'),
   createUser: (input: CreateUserInput) => api<UserItem>('POST', '/api/users', input),
   updateUser: (id: number, input: UpdateUserInput) => api<UserItem>('PATCH', `/api/users/${id}`, input),

@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { AGENT_STATUSES, effectiveStatus, REASON_REQUIRED, STATUS_DURATION_NOTE, statusLabel } from '@parley/contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { HttpError } from '../../lib/http';
+import { statusApi } from '../../lib/api/status';
+import { statusKeys } from '../../lib/queryKeys';
 import { shell, useShell } from '../../lib/shellStore';
-import { statusApi, statusKeys } from './api';
+import { useWrite } from '../../lib/useWrite';
 import { useCustomStatuses, useMyStatus } from './presence';
 import { t } from './strings';
 
@@ -16,13 +16,11 @@ export function MyStatusModal() {
   const opened = useShell((s) => s.myStatusOpen);
   const me = useMyStatus();
   const custom = useCustomStatuses();
-  const qc = useQueryClient();
   const current = me.data ? effectiveStatus(me.data) : 'ONLINE';
   const currentChoice = current === 'OFFLINE' ? 'ONLINE' : current;
   const [status, setStatus] = useState(currentChoice);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, busy, error, setError } = useWrite({ invalidate: statusKeys.me });
 
   useEffect(() => {
     if (opened) {
@@ -30,7 +28,7 @@ export function MyStatusModal() {
       setReason(me.data?.reason ?? '');
       setError(null);
     }
-  }, [opened, currentChoice, me.data?.reason]);
+  }, [opened, currentChoice, me.data?.reason, setError]);
 
   const customItem = custom.data?.find((c) => c.name === status);
   const needsReason = (REASON_REQUIRED.includes(status) || Boolean(customItem?.needs_reason)) && reason.trim() === '';
@@ -38,17 +36,7 @@ export function MyStatusModal() {
   const close = () => shell.set({ myStatusOpen: false });
 
   async function update() {
-    setBusy(true);
-    setError(null);
-    try {
-      await statusApi.update({ status, reason: reason.trim() });
-      await qc.invalidateQueries({ queryKey: statusKeys.me });
-      close();
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : 'Failed');
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => statusApi.update({ status, reason: reason.trim() }))) close();
   }
 
   const choices = [

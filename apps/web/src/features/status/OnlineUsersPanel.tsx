@@ -17,8 +17,9 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import { useEffect, useRef, useState } from 'react';
+import { statusApi } from '../../lib/api/status';
+import { statusKeys } from '../../lib/queryKeys';
 import { shell } from '../../lib/shellStore';
-import { statusApi, statusKeys } from './api';
 import { colorOf, t } from './strings';
 
 dayjs.extend(relativeTime);

@@ -1,20 +1,19 @@
-import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { effectiveStatus, type StatusUpdated, statusLabel } from '@parley/contracts';
-import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
-import { realtime } from '../../lib/realtime';
+import { Card, Group, Stack, Text, Title } from '@mantine/core';
+import { effectiveStatus, type StatusUpdated } from '@parley/contracts';
+import { useState } from 'react';
+import { formatTime } from '../../lib/dates';
+import { useDisplayName } from '../../lib/people';
+import { useRealtimeEvent } from '../../lib/realtime';
+import { activitySentence } from './activity';
 import { colorOf, t } from './strings';
 
 /** A live feed of `statusUpdated` events from everyone in the account. */
 export function TeamActivity() {
   const [items, setItems] = useState<(StatusUpdated & { seq: number })[]>([]);
-  useEffect(
-    () =>
-      realtime.on('statusUpdated', (data, seq) => {
-        setItems((xs) => [{ ...(data as StatusUpdated), seq }, ...xs].slice(0, 50));
-      }),
-    [],
-  );
+  const displayName = useDisplayName();
+  useRealtimeEvent('statusUpdated', (data, seq) => {
+    setItems((xs) => [{ ...data, seq }, ...xs].slice(0, 50));
+  });
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack>
@@ -29,15 +28,21 @@ export function TeamActivity() {
         <Stack gap="xs" data-testid="team-activity">
           {items.map((e) => (
             <Group key={e.seq} justify="space-between" wrap="nowrap" data-testid="activity-item">
-              <Text size="sm">
-                <b>{e.username}</b> is now{' '}
-                <Badge color={colorOf(effectiveStatus(e))} variant="dot">
-                  {statusLabel(effectiveStatus(e))}
-                </Badge>
-                {e.reason && <Text span c="dimmed">{` ${e.reason}`}</Text>}
-              </Text>
+              <Group gap={8} wrap="nowrap">
+                <span
+                  aria-hidden
+                  style={{
+                    width: 8,
+                    height: 8,
+                    borderRadius: 4,
+                    flex: 'none',
+                    background: `var(--mantine-color-${colorOf(effectiveStatus(e))}-6)`,
+                  }}
+                />
+                <Text size="sm">{activitySentence(e, displayName(e.username))}</Text>
+              </Group>
               <Text size="xs" c="dimmed">
-                {dayjs(e.since).format('HH:mm:ss')}
+                {formatTime(e.since, { seconds: true })}
               </Text>
             </Group>
           ))}

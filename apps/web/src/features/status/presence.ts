@@ -1,7 +1,8 @@
 import type { OnlineUser, StatusUpdated } from '@parley/contracts';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { statusApi } from '../../lib/api/status';
+import { statusKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
-import { statusApi, statusKeys } from './api';
 
 /** Applies a `statusUpdated` event to the cached online list and to my own status. */
 export function applyStatusUpdate(qc: QueryClient, e: StatusUpdated, myUserId: number | undefined): void {
@@ -19,7 +20,7 @@ export function applyStatusUpdate(qc: QueryClient, e: StatusUpdated, myUserId: n
 
 /** Keeps presence caches live for the whole signed-in session. Returns the unsubscribe. */
 export function subscribePresence(qc: QueryClient, myUserId: number | undefined): () => void {
-  return realtime.on('statusUpdated', (data) => applyStatusUpdate(qc, data as StatusUpdated, myUserId));
+  return realtime.on('statusUpdated', (data) => applyStatusUpdate(qc, data, myUserId));
 }
 
 /**

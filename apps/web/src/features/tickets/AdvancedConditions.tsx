@@ -1,10 +1,12 @@
 import { ActionIcon, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import { ADV_FIELDS, type AdvRow, MAX_ADV_ROWS, opsOf } from './advConditions';
+import { useRef } from 'react';
+import { ADV_FIELDS, type AdvRow, MAX_ADV_ROWS, opsOf } from '../../lib/api/advConditions';
 import { T } from './strings';
 
 /** TICKET-06 (design): up to 10 conditions on the ticket's fields, all of which must hold. */
 export function AdvancedConditions({ rows, onChange }: { rows: AdvRow[]; onChange(rows: AdvRow[]): void }) {
+  const addRef = useRef<HTMLButtonElement>(null);
   const set = (i: number, patch: Partial<AdvRow>) =>
     onChange(
       rows.map((r, j) => {
@@ -49,7 +51,11 @@ export function AdvancedConditions({ rows, onChange }: { rows: AdvRow[]; onChang
               variant="subtle"
               color="gray"
               aria-label={T.removeCondition}
-              onClick={() => onChange(rows.filter((_, j) => j !== i))}
+              onClick={() => {
+                onChange(rows.filter((_, j) => j !== i));
+                // The removed button took the focus with it: keep it in the panel, so Escape still closes it.
+                addRef.current?.focus();
+              }}
             >
               <IconX size={14} />
             </ActionIcon>
@@ -68,6 +74,7 @@ export function AdvancedConditions({ rows, onChange }: { rows: AdvRow[]; onChang
         </Stack>
       ))}
       <Button
+        ref={addRef}
         size="compact-xs"
         variant="subtle"
         leftSection={<IconPlus size={14} />}

@@ -16,10 +16,11 @@ import { CAMPAIGN_PAGE_SIZE, CHANNELS, channelPickName, type Label } from '@parl
 import { IconFilter } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useDepartments } from '../departments/api';
+import { advConditions } from '../../lib/api/advConditions';
+import { useDepartments } from '../../lib/api/departments';
+import { type DateSel, DEFAULT_FILTERS, type TicketFilters, ticketsApi } from '../../lib/api/tickets';
+import { ticketKeys } from '../../lib/queryKeys';
 import { AdvancedConditions } from './AdvancedConditions';
-import { advConditions } from './advConditions';
-import { type DateSel, DEFAULT_FILTERS, type TicketFilters, ticketKeys, ticketsApi } from './api';
 import { T } from './strings';
 
 /** TICKET-10: the campaign picker, 5 campaigns a page from `/api/campaign/list`. */

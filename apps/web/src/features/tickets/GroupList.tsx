@@ -1,7 +1,8 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { TICKET_LOAD2_STEP } from '@parley/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { ticketKeys, ticketsApi } from './api';
+import { ticketsApi } from '../../lib/api/tickets';
+import { ticketKeys } from '../../lib/queryKeys';
 import { type RowActions, TicketTable } from './TicketTable';
 
 /** TICKET-35: a department's or a label's tickets, 10 more at a time. */

@@ -1,9 +1,12 @@
-import { APPOINTMENT_KEY, TICKET_IDENTITY_KEYS } from '@parley/contracts';
+import { APPOINTMENT_KEY, isEmailAddress, TICKET_IDENTITY_KEYS } from '@parley/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useDepartments } from '../../lib/api/departments';
+import { statusApi } from '../../lib/api/status';
+import { ticketsApi } from '../../lib/api/tickets';
 import { HttpError } from '../../lib/http';
-import { type DialogInput, InputDialog } from '../../ui/InputDialog';
-import { useDepartments } from '../departments/api';
-import { ticketsApi } from './api';
+import { labelKeys, statusKeys } from '../../lib/queryKeys';
+import { type DialogInput, InputDialog, multiValue } from '../../ui/InputDialog';
 import { T } from './strings';
 
 const PRIORITIES: Record<string, string> = { None: '', High: 'H', Medium: 'M', Low: 'L' };
@@ -14,6 +17,8 @@ const PRIORITIES: Record<string, string> = { None: '', High: 'H', Medium: 'M', L
  * appointment, TICKET-62) and id (the customer's identity document, SHELL-44) inputs. The date and the
  * identity go into the ticket's `other` (TICKET-15); the identity only when an ID type was chosen or the
  * customer refused, so a ticket where nobody asked does not read "Refuses to provide".
+ * The customer (a name, e-mail or phone) and their first message: the message is stored as the customer's,
+ * not the agent's. Assignees and labels are set with the ticket, in the same call.
  */
 export function NewTicketModal({
   opened,
@@ -27,11 +32,32 @@ export function NewTicketModal({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const departments = useDepartments().data ?? [];
+  const team = useQuery({ queryKey: statusKeys.online, queryFn: statusApi.online, staleTime: 60_000, enabled: opened });
+  const labels = useQuery({
+    queryKey: labelKeys.list,
+    queryFn: ticketsApi.labels,
+    staleTime: 60_000,
+    enabled: opened,
+  });
+  const teamChoices = (team.data ?? []).map((u) => ({
+    value: u.username,
+    label: u.name ? `${u.name} (${u.username})` : u.username,
+  }));
+  const labelChoices = (labels.data ?? [])
+    .filter((l) => !l.removed)
+    .map((l) => ({ value: String(l.id), label: l.name }));
   const inputs: DialogInput[] = [
     { kind: 'text', name: 'title', label: T.title, required: true },
     { kind: 'text', name: 'name', label: 'Name' },
     { kind: 'text', name: 'email', label: 'Email' },
     { kind: 'text', name: 'phone', label: 'Phone' },
+    { kind: 'textarea', name: 'message', label: T.newTicketMessage },
+    ...(teamChoices.length
+      ? [{ kind: 'multiselect' as const, name: 'assignee', label: T.newTicketAssignees, choices: teamChoices }]
+      : []),
+    ...(labelChoices.length
+      ? [{ kind: 'multiselect' as const, name: 'label', label: T.newTicketLabels, choices: labelChoices }]
+      : []),
     { kind: 'select', name: 'priority', label: 'Priority', options: Object.keys(PRIORITIES) },
     ...(departments.length
       ? [{ kind: 'select' as const, name: 'department', label: 'Department', options: departments.map((d) => d.name) }]
@@ -42,6 +68,10 @@ export function NewTicketModal({
 
   async function create(v: Record<string, string>) {
     setError(null);
+    const email = (v.email ?? '').trim();
+    if (email && !isEmailAddress(email)) return setError(`Please check the email address. ${email}`);
+    if ((v.message ?? '').trim() && !(v.name ?? '').trim() && !email && !(v.phone ?? '').trim())
+      return setError(T.newTicketCustomerRequired);
     setBusy(true);
     try {
       const other: Record<string, string> = {};
@@ -58,6 +88,9 @@ export function NewTicketModal({
         priority: PRIORITIES[v.priority ?? 'None'] ?? '',
         department_id: departments.find((d) => d.name === v.department)?.id ?? null,
         other,
+        message: (v.message ?? '').trim(),
+        assignee: multiValue(v.assignee),
+        label: multiValue(v.label).map(Number),
       });
       onCreated(r.data.id);
     } catch (err) {

@@ -1,9 +1,9 @@
 import { ActionIcon, Badge, Button, Group, Menu, Popover, Stack, Text, TextInput } from '@mantine/core';
 import { IconBookmark, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { TicketFilters } from '../../lib/api/tickets';
 import { local } from '../../lib/cookies';
-import { useSession } from '../auth/useSession';
-import type { TicketFilters } from './api';
+import { useSession } from '../../lib/session';
 import { fromPreset, presetKey, savePreset, type TicketPreset, toPreset } from './presets';
 
 /** TICKET-07: saved filter presets of this user on this browser, with how many tickets they matched. */

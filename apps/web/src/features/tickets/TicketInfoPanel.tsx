@@ -18,69 +18,30 @@ import {
   appointmentDays,
   assigneeList,
   channelName,
-  type NewEmotionEvent,
   parseAppointment,
   TICKET_IDENTITY_KEYS,
   type TicketInfo,
   type TicketListItem,
-  type TicketUpdated,
   ticketDate,
-  ticketStatusName,
 } from '@parley/contracts';
 import { IconLayoutSidebarRight } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ComponentType, type ReactNode, useMemo, useState } from 'react';
+import { useDepartments } from '../../lib/api/departments';
+import { statusApi } from '../../lib/api/status';
+import { useTicketInfo } from '../../lib/api/ticketInfo';
+import { statusOptions, useTicketStatuses } from '../../lib/api/ticketStatuses';
+import { applyTicketUpdate, ticketsApi } from '../../lib/api/tickets';
+import { formatDay } from '../../lib/dates';
 import { HttpError } from '../../lib/http';
-import { realtime } from '../../lib/realtime';
+import { useDisplayName } from '../../lib/people';
+import { labelKeys, statusKeys, ticketKeys } from '../../lib/queryKeys';
 import { toast } from '../../ui/toast';
-import { useDepartments } from '../departments/api';
-import { statusApi, statusKeys } from '../status/api';
-import { applyTicketUpdate, ticketKeys, ticketsApi } from './api';
 import { CampaignPicker } from './FilterPanel';
-import { statusOptions, useTicketStatuses } from './statuses';
 import { T } from './strings';
+import { TicketNotes } from './TicketNotes';
 
 const I = T.info;
-
-/**
- * One ticket in full (`/ticket/info`), kept live: every `updateTicket` of it is merged in (a status, an
- * assignment or a message made anywhere), and a change of campaign fetches the campaign's name again.
- */
-export function useTicketInfo(id: number) {
-  const qc = useQueryClient();
-  const custom = useTicketStatuses();
-  const valid = Number.isInteger(id) && id > 0;
-  const q = useQuery({ queryKey: ticketKeys.info(id), queryFn: () => ticketsApi.info(id), enabled: valid });
-  useEffect(
-    () =>
-      realtime.on('updateTicket', (raw) => {
-        const t = raw as TicketUpdated;
-        if (t.id !== id) return;
-        const before = qc.getQueryData<TicketInfo>(ticketKeys.info(id));
-        if (!before) return;
-        qc.setQueryData<TicketInfo>(ticketKeys.info(id), {
-          ...before,
-          ...t,
-          statusName: ticketStatusName(t.closed, custom),
-        });
-        if (t.campaign_id !== before.campaign_id) void qc.invalidateQueries({ queryKey: ticketKeys.info(id) });
-      }),
-    [qc, id, custom],
-  );
-  // RT-24, AI-14: the customer's emotion so far, as each of their messages is read.
-  useEffect(
-    () =>
-      realtime.on('newEmotion', (raw) => {
-        const e = raw as NewEmotionEvent;
-        if (e.ticketId !== id) return;
-        qc.setQueryData<TicketInfo>(ticketKeys.info(id), (before) =>
-          before ? { ...before, emotion: e.emotion, emotion_2: e.emotion_2 } : before,
-        );
-      }),
-    [qc, id],
-  );
-  return q;
-}
 
 /** Applies a change's answer to the panel and to every list that holds the ticket; a refusal is a toast. */
 function useChange(id: number) {
@@ -124,16 +85,19 @@ export function TicketInfoPanel({
   ticketId,
   onClose,
   heading = true,
+  SlaStatus,
 }: {
   ticketId: number;
   onClose?: () => void;
   /** False inside a drawer, whose own title names it. */
   heading?: boolean;
+  /** The ticket's SLA timers (the SLA feature's), shown under the dates; the screen that composes the panel gives it. */
+  SlaStatus: ComponentType<{ ticketId: number; version: number }>;
 }) {
   const info = useTicketInfo(ticketId);
   const custom = useTicketStatuses();
   const departments = useDepartments();
-  const labels = useQuery({ queryKey: ticketKeys.labels, queryFn: ticketsApi.labels, staleTime: 60_000 });
+  const labels = useQuery({ queryKey: labelKeys.list, queryFn: ticketsApi.labels, staleTime: 60_000 });
   const team = useQuery({ queryKey: statusKeys.online, queryFn: statusApi.online, staleTime: 60_000 });
   const { busy, run } = useChange(ticketId);
   const t = info.data;
@@ -146,6 +110,7 @@ export function TicketInfoPanel({
       .filter((l) => !l.removed || mine.has(l.id))
       .map((l) => ({ value: String(l.id), label: l.removed ? `${l.name} (Removed)` : l.name, disabled: l.removed }));
   }, [labels.data, t?.label]);
+  const displayName = useDisplayName();
   const teamData = useMemo(() => {
     const users = team.data ?? [];
     const known = new Set(users.map((u) => u.username));
@@ -299,10 +264,11 @@ export function TicketInfoPanel({
             <Text size="sm">{ticketDate(t.updated_at)}</Text>
           </Field>
         </Group>
+        <SlaStatus ticketId={t.id} version={t.updated_at} />
         {appointment && (
           <Field label={I.appointment}>
             <Group gap="xs">
-              <Text size="sm">{appointment.toLocaleDateString()}</Text>
+              <Text size="sm">{formatDay(appointment)}</Text>
               {days && (
                 <Badge size="xs" variant="light" color={days.urgent ? 'red' : 'gray'} tt="none">
                   {T.appointmentDays(days.days)}
@@ -313,9 +279,10 @@ export function TicketInfoPanel({
         )}
         <Field label={I.readBy}>
           <Text size="sm" data-testid="ticket-info-readers">
-            {t.reader.length ? t.reader.join(', ') : I.nobodyYet}
+            {t.reader.length ? t.reader.map((u) => displayName(u)).join(', ') : I.nobodyYet}
           </Text>
         </Field>
+        <TicketNotes ticketId={t.id} />
       </Stack>
     </Paper>
   );

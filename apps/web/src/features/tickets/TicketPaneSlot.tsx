@@ -1,8 +1,9 @@
 import { Center, Paper, Text } from '@mantine/core';
 
 /**
- * The right-hand area of `/ticket/<id>`. The conversation pane (features/conversation/ConversationPane,
- * `{ ticketId }`) is mounted here by its owner: replace this body with `<ConversationPane ticketId={ticketId} />`.
+ * The right-hand area of `/ticket/<id>`. The conversation pane is composed in app/ (`app/conversations/
+ * Conversation`, `{ ticketId }`): to show it here, the screen takes it as a component from app/, as the chat
+ * and live chat screens do (a feature imports no other feature).
  */
 export function TicketPaneSlot({ ticketId }: { ticketId: number }) {
   return (

@@ -8,6 +8,7 @@ import {
   ticketDate,
   ticketStatusName,
 } from '@parley/contracts';
+import { useDisplayName } from '../../lib/people';
 
 /**
  * TICKET-48 (design): the ticket popup of an arrival (TICKET-45, TICKET-46) and of action mode (TICKET-60):
@@ -24,6 +25,7 @@ export function TicketPopup({
   onOpen(id: number): void;
   onClose(): void;
 }) {
+  const displayName = useDisplayName();
   return (
     <Modal opened={ticket !== null} onClose={onClose} title={ticket ? `#${ticket.ticket_number} ${ticket.title}` : ''}>
       {ticket && (
@@ -38,7 +40,7 @@ export function TicketPopup({
             </Badge>
           </Group>
           <Text size="sm">{[ticket.name, ticket.email, ticket.phone].filter(Boolean).join(' · ') || '—'}</Text>
-          {ticket.assignee && <Text size="sm">→ {assigneeText(assigneeList(ticket.assignee))}</Text>}
+          {ticket.assignee && <Text size="sm">→ {assigneeText(assigneeList(ticket.assignee).map(displayName))}</Text>}
           <Text size="xs" c="dimmed">
             {ticketDate(ticket.created_at)}
           </Text>

@@ -1,6 +1,6 @@
 import { Group, Select, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import type { SearchField, TicketFilters } from './api';
+import type { SearchField, TicketFilters } from '../../lib/api/tickets';
 import { T } from './strings';
 
 /**

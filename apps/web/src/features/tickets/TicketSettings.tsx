@@ -1,7 +1,9 @@
-import { Card, Select, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Select, Stack, Switch, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDepartments } from '../departments/api';
-import { ticketKeys, ticketsApi } from './api';
+import { useDepartments } from '../../lib/api/departments';
+import { ticketsApi } from '../../lib/api/tickets';
+import { ticketKeys } from '../../lib/queryKeys';
+import { SettingsCard } from '../../ui/SettingsCard';
 import { T } from './strings';
 import { TicketStatusesCard } from './TicketStatusesCard';
 
@@ -13,54 +15,46 @@ function AssignmentCard() {
   const settings = useQuery({ queryKey: ticketKeys.settings, queryFn: ticketsApi.settings });
   const strategyOf = (id: number) => auto.data?.find((x) => x.department_id === id)?.strategy ?? '';
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack>
-        <Title order={3} size="h4">
-          {T.autoAssignTitle}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {T.autoAssignHelp}
-        </Text>
-        {departments.data?.length === 0 && <Text size="sm">No departments yet.</Text>}
-        <Table>
-          <Table.Tbody>
-            {(departments.data ?? []).map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>{d.name}</Table.Td>
-                <Table.Td w={200}>
-                  <Select
-                    size="xs"
-                    aria-label={`Automatic assignment for ${d.name}`}
-                    data={[
-                      { value: '', label: T.autoOff },
-                      { value: 'round_robin', label: T.roundRobin },
-                      { value: 'least_loaded', label: T.leastLoaded },
-                    ]}
-                    value={strategyOf(d.id)}
-                    allowDeselect={false}
-                    onChange={async (v) => {
-                      await ticketsApi.setAutoAssign({
-                        department_id: d.id,
-                        strategy: v === 'round_robin' || v === 'least_loaded' ? v : null,
-                      });
-                      await qc.invalidateQueries({ queryKey: ticketKeys.autoAssign });
-                    }}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        <Switch
-          label="Pop up call tickets for agents (popup_on_call)"
-          checked={settings.data?.popup_on_call === 1}
-          onChange={async (e) => {
-            await ticketsApi.saveSettings({ popup_on_call: e.currentTarget.checked ? 1 : 0 });
-            await qc.invalidateQueries({ queryKey: ticketKeys.settings });
-          }}
-        />
-      </Stack>
-    </Card>
+    <SettingsCard title={T.autoAssignTitle} hint={T.autoAssignHelp}>
+      {departments.data?.length === 0 && <Text size="sm">No departments yet.</Text>}
+      <Table>
+        <Table.Tbody>
+          {(departments.data ?? []).map((d) => (
+            <Table.Tr key={d.id}>
+              <Table.Td>{d.name}</Table.Td>
+              <Table.Td w={200}>
+                <Select
+                  size="xs"
+                  aria-label={`Automatic assignment for ${d.name}`}
+                  data={[
+                    { value: '', label: T.autoOff },
+                    { value: 'round_robin', label: T.roundRobin },
+                    { value: 'least_loaded', label: T.leastLoaded },
+                  ]}
+                  value={strategyOf(d.id)}
+                  allowDeselect={false}
+                  onChange={async (v) => {
+                    await ticketsApi.setAutoAssign({
+                      department_id: d.id,
+                      strategy: v === 'round_robin' || v === 'least_loaded' ? v : null,
+                    });
+                    await qc.invalidateQueries({ queryKey: ticketKeys.autoAssign });
+                  }}
+                />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Switch
+        label="Pop up call tickets for agents (popup_on_call)"
+        checked={settings.data?.popup_on_call === 1}
+        onChange={async (e) => {
+          await ticketsApi.saveSettings({ popup_on_call: e.currentTarget.checked ? 1 : 0 });
+          await qc.invalidateQueries({ queryKey: ticketKeys.settings });
+        }}
+      />
+    </SettingsCard>
   );
 }
 

@@ -11,8 +11,9 @@ import {
 } from '@parley/contracts';
 import { IconLock } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { statusOptions } from '../../lib/api/ticketStatuses';
+import { useDisplayName } from '../../lib/people';
 import { highlightLeft } from './highlight';
-import { statusOptions } from './statuses';
 import { T } from './strings';
 import classes from './TicketsScreen.module.css';
 
@@ -24,6 +25,12 @@ export interface RowActions {
   activeId: number | null;
   /** The item was clicked (open it, toggle it or pop it up: the screen decides). */
   onClick(t: TicketListItem): void;
+  /** Its checkbox was ticked or unticked (in any mode: the bulk actions act on the ticked rows). */
+  onToggle?(t: TicketListItem): void;
+  /** The header's checkbox: tick or untick every row on screen. */
+  onTogglePage?(rows: TicketListItem[], on: boolean): void;
+  /** Two-line rows without the Received column, for a narrow list (beside an open ticket). */
+  compact?: boolean;
   onStatus(t: TicketListItem, status: number): void;
 }
 
@@ -63,7 +70,7 @@ function StatusControl({ t, a }: { t: TicketListItem; a: RowActions }) {
     <div onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
       <Select
         size="xs"
-        w={130}
+        w={a.compact ? 112 : 130}
         aria-label={`${T.status} of #${t.ticket_number}`}
         data={known ? options : [...options, { value: String(t.closed), label: '?', disabled: true }]}
         value={String(t.closed)}
@@ -77,6 +84,7 @@ function StatusControl({ t, a }: { t: TicketListItem; a: RowActions }) {
 
 /** One row: TICKET-02 columns; the new-message highlight (TICKET-57), labels, assignees (TICKET-61). */
 function TicketRow({ t, a }: { t: TicketListItem; a: RowActions }) {
+  const displayName = useDisplayName();
   const selected = a.selected.has(t.id);
   // TICKET-57: a clicked item keeps its highlight 5 s; re-render when the hold ends.
   const [, expire] = useState(0);
@@ -98,20 +106,33 @@ function TicketRow({ t, a }: { t: TicketListItem; a: RowActions }) {
       style={{ cursor: 'pointer' }}
       aria-selected={a.selectMode ? selected : undefined}
     >
-      <Table.Td className={classes.num}>
-        <Group gap={6} wrap="nowrap">
-          {a.selectMode && (
-            <Checkbox
-              size="xs"
-              checked={selected}
-              onChange={() => a.onClick(t)}
-              onClick={(e) => e.stopPropagation()}
-              aria-label={`Select #${t.ticket_number}`}
-            />
-          )}
-          {t.ticket_number}
-        </Group>
-      </Table.Td>
+      {a.onToggle && (
+        <Table.Td w={28} pr={0}>
+          <Checkbox
+            size="xs"
+            checked={selected}
+            onChange={() => a.onToggle?.(t)}
+            onClick={(e) => e.stopPropagation()}
+            aria-label={T.bulk.selectRow(t.ticket_number)}
+          />
+        </Table.Td>
+      )}
+      {!a.compact && (
+        <Table.Td className={classes.num}>
+          <Group gap={6} wrap="nowrap">
+            {a.selectMode && !a.onToggle && (
+              <Checkbox
+                size="xs"
+                checked={selected}
+                onChange={() => a.onClick(t)}
+                onClick={(e) => e.stopPropagation()}
+                aria-label={`Select #${t.ticket_number}`}
+              />
+            )}
+            {t.ticket_number}
+          </Group>
+        </Table.Td>
+      )}
       <Table.Td>
         <Stack gap={2}>
           <Group gap={6} wrap="nowrap">
@@ -121,50 +142,87 @@ function TicketRow({ t, a }: { t: TicketListItem; a: RowActions }) {
               </Badge>
             )}
             {t.encryption && <IconLock size={14} aria-label="Encrypted" />}
-            <Text size="sm" fw={isNew ? 700 : 500} lineClamp={1}>
+            <Text size="sm" fw={isNew ? 700 : 500} lineClamp={a.compact ? 2 : 1} className={classes.title}>
               {t.title}
             </Text>
             {isNew && (
-              <Badge size="xs" color="indigo" variant="filled" tt="none">
+              <Badge size="xs" color="indigo" variant="filled" tt="none" className={classes.keep}>
                 {t.hasResponded ? 'Replied' : 'New message'}
               </Badge>
             )}
           </Group>
           <Group gap={6}>
             <Text size="xs" c="dimmed">
+              {a.compact && `#${t.ticket_number} · `}
               {channelName(t.channel)} · {t.name || t.email || t.phone}
             </Text>
             <Appointment other={t.other} />
             <LabelBadges ids={t.label} labels={a.labels} />
             {t.assignee && (
               <Text size="xs" c="dimmed">
-                → {assigneeText(assigneeList(t.assignee))}
+                → {assigneeText(assigneeList(t.assignee).map(displayName))}
               </Text>
             )}
           </Group>
         </Stack>
       </Table.Td>
-      <Table.Td>
-        <StatusControl t={t} a={a} />
-      </Table.Td>
-      <Table.Td className={classes.date}>{ticketDate(t.created_at)}</Table.Td>
-      <Table.Td className={classes.date}>{ticketDate(t.updated_at)}</Table.Td>
+      {a.compact ? (
+        <Table.Td w={120}>
+          <Stack gap={4} align="flex-end">
+            <Text className={classes.date} title={`Received ${ticketDate(t.created_at)}`}>
+              {ticketDate(t.updated_at)}
+            </Text>
+            <StatusControl t={t} a={a} />
+          </Stack>
+        </Table.Td>
+      ) : (
+        <>
+          <Table.Td>
+            <StatusControl t={t} a={a} />
+          </Table.Td>
+          <Table.Td className={classes.date}>{ticketDate(t.created_at)}</Table.Td>
+          <Table.Td className={classes.date}>{ticketDate(t.updated_at)}</Table.Td>
+        </>
+      )}
     </Table.Tr>
   );
 }
 
 export function TicketTable({ rows, a }: { rows: TicketListItem[]; a: RowActions }) {
+  const ticked = rows.filter((t) => a.selected.has(t.id)).length;
+  const head = a.onTogglePage && (
+    <Table.Th w={28} pr={0}>
+      <Checkbox
+        size="xs"
+        checked={rows.length > 0 && ticked === rows.length}
+        indeterminate={ticked > 0 && ticked < rows.length}
+        onChange={(e) => a.onTogglePage?.(rows, e.currentTarget.checked)}
+        aria-label={T.bulk.selectPage}
+      />
+    </Table.Th>
+  );
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table highlightOnHover verticalSpacing={6}>
+    <Table.ScrollContainer minWidth={a.compact ? 0 : 640}>
+      <Table highlightOnHover verticalSpacing={6} layout={a.compact ? 'fixed' : undefined}>
         <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={80}>#</Table.Th>
-            <Table.Th>Title</Table.Th>
-            <Table.Th w={140} aria-label={T.status} />
-            <Table.Th w={110}>Received</Table.Th>
-            <Table.Th w={110}>Updated</Table.Th>
-          </Table.Tr>
+          {a.compact ? (
+            <Table.Tr>
+              {head}
+              <Table.Th>Title</Table.Th>
+              <Table.Th w={120} ta="right">
+                Updated
+              </Table.Th>
+            </Table.Tr>
+          ) : (
+            <Table.Tr>
+              {head}
+              <Table.Th w={80}>#</Table.Th>
+              <Table.Th>Title</Table.Th>
+              <Table.Th w={140} aria-label={T.status} />
+              <Table.Th w={110}>Received</Table.Th>
+              <Table.Th w={110}>Updated</Table.Th>
+            </Table.Tr>
+          )}
         </Table.Thead>
         <Table.Tbody>
           {rows.map((t) => (

@@ -14,24 +14,33 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { TICKET_PAGE_SIZE, type TicketListItem } from '@parley/contracts';
+import { useElementSize } from '@mantine/hooks';
+import {
+  TICKET_PAGE_SIZE,
+  TICKET_VIEW_LABELS,
+  TICKET_VIEWS,
+  type TicketBulkInput,
+  type TicketListItem,
+} from '@parley/contracts';
 import { IconPlus } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useDepartments } from '../../lib/api/departments';
+import { statusOptions, useTicketStatuses } from '../../lib/api/ticketStatuses';
+import { applyTicketUpdate, loadQueryObject, ticketsApi } from '../../lib/api/tickets';
 import { HttpError } from '../../lib/http';
+import { labelKeys, ticketKeys } from '../../lib/queryKeys';
+import { useSession } from '../../lib/session';
 import { shell, useShell } from '../../lib/shellStore';
 import { toast } from '../../ui/toast';
-import { useSession } from '../auth/useSession';
-import { useDepartments } from '../departments/api';
-import { applyTicketUpdate, ticketKeys, ticketsApi } from './api';
+import { BulkActions } from './BulkBar';
 import { CampaignPicker, FilterPanel } from './FilterPanel';
 import { useTicketListView } from './filterStore';
 import { GroupList } from './GroupList';
 import { holdHighlight } from './highlight';
 import { NewTicketModal } from './NewTicketModal';
 import { PresetsMenu } from './PresetsMenu';
-import { statusOptions, useTicketStatuses } from './statuses';
 import { T } from './strings';
 import { TicketPaneSlot } from './TicketPaneSlot';
 import { TicketPopup } from './TicketPopup';
@@ -39,12 +48,20 @@ import { TicketSearch } from './TicketSearch';
 import classes from './TicketsScreen.module.css';
 import { type RowActions, TicketTable } from './TicketTable';
 import { useTicketLive } from './useTicketLive';
+import { filtersOfView, useTicketView, useViewCounts } from './views';
+
+/** Below this width the list uses two-line rows (beside an open ticket, on a phone). */
+const COMPACT_BELOW = 760;
 
 /**
  * TICKET-02 .. TICKET-05, TICKET-11, TICKET-35, TICKET-38 .. TICKET-60: the ticket screen. `/ticket/<id>`
  * shows the list beside the conversation pane of that ticket.
  */
-export function TicketsScreen() {
+/**
+ * `bulkExtra`: further actions on the tickets chosen one by one, given by whoever composes the list (the
+ * macro menu), so this feature needs no import of theirs.
+ */
+export function TicketsScreen({ bulkExtra }: { bulkExtra?: (ids: number[]) => ReactNode } = {}) {
   const [chosenMode, setMode] = useState<'open' | 'select' | 'action'>('open');
   // SHELL-62, TICKET-60: holding Alt is the action mode while it is held (useShortcuts sets `altMode`).
   const altHeld = useShell((s) => s.altMode);
@@ -61,11 +78,29 @@ export function TicketsScreen() {
   const { state } = useSession();
   const isAdmin = state.phase === 'signedIn' && state.session.type === 'admin';
   // The filters outlive this screen: `/ticket` and `/ticket/:id` each mount it (filterStore.ts).
-  const { filters, setFilters, tab, setTab } = useTicketListView(
-    state.phase === 'signedIn' ? state.session.userId : undefined,
-  );
+  const {
+    filters: chosenFilters,
+    setFilters,
+    tab,
+    setTab,
+  } = useTicketListView(state.phase === 'signedIn' ? state.session.userId : undefined);
+  // The view (Mine, Unassigned, All) is in the address and narrows the filters the panel sets.
+  const [view, setView] = useTicketView();
+  const me = state.phase === 'signedIn' ? (state.session.adminUsername ?? '') : '';
+  const filters = useMemo(() => filtersOfView(chosenFilters, view, me), [chosenFilters, view, me]);
+  const viewCounts = useViewCounts(filters.status);
+  // "Select all N matching": the bulk actions take the list's filter instead of the ticked ids.
+  const [allMatching, setAllMatching] = useState(false);
+  const filterKey = JSON.stringify(filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new list (filters, view) starts a new selection.
+  useEffect(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [filterKey]);
+  const { ref: areaRef, width: areaWidth } = useElementSize();
+  const compact = areaWidth > 0 && areaWidth < COMPACT_BELOW;
   const qc = useQueryClient();
-  const labelsQ = useQuery({ queryKey: ticketKeys.labels, queryFn: ticketsApi.labels, staleTime: 60_000 });
+  const labelsQ = useQuery({ queryKey: labelKeys.list, queryFn: ticketsApi.labels, staleTime: 60_000 });
   const departments = useDepartments();
   const custom = useTicketStatuses();
   const live = useTicketLive({
@@ -87,7 +122,28 @@ export function TicketsScreen() {
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   const count = list.data?.pages[0]?.count;
 
+  /** One bulk call on every ticket matching the list (after "Select all N matching"). */
+  async function bulkAll(action: Omit<TicketBulkInput, 'ids' | 'filter'>, done: string) {
+    setActionError(null);
+    try {
+      const r = await ticketsApi.bulk({
+        ...action,
+        filter: { status: filters.status, query: loadQueryObject(filters) },
+      } as TicketBulkInput);
+      toast({ message: T.bulk.done(done, r.ids.length) });
+      afterBulk();
+    } catch (err) {
+      setActionError(err instanceof HttpError ? err.description : T.bulk.failed);
+    }
+  }
+  function afterBulk() {
+    void qc.invalidateQueries({ queryKey: ticketKeys.all });
+    void qc.invalidateQueries({ queryKey: ticketKeys.viewsAll });
+    setSelected(new Set());
+    setAllMatching(false);
+  }
   async function setStatus(ids: number[], status: number) {
+    if (allMatching) return bulkAll({ action: 'status', value: status }, T.bulk.statusSet);
     setActionError(null);
     try {
       for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setStatus(id, status)).data);
@@ -98,6 +154,7 @@ export function TicketsScreen() {
   }
   /** TICKET-51, TICKET-53: the priority of the selected tickets ('' none); a refusal shows as an alert. */
   async function setPriority(ids: number[], priority: string) {
+    if (allMatching) return bulkAll({ action: 'priority', value: priority as 'H' }, T.bulk.prioritySet);
     setActionError(null);
     try {
       for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setPriority(id, priority)).data);
@@ -116,35 +173,54 @@ export function TicketsScreen() {
     }
   }
   const calls = rows.filter((t) => selected.has(t.id) && t.channel === 'CALL').length;
+  const toggle = (t: TicketListItem) => {
+    const next = new Set(selected);
+    if (next.has(t.id)) next.delete(t.id);
+    else next.add(t.id);
+    setSelected(next);
+    setAllMatching(false);
+  };
   const actions: RowActions = {
     labels: labelMap,
     custom,
     selectMode: mode === 'select',
     selected,
     activeId: openId,
+    compact,
+    onToggle: toggle,
+    onTogglePage: (page, on) => {
+      const next = new Set(selected);
+      for (const t of page) on ? next.add(t.id) : next.delete(t.id);
+      setSelected(next);
+      setAllMatching(false);
+    },
     onClick: (t: TicketListItem) => {
       // Alt may go down just before the click, ahead of the next render: read it now.
       const mode = shell.get().altMode ? 'action' : chosenMode;
       if (mode === 'select') {
         // TICKET-58: select mode toggles; CALL tickets also count in the call selection.
-        const next = new Set(selected);
-        if (next.has(t.id)) next.delete(t.id);
-        else next.add(t.id);
-        setSelected(next);
+        toggle(t);
       } else if (mode === 'action') {
         // TICKET-60, CRYPT-10: the popup, never for an encrypted ticket (a toast says why).
         if (t.encryption) toast({ message: T.encrypted, color: 'orange' });
         else live.setPopup(t);
       } else {
         if (t.newMessage) holdHighlight(t.id);
-        navigate(`/ticket/${t.id}`);
+        navigate(`/ticket/${t.id}${view === 'all' ? '' : `?view=${view}`}`);
       }
     },
     onStatus: (t, status) => void setStatus([t.id], status),
   };
 
   const listArea = (
-    <Stack gap="md" w="100%" data-testid="ticket-list-area" data-mode={mode}>
+    <Stack
+      gap="md"
+      w="100%"
+      data-testid="ticket-list-area"
+      data-mode={mode}
+      data-compact={compact || undefined}
+      ref={areaRef}
+    >
       <Group justify="space-between" wrap="wrap">
         <Group gap="sm">
           <Title order={1} size="h2">
@@ -172,10 +248,10 @@ export function TicketsScreen() {
           )}
         </Group>
         <Group gap="sm">
-          <TicketSearch filters={filters} onChange={setFilters} />
-          <FilterPanel filters={filters} onChange={setFilters} labels={labelsQ.data ?? []} />
+          <TicketSearch filters={chosenFilters} onChange={setFilters} />
+          <FilterPanel filters={chosenFilters} onChange={setFilters} labels={labelsQ.data ?? []} />
           <PresetsMenu
-            filters={filters}
+            filters={chosenFilters}
             count={count}
             onApply={(f) => {
               setTab('all');
@@ -188,16 +264,42 @@ export function TicketsScreen() {
         </Group>
       </Group>
       <Group justify="space-between" wrap="wrap">
-        <SegmentedControl
-          aria-label="Status"
-          data={[...statusOptions(custom), { value: '4', label: 'All' }]}
-          value={filters.status}
-          onChange={(status) => {
-            setFilters({ ...filters, status });
-            live.clearNotice();
-          }}
-          w="fit-content"
-        />
+        <Group gap="sm" wrap="wrap">
+          <Button.Group aria-label={T.views}>
+            {TICKET_VIEWS.map((v) => (
+              <Button
+                key={v}
+                size="xs"
+                variant={view === v ? 'filled' : 'default'}
+                aria-pressed={view === v}
+                data-testid={`view-${v}`}
+                onClick={() => setView(v)}
+                rightSection={
+                  <Badge
+                    size="xs"
+                    variant={view === v ? 'white' : 'light'}
+                    color="gray"
+                    data-testid={`view-count-${v}`}
+                  >
+                    {viewCounts.data ? viewCounts.data[v] : '…'}
+                  </Badge>
+                }
+              >
+                {TICKET_VIEW_LABELS[v]}
+              </Button>
+            ))}
+          </Button.Group>
+          <SegmentedControl
+            aria-label="Status"
+            data={[...statusOptions(custom), { value: '4', label: 'All' }]}
+            value={filters.status}
+            onChange={(status) => {
+              setFilters({ ...chosenFilters, status });
+              live.clearNotice();
+            }}
+            w="fit-content"
+          />
+        </Group>
         <Group gap="xs">
           <Chip
             checked={chosenMode === 'select'}
@@ -222,7 +324,7 @@ export function TicketsScreen() {
               size="compact-xs"
               variant="light"
               onClick={() => {
-                setFilters({ ...filters, status: '0' });
+                setFilters({ ...chosenFilters, status: '0' });
                 live.clearNotice();
               }}
             >
@@ -231,9 +333,25 @@ export function TicketsScreen() {
           </Group>
         </Alert>
       )}
-      {mode === 'select' && selected.size > 0 && (
+      {selected.size > 0 && (
         <Group gap="sm" data-testid="selection-bar">
-          <Text size="sm">{T.selected(selected.size)}</Text>
+          <Text size="sm">
+            {allMatching && count !== undefined ? T.bulk.allChosen(count) : T.selected(selected.size)}
+          </Text>
+          {!allMatching &&
+            count !== undefined &&
+            count > selected.size &&
+            rows.every((r) => selected.has(r.id)) &&
+            tab === 'all' && (
+              <Button
+                size="compact-xs"
+                variant="light"
+                onClick={() => setAllMatching(true)}
+                data-testid="select-all-matching"
+              >
+                {T.bulk.allMatching(count)}
+              </Button>
+            )}
           {calls > 0 && (
             <Badge variant="light" tt="none">
               {T.callSelection(calls)}
@@ -241,6 +359,7 @@ export function TicketsScreen() {
           )}
           <Select
             size="xs"
+            w={130}
             placeholder="Set status"
             aria-label="Set status of the selected tickets"
             data={statusOptions(custom)}
@@ -261,9 +380,22 @@ export function TicketsScreen() {
             value={null}
             onChange={(v) => v !== null && void setPriority([...selected], v === 'none' ? '' : v)}
           />
+          <BulkActions
+            target={
+              allMatching
+                ? { filter: { status: filters.status, query: loadQueryObject(filters) } }
+                : { ids: [...selected] }
+            }
+            rows={rows.filter((r) => selected.has(r.id))}
+            labels={labelsQ.data ?? []}
+            me={me}
+            onDone={afterBulk}
+            onError={setActionError}
+            slot={!allMatching && bulkExtra ? bulkExtra([...selected]) : undefined}
+          />
           <Popover position="bottom-start" shadow="md" width={260} trapFocus>
             <Popover.Target>
-              <Button size="compact-xs" variant="default" data-testid="set-campaign">
+              <Button size="compact-xs" variant="default" data-testid="set-campaign" disabled={allMatching}>
                 {T.setCampaign}
               </Button>
             </Popover.Target>
@@ -280,7 +412,14 @@ export function TicketsScreen() {
               </Stack>
             </Popover.Dropdown>
           </Popover>
-          <Button size="compact-xs" variant="subtle" onClick={() => setSelected(new Set())}>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            onClick={() => {
+              setSelected(new Set());
+              setAllMatching(false);
+            }}
+          >
             Clear
           </Button>
         </Group>

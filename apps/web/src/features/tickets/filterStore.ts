@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import { DEFAULT_FILTERS, type TicketFilters } from './api';
+import { DEFAULT_FILTERS, type TicketFilters } from '../../lib/api/tickets';
+import { createStore, useStore } from '../../lib/store';
 
 /** What the ticket list shows: its filters and its tab (all, department, label). */
 export interface TicketListView {
@@ -13,20 +13,11 @@ const INITIAL: TicketListView = { filters: DEFAULT_FILTERS, tab: 'all' };
  * Per user, for the life of the page: a reload starts from the default list again (saved presets, TICKET-07,
  * are how a set of filters comes back), and the next user signing in on this page gets their own.
  */
-const views = new Map<number | 'anon', TicketListView>();
-const listeners = new Set<() => void>();
+const views = createStore(new Map<number | 'anon', TicketListView>());
 
-const read = (user: number | 'anon') => views.get(user) ?? INITIAL;
 function write(user: number | 'anon', patch: Partial<TicketListView>) {
-  views.set(user, { ...read(user), ...patch });
-  for (const l of listeners) l();
+  views.set((all) => new Map(all).set(user, { ...(all.get(user) ?? INITIAL), ...patch }));
 }
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => {
-    listeners.delete(l);
-  };
-};
 
 /**
  * The ticket list's filters and tab, held above the routes: `/ticket` and `/ticket/:id` each mount their
@@ -34,7 +25,7 @@ const subscribe = (l: () => void) => {
  */
 export function useTicketListView(userId: number | undefined) {
   const user = userId ?? 'anon';
-  const view = useSyncExternalStore(subscribe, () => read(user));
+  const view = useStore(views).get(user) ?? INITIAL;
   return {
     filters: view.filters,
     tab: view.tab,

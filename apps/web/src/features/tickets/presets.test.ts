@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, dateRange } from './api';
+import { DEFAULT_FILTERS, dateRange } from '../../lib/api/tickets';
 import { fromPreset, presetKey, savePreset, toPreset } from './presets';
 
 describe('ticket filter presets', () => {
@@ -44,7 +44,7 @@ describe('ticket filter presets', () => {
     expect(c.ed - c.sd).toBe(7 * 86_400 - 1);
     expect(fromPreset(JSON.parse(JSON.stringify(p)))).toEqual(f);
     expect(presetKey(7)).toBe('parley.ticketPresets.7');
-    // DECISIONS 3: a custom status code is kept.
+    // A custom status code is kept.
     expect(fromPreset(toPreset('C', { ...f, status: '7' }, 0)).status).toBe('7');
   });
 

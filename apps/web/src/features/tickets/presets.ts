@@ -1,5 +1,12 @@
-import { type AdvRow, readAdvRows } from './advConditions';
-import { DATE_SELS, type DateSel, DEFAULT_FILTERS, dateRange, SEARCH_FIELDS, type TicketFilters } from './api';
+import { type AdvRow, readAdvRows } from '../../lib/api/advConditions';
+import {
+  DATE_SELS,
+  type DateSel,
+  DEFAULT_FILTERS,
+  dateRange,
+  SEARCH_FIELDS,
+  type TicketFilters,
+} from '../../lib/api/tickets';
 
 /**
  * TICKET-07 .. TICKET-09: a saved filter preset, kept in local storage per user under
@@ -84,7 +91,7 @@ export function fromPreset(p: TicketPreset): TicketFilters {
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
   return {
     ...DEFAULT_FILTERS,
-    // Default codes 0-4 and custom status codes (DECISIONS 3).
+    // Default codes 0-4 and custom status codes.
     status: typeof s.filter === 'string' && /^\d{1,6}$/.test(s.filter) ? s.filter : DEFAULT_FILTERS.status,
     campaign: typeof s.campaignId === 'string' && /^\d+$/.test(s.campaignId) ? s.campaignId : '',
     agent: typeof s.agentSelected === 'string' ? s.agentSelected : '',

@@ -3,18 +3,17 @@ import {
   insertTrimmed,
   openCodes,
   pushNewMessage,
-  type TicketCreated,
   type TicketListItem,
   type TicketLoadAnswer,
-  type TicketUpdated,
   type UnreadCount,
-  type UnreadCount2,
 } from '@parley/contracts';
 import { type InfiniteData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTicketStatuses } from '../../lib/api/ticketStatuses';
+import { applyRead, applyTicketUpdate, loadQuery, type TicketFilters, ticketsApi } from '../../lib/api/tickets';
+import { ticketKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
-import { applyRead, applyTicketUpdate, loadQuery, type TicketFilters, ticketKeys, ticketsApi } from './api';
-import { useTicketStatuses } from './statuses';
+import { createStore, useStore } from '../../lib/store';
 
 type Pages = InfiniteData<TicketLoadAnswer, number>;
 
@@ -29,24 +28,12 @@ function knownLastMessage(qc: QueryClient, id: number): number | null {
  * TICKET-42: the new-message stack outlives the screen that shows it (per user, for the life of the page):
  * opening a ticket, from the stack too, mounts another list (`/ticket/:id`), which must show the rest.
  */
-const stacks = new Map<number | 'anon', number[]>();
-const stackListeners = new Set<() => void>();
+const stacks = createStore(new Map<number | 'anon', number[]>());
 const NO_STACK: number[] = [];
 function useNewMessageStack(user: number | 'anon') {
-  const stack = useSyncExternalStore(
-    (l) => {
-      stackListeners.add(l);
-      return () => {
-        stackListeners.delete(l);
-      };
-    },
-    () => stacks.get(user) ?? NO_STACK,
-  );
+  const stack = useStore(stacks).get(user) ?? NO_STACK;
   const update = useCallback(
-    (fn: (s: number[]) => number[]) => {
-      stacks.set(user, fn(stacks.get(user) ?? NO_STACK));
-      for (const l of stackListeners) l();
-    },
+    (fn: (s: number[]) => number[]) => stacks.set((all) => new Map(all).set(user, fn(all.get(user) ?? NO_STACK))),
     [user],
   );
   return [stack, update] as const;
@@ -97,8 +84,7 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
 
   useEffect(() => {
     const offs = [
-      realtime.on('createTicket', (raw) => {
-        const t = raw as TicketCreated;
+      realtime.on('createTicket', (t) => {
         const item: TicketListItem = { ...t, read: false, newMessage: t.last_message_at > 0 };
         const { filters, isAdmin } = ctx.current;
         const query = loadQuery(filters);
@@ -126,15 +112,14 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
         if (item.newMessage) setStack((s) => pushNewMessage(s, item.id));
         void qc.invalidateQueries({ queryKey: ticketKeys.unread });
       }),
-      realtime.on('updateTicket', (raw) => {
-        const t = raw as TicketUpdated;
+      realtime.on('updateTicket', (t) => {
         const before = knownLastMessage(qc, t.id);
         applyTicketUpdate(qc, t);
         if (before === null || t.last_message_at <= before) return;
         if (ctx.current.openId === t.id && document.hasFocus()) void markRead(t.id);
         else setStack((s) => pushNewMessage(s, t.id));
       }),
-      realtime.on('unreadCount2', (raw) => qc.setQueryData(ticketKeys.unread, (raw as UnreadCount2).data)),
+      realtime.on('unreadCount2', (u) => qc.setQueryData(ticketKeys.unread, u.data)),
       realtime.on('channelDataUpdated', () => void qc.invalidateQueries({ queryKey: ticketKeys.unread })),
       realtime.on('channelDataUpdated2', () => void qc.invalidateQueries({ queryKey: ticketKeys.unread })),
     ];

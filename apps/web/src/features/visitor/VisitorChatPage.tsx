@@ -3,8 +3,8 @@ import { type LiveChatInfoAnswer, VISITOR_STRINGS as S, type VisitorMessage } fr
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
+import { mergeMessages, openVisitorSocket, queueId, storedCsrf, type VisitorSocket } from '../../lib/visitorSocket';
 import { Disconnected, Frame } from './VisitorPage';
-import { mergeMessages, openVisitorSocket, queueId, storedCsrf, type VisitorSocket } from './visitorSocket';
 
 /**
  * VISITOR-04, VISITOR-10 (design): the running chat. Plain text both ways. Messages typed while the

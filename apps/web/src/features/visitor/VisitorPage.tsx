@@ -1,23 +1,24 @@
 import { Alert, Button, Center, Paper, Rating, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type LiveChatInfoAnswer, VISITOR_STRINGS as S } from '@parley/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../../lib/http';
-import { chime, openVisitorSocket, storedCsrf, type VisitorSocket } from './visitorSocket';
+import {
+  autoSubmits,
+  initialVisitorState,
+  ratingProblem,
+  registerBody,
+  VISITOR_FIELDS,
+  type VisitorField,
+  type VisitorView,
+  valuesFromLink,
+  visitorReducer,
+} from '../../lib/visitorFlow';
+import { chime, openVisitorSocket, storedCsrf, type VisitorSocket } from '../../lib/visitorSocket';
 
-type View =
-  | 'loading'
-  | 'invalid'
-  | 'start'
-  | 'form'
-  | 'offline'
-  | 'offlineSent'
-  | 'queue'
-  | 'converted'
-  | 'rating'
-  | 'closed';
-const FIELDS = ['name', 'phone', 'email', 'message'] as const;
-type Field = (typeof FIELDS)[number];
+type View = VisitorView;
+const FIELDS = VISITOR_FIELDS;
+type Field = VisitorField;
 
 export function Frame({ children }: { children: React.ReactNode }) {
   return (
@@ -38,21 +39,16 @@ export function Disconnected() {
   );
 }
 
-/** VISITOR-02, DECISIONS 17: `/register/livechat/:token`: start form, queue waiting view, rating view. */
+/** VISITOR-02: `/register/livechat/:token`: start form, queue waiting view, rating view. */
 export function VisitorRegisterPage() {
   const { token = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [view, setView] = useState<View>('loading');
+  const [state, dispatch] = useReducer(visitorReducer, initialVisitorState);
+  const view = state.view;
   const [info, setInfo] = useState<LiveChatInfoAnswer | null>(null);
-  const [values, setValues] = useState<Record<Field, string>>({
-    name: params.get('name') ?? '',
-    phone: params.get('phone') ?? '',
-    email: params.get('email') ?? '',
-    message: params.get('reason') ?? '',
-  });
+  const [values, setValues] = useState<Record<Field, string>>(() => valuesFromLink(params));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [place, setPlace] = useState<number | null>(null);
   const [down, setDown] = useState(false);
   const socket = useRef<VisitorSocket | null>(null);
   const autoSubmitted = useRef(false);
@@ -67,20 +63,12 @@ export function VisitorRegisterPage() {
         if (gone) return;
         storedCsrf.set(token, r.csrf);
         setInfo(r);
+        dispatch({ type: 'info', answer: r, offlineForced });
         if (r.result === 'success' && r.ticket_id) return navigate(`/start/livechat/${token}`, { replace: true });
         if (r.result === 'success' && r.queued) return join(r.csrf);
         if (r.result === 'closed') storedCsrf.clear(token);
-        const next: View =
-          r.result === 'success'
-            ? offlineForced
-              ? 'offline'
-              : 'start'
-            : r.result === 'noAgent'
-              ? 'offline'
-              : r.result;
-        setView(next);
       })
-      .catch(() => !gone && setView('invalid'));
+      .catch(() => !gone && dispatch({ type: 'infoFailed' }));
     return () => {
       gone = true;
       socket.current?.close();
@@ -88,40 +76,33 @@ export function VisitorRegisterPage() {
   }, [token]);
 
   function join(csrf: string, form?: Record<Field, string>) {
-    setView('queue');
+    dispatch({ type: 'join' });
     const s = socket.current ?? openVisitorSocket(token, csrf);
     socket.current = s;
     s.off();
     s.on('connect', () => {
       setDown(false);
-      s.emit('registerQueue', { token, csrf, ...(form ?? values), ic: params.get('ic') ?? undefined }, (r) => {
-        if (!r.ok) return console.warn('registerQueue', r.error);
-        setPlace(r.queue || null);
-        if (r.ticket_id) accepted(csrf);
-      });
+      s.emit(
+        'registerQueue',
+        { token, csrf, ...(form ?? values), ic: params.get('ic') ?? undefined, page: document.referrer.slice(0, 1000) },
+        (r) => {
+          if (!r.ok) return console.warn('registerQueue', r.error);
+          dispatch({ type: 'queueNumber', place: r.queue || null });
+          if (r.ticket_id) accepted(csrf);
+        },
+      );
     });
     s.on('disconnect', () => setDown(true));
     s.on('connect_error', () => setDown(true));
-    s.on('queueNumber', (n) => setPlace(n));
+    s.on('queueNumber', (n) => dispatch({ type: 'queueNumber', place: n }));
     s.on('queueAccepted', () => accepted(csrf));
   }
 
   async function accepted(csrf: string) {
     chime();
-    setPlace(null);
-    setView('queue');
-    setAcceptedNow(true);
+    dispatch({ type: 'accepted' });
     try {
-      await api('POST', '/api/livechat/register', {
-        _token: csrf,
-        token,
-        title: values.name,
-        email: values.email,
-        phone: values.phone,
-        name: values.name,
-        des: values.message,
-        ic: params.get('ic') ?? undefined,
-      });
+      await api('POST', '/api/livechat/register', registerBody(csrf, token, values, params.get('ic') ?? undefined));
     } catch (err) {
       console.warn('register', err); // VISITOR-34: logged only
     }
@@ -130,7 +111,6 @@ export function VisitorRegisterPage() {
       navigate(`/start/livechat/${token}`);
     }, 2000);
   }
-  const [acceptedNow, setAcceptedNow] = useState(false);
 
   function check(): boolean {
     const e: Partial<Record<Field, string>> = {};
@@ -142,17 +122,12 @@ export function VisitorRegisterPage() {
     if (!check() || !info) return;
     if (!offline) return join(info.csrf);
     try {
-      await api('POST', '/api/livechat/register?api=false', {
-        _token: info.csrf,
-        token,
-        title: values.name,
-        name: values.name,
-        email: values.email,
-        phone: values.phone,
-        des: values.message,
-        ic: params.get('ic') ?? undefined,
-      });
-      setView('offlineSent');
+      await api(
+        'POST',
+        '/api/livechat/register?api=false',
+        registerBody(info.csrf, token, values, params.get('ic') ?? undefined),
+      );
+      dispatch({ type: 'offlineSent' });
     } catch (err) {
       console.warn('register', err);
     }
@@ -161,11 +136,7 @@ export function VisitorRegisterPage() {
   // VISITOR-26: all of name, phone, email and reason given: submit at once.
   useEffect(() => {
     if (autoSubmitted.current || !info) return;
-    if (
-      (view === 'start' || view === 'offline') &&
-      FIELDS.every((f) => values[f].trim() !== '') &&
-      params.has('reason')
-    ) {
+    if (autoSubmits(view, values, params)) {
       autoSubmitted.current = true;
       void submit(view === 'offline');
     }
@@ -193,7 +164,7 @@ export function VisitorRegisterPage() {
     );
   const heading = info?.name ? <Text fw={600}>{info.name}</Text> : null;
 
-  if (view === 'loading')
+  if (view === 'loading' || view === 'chat')
     return (
       <Frame>
         <Text>{S.pleaseWait}</Text>
@@ -216,7 +187,7 @@ export function VisitorRegisterPage() {
           {S.welcome}
         </Title>
         <Text>{S.welcomeBody}</Text>
-        <Button onClick={() => setView('form')}>{S.continue}</Button>
+        <Button onClick={() => dispatch({ type: 'continue' })}>{S.continue}</Button>
       </Frame>
     );
   if (view === 'form')
@@ -235,7 +206,7 @@ export function VisitorRegisterPage() {
       <Frame>
         {heading}
         <Text>{S.offline}</Text>
-        {/* DECISIONS 10: the message, plus whichever of name, phone and email no query parameter gave. */}
+        {/* The message, plus whichever of name, phone and email no query parameter gave. */}
         {!prefilled.name && input('name', S.name)}
         {!prefilled.phone && input('phone', S.phone)}
         {!prefilled.email && input('email', S.email)}
@@ -255,7 +226,7 @@ export function VisitorRegisterPage() {
         {heading}
         {down && <Disconnected />}
         <Text size="lg" data-testid="visitor-queue">
-          {acceptedNow ? S.accepted : place ? S.queueNumber(place) : S.waiting}
+          {state.accepted ? S.accepted : state.place ? S.queueNumber(state.place) : S.waiting}
         </Text>
       </Frame>
     );
@@ -270,9 +241,9 @@ function RatingView({ token, csrf, view }: { token: string; csrf: string; view: 
   const [error, setError] = useState<string | null>(null);
   const converted = view === 'converted';
   async function send() {
-    if (rating === 0) return setError(S.ratingRequired);
-    if (rating < 5 && reason.trim() === '') return setError(S.reasonRequired);
-    setError(null);
+    const problem = ratingProblem(rating, reason, S);
+    setError(problem);
+    if (problem) return;
     try {
       await api('POST', '/api/livechat/rate', { _token: csrf, token, rating, reason });
       storedCsrf.clear(token);

@@ -1,6 +1,6 @@
 import type { LiveChatInfoAnswer, VisitorMessage } from '@parley/contracts';
 import { VISITOR_STRINGS as S } from '@parley/contracts/visitor';
-import { mergeMessages, openVisitorSocket, queueId } from '../visitor/visitorSocket';
+import { mergeMessages, openVisitorSocket, queueId } from '../../lib/visitorSocket';
 import { disconnected, h } from './dom';
 
 /**

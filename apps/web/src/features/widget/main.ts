@@ -1,5 +1,5 @@
 /**
- * Issue 7: the light visitor page inside the widget's frame, `/w/livechat/:token`. The same flow, strings
+ * The light visitor page inside the widget's frame, `/w/livechat/:token`. The same flow, strings
  * and calls as the React visitor pages (`features/visitor`, whose routes stay the spec's), in plain DOM
  * code so the frame loads a few kB instead of the whole web app. One page holds every view: the start
  * form, the offline form, the queue, the chat, the rating and the ended view.
@@ -7,7 +7,19 @@
 import type { LiveChatInfoAnswer } from '@parley/contracts';
 import { VISITOR_STRINGS as S } from '@parley/contracts/visitor';
 import { api } from '../../lib/http';
-import { chime, openVisitorSocket, storedCsrf, type VisitorSocket } from '../visitor/visitorSocket';
+import {
+  autoSubmits,
+  initialVisitorState,
+  ratingProblem,
+  registerBody as registerBodyOf,
+  VISITOR_FIELDS,
+  type VisitorEvent,
+  type VisitorState,
+  type VisitorValues,
+  valuesFromLink,
+  visitorReducer,
+} from '../../lib/visitorFlow';
+import { chime, openVisitorSocket, storedCsrf, type VisitorSocket } from '../../lib/visitorSocket';
 import { showChat } from './chat';
 import { disconnected, field, h } from './dom';
 import './widget.css';
@@ -15,20 +27,20 @@ import './widget.css';
 const root = document.getElementById('app') as HTMLElement;
 const token = decodeURIComponent(location.pathname.split('/').filter(Boolean)[2] ?? '');
 const params = new URLSearchParams(location.search);
-const FIELDS = ['name', 'phone', 'email', 'message'] as const;
-type Field = (typeof FIELDS)[number];
-type Values = Record<Field, string>;
+const FIELDS = VISITOR_FIELDS;
+type Values = VisitorValues;
 
-const values: Values = {
-  name: params.get('name') ?? '',
-  phone: params.get('phone') ?? '',
-  email: params.get('email') ?? '',
-  message: params.get('reason') ?? '',
-};
+const values: Values = valuesFromLink(params);
 const ic = params.get('ic') ?? undefined;
 const offlineForced = params.get('api') === 'false';
 let autoSubmitted = false;
 let socket: VisitorSocket | null = null;
+/** Where the visitor is in the flow (`visitorFlow`, shared with the React pages); each view is drawn from it. */
+let state: VisitorState = initialVisitorState;
+const step = (e: VisitorEvent) => {
+  state = visitorReducer(state, e);
+  return state;
+};
 
 /** Replaces the page with one card (inside the widget the panel is the card already: no second border). */
 export function show(...children: (Node | string | null | false)[]): HTMLElement {
@@ -48,14 +60,16 @@ export async function boot(): Promise<void> {
   try {
     r = await api<LiveChatInfoAnswer>('POST', '/api/livechat/info', { token, csrf: storedCsrf.get(token) });
   } catch {
+    step({ type: 'infoFailed' });
     return void show(title(S.invalidLink), text(S.invalidLinkBody));
   }
   storedCsrf.set(token, r.csrf);
-  if (r.result === 'success' && r.ticket_id) return showChat(token, r, boot);
-  if (r.result === 'success' && r.queued) return join(r);
+  const next = step({ type: 'info', answer: r, offlineForced });
   if (r.result === 'closed') storedCsrf.clear(token);
-  if (r.result === 'success') return offlineForced ? showForm(r, true) : showStart(r);
-  if (r.result === 'noAgent') return showForm(r, true);
+  if (next.view === 'chat') return showChat(token, r, boot);
+  if (next.view === 'queue') return join(r);
+  if (next.view === 'offline') return showForm(r, true);
+  if (next.view === 'start') return showStart(r);
   showRating(r);
 }
 
@@ -65,20 +79,23 @@ function showStart(info: LiveChatInfoAnswer) {
     heading(info),
     title(S.welcome),
     text(S.welcomeBody),
-    button(S.continue, () => showForm(info, false)),
+    button(S.continue, () => {
+      step({ type: 'continue' });
+      showForm(info, false);
+    }),
   );
 }
 
 /** VISITOR-26: all of name, phone, email and reason given: submit at once. */
 function autoSubmit(info: LiveChatInfoAnswer, offline: boolean): boolean {
-  if (autoSubmitted || !params.has('reason') || FIELDS.some((f) => values[f].trim() === '')) return false;
+  if (autoSubmitted || !autoSubmits(offline ? 'offline' : 'start', values, params)) return false;
   autoSubmitted = true;
   if (offline) void sendOffline(info);
   else join(info);
   return true;
 }
 
-/** The start form (VISITOR-28..30), or the offline variant (VISITOR-19, DECISIONS 10). */
+/** The start form (VISITOR-28..30), or the offline variant (VISITOR-19). */
 function showForm(info: LiveChatInfoAnswer, offline: boolean) {
   if (offline && autoSubmit(info, true)) return;
   const labels: Values = { name: S.name, phone: S.phone, email: S.email, message: S.message };
@@ -111,20 +128,12 @@ function showForm(info: LiveChatInfoAnswer, offline: boolean) {
   );
 }
 
-const registerBody = (csrf: string) => ({
-  _token: csrf,
-  token,
-  title: values.name,
-  name: values.name,
-  email: values.email,
-  phone: values.phone,
-  des: values.message,
-  ic,
-});
+const registerBody = (csrf: string) => registerBodyOf(csrf, token, values, ic);
 
 async function sendOffline(info: LiveChatInfoAnswer) {
   try {
     await api('POST', '/api/livechat/register?api=false', registerBody(info.csrf));
+    step({ type: 'offlineSent' });
     show(text(S.offlineSent));
   } catch (err) {
     console.warn('register', err);
@@ -137,13 +146,13 @@ function join(info: LiveChatInfoAnswer) {
   const alert = h('div');
   show(heading(info), alert, line);
   const setDown = (down: boolean) => alert.replaceChildren(...(down ? [disconnected()] : []));
-  let done = false;
+  step({ type: 'join' });
   const s = socket ?? openVisitorSocket(token, info.csrf);
   socket = s;
   s.off();
   const accepted = async () => {
-    if (done) return;
-    done = true;
+    if (state.view === 'queue' && state.accepted) return;
+    step({ type: 'accepted' });
     chime();
     line.textContent = S.accepted;
     try {
@@ -159,16 +168,18 @@ function join(info: LiveChatInfoAnswer) {
   };
   s.on('connect', () => {
     setDown(false);
-    s.emit('registerQueue', { token, csrf: info.csrf, ...values, ic }, (r) => {
+    s.emit('registerQueue', { token, csrf: info.csrf, ...values, ic, page: document.referrer.slice(0, 1000) }, (r) => {
       if (!r.ok) return console.warn('registerQueue', r.error);
-      if (!done) line.textContent = r.queue ? S.queueNumber(r.queue) : S.waiting;
+      const q = step({ type: 'queueNumber', place: r.queue || null });
+      if (q.view === 'queue' && !q.accepted) line.textContent = q.place ? S.queueNumber(q.place) : S.waiting;
       if (r.ticket_id) void accepted();
     });
   });
   s.on('disconnect', () => setDown(true));
   s.on('connect_error', () => setDown(true));
   s.on('queueNumber', (n) => {
-    if (!done) line.textContent = n ? S.queueNumber(n) : S.waiting;
+    const q = step({ type: 'queueNumber', place: n });
+    if (q.view === 'queue' && !q.accepted) line.textContent = q.place ? S.queueNumber(q.place) : S.waiting;
   });
   s.on('queueAccepted', () => void accepted());
 }
@@ -197,12 +208,12 @@ function showRating(info: LiveChatInfoAnswer) {
   const reason = field(S.reason, '', true);
   const error = h('p', { class: 'error-line', role: 'alert' });
   const send = async () => {
-    error.textContent =
-      rating === 0 ? S.ratingRequired : rating < 5 && reason.input.value.trim() === '' ? S.reasonRequired : '';
+    error.textContent = ratingProblem(rating, reason.input.value, S) ?? '';
     if (error.textContent) return;
     try {
       await api('POST', '/api/livechat/rate', { _token: info.csrf, token, rating, reason: reason.input.value });
       storedCsrf.clear(token);
+      step({ type: 'rated' });
       showEnd();
     } catch (err) {
       error.textContent = (err as Error).message;

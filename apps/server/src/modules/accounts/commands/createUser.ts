@@ -17,7 +17,7 @@ export interface CreateUserInput {
   permission?: string[];
 }
 
-/** DECISIONS 14: a supervisor is an agent who reads reports by default. */
+/** A supervisor is an agent who reads reports by default. */
 export const defaultPermissions = (type: UserType): string[] => (type === 'supervisor' ? ['view_report'] : []);
 
 /** Creates a user in an account. Emits `user.created`. A taken username is a 409. */

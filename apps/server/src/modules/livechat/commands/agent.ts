@@ -13,14 +13,14 @@ import {
 import type { Selectable } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
+import { lockUser } from '../../../platform/db/locks.js';
 import type { LiveChatsTable } from '../../../platform/db/schema.js';
 import { conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { postMessage } from '../../messages/index.js';
-import { ticketAudience, ticketItem } from '../../tickets/index.js';
+import { type Conversations, postMessage } from '../../messages/index.js';
+import { insertNumberedTicket, ticketAudience, ticketItem } from '../../tickets/index.js';
 import { reoffer, withdrawOffers } from '../offering.js';
 import { visitorRoom } from '../queue.js';
-import { insertTicket } from '../tickets.js';
 
 type Who = Pick<AuthContext, 'accountId' | 'userId' | 'username' | 'name' | 'type'>;
 
@@ -33,6 +33,7 @@ type Who = Pick<AuthContext, 'accountId' | 'userId' | 'username' | 'name' | 'typ
  */
 export async function acceptLiveChat(
   db: DB,
+  conversations: Conversations,
   who: Who,
   id: number | null,
   /** How many waiting chats Take one reads at a time (tests make it small to force the walk). */
@@ -40,11 +41,7 @@ export async function acceptLiveChat(
 ): Promise<AcceptAnswer> {
   try {
     return await runCommand(db, async (trx) => {
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ name: eb.ref('name') }))
-        .where('id', '=', who.userId)
-        .execute();
+      await lockUser(trx, who.accountId, who.userId);
       const account = await trx
         .selectFrom('accounts')
         .select('plan')
@@ -106,19 +103,19 @@ export async function acceptLiveChat(
         after = Number(candidates.at(-1)!.id);
       }
 
-      const ticketId = await insertTicket(trx, {
-        accountId: who.accountId,
+      // Assigned to the accepting agent at once.
+      const ticketId = await insertNumberedTicket(trx, who.accountId, {
         channel: 'LIVECHAT',
-        title: chat.name,
+        title: chat.name.slice(0, 300),
         name: chat.name,
         email: chat.email,
         phone: chat.phone,
-        departmentId: chat.department_id === null ? null : Number(chat.department_id),
+        department_id: chat.department_id === null ? null : Number(chat.department_id),
         assignee: who.username,
-        other: chat.ic ? { ic: chat.ic } : {},
+        other: JSON.stringify(chat.ic ? { ic: chat.ic } : {}),
       });
       await trx.updateTable('livechats').set({ ticket_id: ticketId }).where('id', '=', chat.id).execute();
-      await postMessage(trx, {
+      await postMessage(trx, conversations, {
         accountId: who.accountId,
         ticketId,
         sender: 'visitor',
@@ -168,7 +165,7 @@ async function tellTicket(trx: Trx, accountId: number, ticketId: number) {
   });
 }
 
-async function finish(trx: Trx, who: Who, ticketId: number, state: LiveChatState) {
+async function finish(trx: Trx, conversations: Conversations, who: Who, ticketId: number, state: LiveChatState) {
   const chat = await chatOfTicket(trx, who.accountId, ticketId);
   if (chat.state !== 'chatting') throw conflict(LIVECHAT_STRINGS.notRunning);
   await trx
@@ -184,7 +181,7 @@ async function finish(trx: Trx, who: Who, ticketId: number, state: LiveChatState
     .where('account_id', '=', who.accountId)
     .where('id', '=', ticketId)
     .execute();
-  await postMessage(trx, {
+  await postMessage(trx, conversations, {
     accountId: who.accountId,
     ticketId,
     sender: 'server',
@@ -208,12 +205,12 @@ async function finish(trx: Trx, who: Who, ticketId: number, state: LiveChatState
 }
 
 /** LIVECHAT-07, LIVECHAT-08: the agent ends the chat; the visitor goes to the rating view. */
-export const endLiveChat = (db: DB, who: Who, ticketId: number) =>
-  runCommand(db, (trx) => finish(trx, who, ticketId, 'ended'));
+export const endLiveChat = (db: DB, conversations: Conversations, who: Who, ticketId: number) =>
+  runCommand(db, (trx) => finish(trx, conversations, who, ticketId, 'ended'));
 
 /** VISITOR-16: the chat becomes a ticket; the visitor sees "Live Chat Converted" and may rate it. */
-export const convertLiveChat = (db: DB, who: Who, ticketId: number) =>
-  runCommand(db, (trx) => finish(trx, who, ticketId, 'converted'));
+export const convertLiveChat = (db: DB, conversations: Conversations, who: Who, ticketId: number) =>
+  runCommand(db, (trx) => finish(trx, conversations, who, ticketId, 'converted'));
 
 /**
  * LIVECHAT-09, LIVECHAT-10 (design): merges visitor session `ref_id` into `session_id`: every chat of

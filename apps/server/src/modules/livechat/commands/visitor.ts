@@ -8,25 +8,26 @@ import {
   type VisitorMessage,
 } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
-import { runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { postMessage } from '../../messages/index.js';
+import { lockAccount } from '../../../platform/db/locks.js';
+import { AppError, conflict } from '../../../platform/http/errors.js';
+import { runCommand } from '../../../platform/outbox/index.js';
+import { type Conversations, postMessage } from '../../messages/index.js';
+import { insertNumberedTicket } from '../../tickets/index.js';
+import { toVisitorMessage } from '../livechat.queries.js';
 import { offerNext } from '../offering.js';
 import { announceQueue, onlineAgents } from '../queue.js';
-import { accountByToken, hashSecret, latestChat, newSecret, type TokenAccount, visitorByCsrf } from '../settings.js';
-import { insertTicket } from '../tickets.js';
+import {
+  accountByToken,
+  hashSecret,
+  invalidLink,
+  latestChat,
+  newSecret,
+  type TokenAccount,
+  visitorByCsrf,
+  visitorOf,
+} from '../settings.js';
 
 const bad = (m: string) => new AppError(400, ErrorCode.validation, m);
-export const invalidLink = () => notFound(VISITOR_STRINGS.invalidLink);
-
-/** The account of a token and the visitor of a csrf, or a 404 / 403 that changes nothing. */
-export async function visitorOf(db: DB | Trx, token: string, csrf: string) {
-  const account = await accountByToken(db, token);
-  if (!account) throw invalidLink();
-  const visitor = await visitorByCsrf(db, account.accountId, csrf);
-  if (!visitor) throw new AppError(403, ErrorCode.forbidden, VISITOR_STRINGS.sessionEnded);
-  return { account, visitor };
-}
 
 /**
  * VISITOR-11, VISITOR-13: what the page shows. A browser without a (known) csrf gets a new visitor
@@ -66,17 +67,13 @@ async function newVisitor(db: DB, accountId: number): Promise<string> {
  * VISITOR-21: joins the queue with the form. A visitor already queued or chatting gets its current
  * chat back (a reconnect registers again); otherwise a new queued chat is added and announced.
  */
-export async function registerQueue(db: DB, token: string, csrf: string, form: VisitorForm) {
+export async function registerQueue(db: DB, token: string, csrf: string, form: VisitorForm, browser = '') {
   return runCommand(db, async (trx) => {
     const { account, visitor } = await visitorOf(trx, token, csrf);
-    // Joins of one account take turns (the account row locked by a no-op write): ids then rise in commit
-    // order, so a visitor's place read after commit is final and never grows when an earlier id commits
-    // later (seen on Postgres with 30 visitors at once: two were told the same number).
-    await trx
-      .updateTable('accounts')
-      .set((eb) => ({ plan: eb.ref('plan') }))
-      .where('id', '=', account.accountId)
-      .execute();
+    // Joins of one account take turns (`lockAccount`): ids then rise in commit order, so a visitor's place
+    // read after commit is final and never grows when an earlier id commits later (seen on Postgres with
+    // 30 visitors at once: two were told the same number).
+    await lockAccount(trx, account.accountId);
     const chat = await latestChat(trx, account.accountId, visitor.id);
     if (chat && (chat.state === 'queued' || chat.state === 'chatting'))
       return { account, visitorId: visitor.id, livechatId: Number(chat.id), ticketId: nullableId(chat.ticket_id) };
@@ -94,6 +91,8 @@ export async function registerQueue(db: DB, token: string, csrf: string, form: V
         message: form.message,
         department_id: account.departmentId,
         queued_at: Date.now(),
+        page: form.page?.trim() ?? '',
+        browser: browser.slice(0, 500),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -113,6 +112,7 @@ const nullableId = (v: number | null) => (v === null ? null : Number(v));
  */
 export async function registerVisitor(
   db: DB,
+  conversations: Conversations,
   input: {
     _token: string;
     token: string;
@@ -133,15 +133,13 @@ export async function registerVisitor(
       return Number(chat.ticket_id);
     }
     if (chat && (chat.state === 'queued' || chat.state === 'chatting')) throw conflict(LIVECHAT_STRINGS.notRunning);
-    const ticketId = await insertTicket(trx, {
-      accountId: account.accountId,
+    const ticketId = await insertNumberedTicket(trx, account.accountId, {
       channel: 'MANUAL',
-      title: input.title.trim(),
+      title: input.title.trim().slice(0, 300),
       name: input.name.trim(),
       email: input.email.trim(),
       phone: input.phone.trim(),
-      departmentId: account.departmentId,
-      assignee: '',
+      department_id: account.departmentId,
     });
     await trx
       .insertInto('livechats')
@@ -161,7 +159,7 @@ export async function registerVisitor(
         ended_at: Date.now(),
       })
       .execute();
-    await postMessage(trx, {
+    await postMessage(trx, conversations, {
       accountId: account.accountId,
       ticketId,
       sender: 'visitor',
@@ -196,6 +194,7 @@ export async function rateChat(db: DB, input: { _token: string; token: string; r
 /** A visitor's message (plain text) in its running chat; the same clientId twice makes one message. */
 export async function visitorSend(
   db: DB,
+  conversations: Conversations,
   who: { account: TokenAccount; visitorId: number },
   input: { message: string; clientId?: string },
 ): Promise<VisitorMessage> {
@@ -215,7 +214,7 @@ export async function visitorSend(
         return toVisitorMessage(existing);
       }
     }
-    const e = await postMessage(trx, {
+    const e = await postMessage(trx, conversations, {
       accountId: who.account.accountId,
       ticketId,
       sender: 'visitor',
@@ -236,44 +235,4 @@ export async function visitorSend(
       clientId: e.client_id,
     };
   });
-}
-
-export function toVisitorMessage(r: {
-  id: number;
-  ticket_id: number;
-  sender: string;
-  sender_name: string;
-  type: string;
-  message: string;
-  created_at: number;
-  client_id: string | null;
-}): VisitorMessage {
-  return {
-    id: Number(r.id),
-    ticketId: Number(r.ticket_id),
-    sender: r.sender,
-    senderName: r.sender_name,
-    type: r.type,
-    message: r.message,
-    ts: Number(r.created_at),
-    clientId: r.client_id,
-  };
-}
-
-/** The visitor's running (or last) chat's messages, without notes or deleted ones. */
-export async function visitorHistory(db: DB, who: { account: TokenAccount; visitorId: number }) {
-  const chat = await latestChat(db, who.account.accountId, who.visitorId);
-  if (!chat || chat.ticket_id === null)
-    return { data: [] as VisitorMessage[], state: (chat?.state ?? null) as LiveChatState | null };
-  const rows = await db
-    .selectFrom('messages')
-    .select(['id', 'ticket_id', 'sender', 'sender_name', 'type', 'message', 'created_at', 'client_id'])
-    .where('account_id', '=', who.account.accountId)
-    .where('ticket_id', '=', Number(chat.ticket_id))
-    .where('deleted_at', 'is', null)
-    .where('type', 'in', ['text', 'system'])
-    .orderBy('id', 'desc')
-    .limit(500)
-    .execute();
-  return { data: rows.reverse().map(toVisitorMessage), state: chat.state as LiveChatState };
 }

@@ -12,7 +12,7 @@ import type { DB } from '../../../platform/db/db.js';
 import { AppError, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { toNote, toReaction } from '../messages.queries.js';
-import { canRead, messageAudience, staffAudience } from '../messages.realtime.js';
+import type { Conversations } from '../messages.realtime.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
@@ -21,7 +21,7 @@ const bad = (message: string) => new AppError(400, ErrorCode.validation, message
  * message of a conversation the caller may not read (a Workspace chat they are not a member of) is
  * "You cannot read this conversation." (403), as its history is.
  */
-async function messageOf(trx: Trx, auth: AuthContext, messageId: number) {
+async function messageOf(trx: Trx, conversations: Conversations, auth: AuthContext, messageId: number) {
   const accountId = auth.accountId;
   const m = await trx
     .selectFrom('messages')
@@ -41,7 +41,7 @@ async function messageOf(trx: Trx, auth: AuthContext, messageId: number) {
     .executeTakeFirst();
   if (!m) throw notFound(MESSAGE_STRINGS.messageNotFound);
   const audience = { id: Number(m.ticket_id), accountId, channel: m.channel };
-  if (!(await canRead(trx, audience, auth.userId)))
+  if (!(await conversations.canRead(trx, audience, auth.userId)))
     throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
   return {
     id: Number(m.id),
@@ -61,11 +61,12 @@ async function messageOf(trx: Trx, auth: AuthContext, messageId: number) {
  */
 export async function deleteMessage(
   db: DB,
+  conversations: Conversations,
   auth: AuthContext,
   input: { message_id: number; ticket_id: number },
 ): Promise<void> {
   await runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth, input.message_id).catch(() => null);
+    const m = await messageOf(trx, conversations, auth, input.message_id).catch(() => null);
     if (!m || m.ticketId !== input.ticket_id) throw notFound(MESSAGE_STRINGS.ticketNotFound);
     if (m.type === 'system' || m.sender === 'server') throw bad(MESSAGE_STRINGS.systemMessage);
     if (m.sender !== auth.username && auth.type !== 'admin') throw forbidden(MESSAGE_STRINGS.notYours);
@@ -80,15 +81,20 @@ export async function deleteMessage(
       accountId: auth.accountId,
       type: 'message.deleted',
       payload: { ticketId: m.ticketId, messageId: m.id } satisfies SyncDeleteEvent,
-      realtime: { name: 'syncDelete', rooms: await messageAudience(trx, m.audience) },
+      realtime: { name: 'syncDelete', rooms: await conversations.messageAudience(trx, m.audience) },
     });
   });
 }
 
 /** MSG-19 (design): adds a note to a message; `receiveNote` to the staff of the conversation. */
-export async function addNote(db: DB, auth: AuthContext, input: { message_id: number; text: string }): Promise<Note> {
+export async function addNote(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: { message_id: number; text: string },
+): Promise<Note> {
   return runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth, input.message_id);
+    const m = await messageOf(trx, conversations, auth, input.message_id);
     const at = Date.now();
     const row = await trx
       .insertInto('message_notes')
@@ -108,14 +114,14 @@ export async function addNote(db: DB, auth: AuthContext, input: { message_id: nu
       accountId: auth.accountId,
       type: 'note.added',
       payload: { ...note, ticketId: m.ticketId },
-      realtime: { name: 'receiveNote', rooms: await staffAudience(trx, m.audience) },
+      realtime: { name: 'receiveNote', rooms: await conversations.staffAudience(trx, m.audience) },
     });
     return note;
   });
 }
 
 /** The caller's own note of the account, with its message's audience. */
-async function ownNote(trx: Trx, auth: AuthContext, id: number) {
+async function ownNote(trx: Trx, conversations: Conversations, auth: AuthContext, id: number) {
   const n = await trx
     .selectFrom('message_notes')
     .selectAll()
@@ -124,14 +130,19 @@ async function ownNote(trx: Trx, auth: AuthContext, id: number) {
     .executeTakeFirst();
   if (!n) throw notFound(MESSAGE_STRINGS.noteNotFound);
   if (n.sender !== auth.username && auth.type !== 'admin') throw forbidden(MESSAGE_STRINGS.notYours);
-  const m = await messageOf(trx, auth, Number(n.message_id));
+  const m = await messageOf(trx, conversations, auth, Number(n.message_id));
   return { n, m };
 }
 
 /** MSG-19: the author (or an admin) edits a note; `receiveNote` carries the new text. */
-export async function editNote(db: DB, auth: AuthContext, input: { id: number; text: string }): Promise<Note> {
+export async function editNote(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: { id: number; text: string },
+): Promise<Note> {
   return runCommand(db, async (trx) => {
-    const { n, m } = await ownNote(trx, auth, input.id);
+    const { n, m } = await ownNote(trx, conversations, auth, input.id);
     const at = Date.now();
     await trx
       .updateTable('message_notes')
@@ -144,22 +155,27 @@ export async function editNote(db: DB, auth: AuthContext, input: { id: number; t
       accountId: auth.accountId,
       type: 'note.edited',
       payload: { ...note, ticketId: m.ticketId },
-      realtime: { name: 'receiveNote', rooms: await staffAudience(trx, m.audience) },
+      realtime: { name: 'receiveNote', rooms: await conversations.staffAudience(trx, m.audience) },
     });
     return note;
   });
 }
 
 /** MSG-19: the author (or an admin) deletes a note; `deleteNote`. */
-export async function deleteNote(db: DB, auth: AuthContext, input: { id: number }): Promise<void> {
+export async function deleteNote(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: { id: number },
+): Promise<void> {
   await runCommand(db, async (trx) => {
-    const { n, m } = await ownNote(trx, auth, input.id);
+    const { n, m } = await ownNote(trx, conversations, auth, input.id);
     await trx.deleteFrom('message_notes').where('account_id', '=', auth.accountId).where('id', '=', input.id).execute();
     await appendEvent(trx, {
       accountId: auth.accountId,
       type: 'note.deleted',
       payload: { id: Number(n.id), message_id: m.id, ticketId: m.ticketId } satisfies DeleteNoteEvent,
-      realtime: { name: 'deleteNote', rooms: await staffAudience(trx, m.audience) },
+      realtime: { name: 'deleteNote', rooms: await conversations.staffAudience(trx, m.audience) },
     });
   });
 }
@@ -170,11 +186,12 @@ export async function deleteNote(db: DB, auth: AuthContext, input: { id: number 
  */
 export async function react(
   db: DB,
+  conversations: Conversations,
   auth: AuthContext,
   input: { message_id: number; reaction: string; emoji_text: string; remove: boolean },
 ): Promise<void> {
   await runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth, input.message_id);
+    const m = await messageOf(trx, conversations, auth, input.message_id);
     const existing = await trx
       .selectFrom('message_reactions')
       .selectAll()
@@ -209,16 +226,21 @@ export async function react(
       payload: { ...toReaction(row!), ticketId: m.ticketId } satisfies ReactionEvent,
       realtime: {
         name: input.remove ? 'removeReaction' : 'addReaction',
-        rooms: await staffAudience(trx, m.audience),
+        rooms: await conversations.staffAudience(trx, m.audience),
       },
     });
   });
 }
 
 /** MSG-19, MSG-20: pins and unpins a message; a no-op when it already is. */
-export async function pin(db: DB, auth: AuthContext, input: { message_id: number; pinned: boolean }): Promise<void> {
+export async function pin(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: { message_id: number; pinned: boolean },
+): Promise<void> {
   await runCommand(db, async (trx) => {
-    const m = await messageOf(trx, auth, input.message_id);
+    const m = await messageOf(trx, conversations, auth, input.message_id);
     if (m.pinned === input.pinned) return;
     await trx
       .updateTable('messages')
@@ -230,7 +252,10 @@ export async function pin(db: DB, auth: AuthContext, input: { message_id: number
       accountId: auth.accountId,
       type: input.pinned ? 'message.pinned' : 'message.unpinned',
       payload: { ticketId: m.ticketId, messageId: m.id, username: auth.username } satisfies PinEvent,
-      realtime: { name: input.pinned ? 'addPin' : 'removePin', rooms: await staffAudience(trx, m.audience) },
+      realtime: {
+        name: input.pinned ? 'addPin' : 'removePin',
+        rooms: await conversations.staffAudience(trx, m.audience),
+      },
     });
   });
 }

@@ -7,16 +7,21 @@ import {
   type Message,
   type MessageFile,
   type NewMessageEvent,
+  SENDERS,
   type SendMessageInput,
+  TICKET_STATUS,
+  TICKET_STRINGS,
   type TicketUpdated,
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, onPostgres } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { recordAudit } from '../../audit/index.js';
 import { ticketAudience, touchTicketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
-import { canRead, messageAudience, staffOf } from '../messages.realtime.js';
+import { type Conversations, staffOf } from '../messages.realtime.js';
+import { systemMessage } from '../systemMessage.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
@@ -33,6 +38,11 @@ export interface PostMessage {
   replyId?: number | null;
   files?: MessageFile[];
   email?: { to: string[]; cc: string[]; subject: string; email2?: string; template?: string } | null;
+  /**
+   * An e-mail reply that leaves through the ticket's mailbox: stored `sending`, with `email.reply_queued`
+   * appended for the sender (docs/email.md, "Out").
+   */
+  emailOut?: boolean;
   /** A customer wrote it (visitor, e-mail, social): the ticket waits for an answer. */
   fromCustomer: boolean;
   /** The ticket's channel, when the caller read the ticket in this same transaction (saves reading it again). */
@@ -44,8 +54,8 @@ export interface PostMessage {
  * (updated_at; last_message_at for a customer, has_responded for an agent), `newMessage` to the
  * conversation's audience and `updateTicket` to the account. The caller has checked the ticket's account.
  */
-export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageEvent> {
-  return (await postMessages(trx, m.accountId, [m]))[0]!;
+export async function postMessage(trx: Trx, conversations: Conversations, m: PostMessage): Promise<NewMessageEvent> {
+  return (await postMessages(trx, conversations, m.accountId, [m]))[0]!;
 }
 
 /**
@@ -54,7 +64,12 @@ export async function postMessage(trx: Trx, m: PostMessage): Promise<NewMessageE
  * `updateTicket` a ticket (its state after all of them), appended last with one sequence bump. On Postgres
  * the ticket rows and the account's sequence are locked from the touch to commit only, once for the lot.
  */
-export async function postMessages(trx: Trx, accountId: number, list: PostMessage[]): Promise<NewMessageEvent[]> {
+export async function postMessages(
+  trx: Trx,
+  conversations: Conversations,
+  accountId: number,
+  list: PostMessage[],
+): Promise<NewMessageEvent[]> {
   const at = Date.now();
   const ticketIds = [...new Set(list.map((m) => m.ticketId))].sort((a, b) => a - b);
   const channels = new Map<number, string>();
@@ -85,6 +100,7 @@ export async function postMessages(trx: Trx, accountId: number, list: PostMessag
           reply_id: m.replyId ?? null,
           files: JSON.stringify(m.files ?? []),
           email_meta: m.email ? JSON.stringify(m.email) : null,
+          email_state: m.email && m.emailOut ? 'sending' : null,
           created_at: at,
         })),
       )
@@ -104,21 +120,48 @@ export async function postMessages(trx: Trx, accountId: number, list: PostMessag
 
   const tickets = new Map<number, { messageRooms: string[]; staffRooms: string[]; set: TouchSet }>();
   for (const id of ticketIds) {
-    const messageRooms = await messageAudience(trx, { id, accountId, channel: channels.get(id)! });
+    const messageRooms = await conversations.messageAudience(trx, { id, accountId, channel: channels.get(id)! });
     tickets.set(id, { messageRooms, staffRooms: staffOf(messageRooms), set: { updated_at: at } });
   }
   for (const m of list) {
     const set = tickets.get(m.ticketId)!.set;
-    const agentAnswer = !m.fromCustomer && m.type !== 'system' && m.sender !== 'server' && m.sender !== 'translatebot';
-    if (m.fromCustomer) set.last_message_at = at;
+    // A customer's message that does not wait for the team (an auto-reply or a bounce stored in its ticket:
+    // sender `visitor`, not `fromCustomer`) is no answer either: it leaves the ticket's state as it was.
+    const agentAnswer =
+      !m.fromCustomer &&
+      m.type !== 'system' &&
+      m.sender !== 'server' &&
+      m.sender !== 'translatebot' &&
+      m.sender !== SENDERS.visitor;
+    // has_responded is "the team answered the customer's last message", the one fact the list's "Replied" and
+    // the SLA engine (waitsForTeam) both read: a customer message clears it, an agent answer sets it.
+    if (m.fromCustomer) {
+      set.last_message_at = at;
+      set.has_responded = 0;
+    }
     if (agentAnswer) set.has_responded = 1;
   }
   // The tickets' activity and their list items from the updated rows, after every read, in id order (two
   // writers lock them in the same order).
   const updated: NewEvent[] = [];
+  const reopened: NewEvent[] = [];
   for (const [id, t] of tickets) {
-    const item = await touchTicketItem(trx, accountId, id, t.set);
+    let item = await touchTicketItem(trx, accountId, id, t.set);
     if (!item) throw notFound(MESSAGE_STRINGS.ticketNotFound);
+    // A customer writing to a Pending ticket (one waiting for the customer) hands it back to the team: Open
+    // again, so the list, the views and the SLA clocks (paused while Pending) see it waiting.
+    if (t.set.last_message_at !== undefined && item.closed === TICKET_STATUS.pending) {
+      item = (await touchTicketItem(trx, accountId, id, { updated_at: at, closed: TICKET_STATUS.open }))!;
+      const channel = channels.get(id)!;
+      const message = TICKET_STRINGS.customerReopened;
+      reopened.push(await systemMessage(trx, conversations, { accountId, ticketId: id, channel, message, at }));
+      await recordAudit(trx, {
+        accountId,
+        actor: 'server',
+        action: 'ticket.status_set',
+        detail: { id, status: TICKET_STATUS.open, reason: 'customer_message' },
+      });
+    }
     updated.push({
       accountId,
       type: 'ticket.updated',
@@ -138,6 +181,12 @@ export async function postMessages(trx: Trx, accountId: number, list: PostMessag
         realtime: { name: 'newMessage', rooms: tickets.get(event.ticketId)!.messageRooms },
       }),
     ),
+    ...events.flatMap((event, i): NewEvent[] =>
+      list[i]!.email && list[i]!.emailOut
+        ? [{ accountId, type: 'email.reply_queued', payload: { messageId: event.id, ticketId: event.ticketId } }]
+        : [],
+    ),
+    ...reopened,
     ...updated,
   ]);
   return events;
@@ -238,9 +287,10 @@ async function refuseEndedLiveChat(q: DB, accountId: number, ticketId: number): 
 
 export async function sendMessage(
   db: DB,
+  conversations: Conversations,
   auth: AuthContext,
   input: SendMessageInput,
-  extra: Partial<Pick<PostMessage, 'email' | 'files'>> = {},
+  extra: Partial<Pick<PostMessage, 'email' | 'files' | 'emailOut'>> = {},
 ): Promise<Message> {
   const reader = { accountId: auth.accountId, username: auth.username };
   /** The message to post, or the one a repeat of its queue- id already stored. */
@@ -253,7 +303,7 @@ export async function sendMessage(
       .executeTakeFirst();
     if (!ticket) throw notFound(MESSAGE_STRINGS.ticketNotFound);
     const audience = { id: input.ticket_id, accountId: auth.accountId, channel: ticket.channel };
-    if (!(await canRead(q, audience, auth.userId)))
+    if (!(await conversations.canRead(q, audience, auth.userId)))
       throw new AppError(403, ErrorCode.forbidden, MESSAGE_STRINGS.cannotRead);
     if (isLiveChatChannel(ticket.channel)) await refuseEndedLiveChat(q, auth.accountId, input.ticket_id);
     if (input.client_id) {
@@ -278,6 +328,7 @@ export async function sendMessage(
         replyId: input.reply_id ?? null,
         files,
         email: extra.email ?? null,
+        emailOut: extra.emailOut ?? false,
         fromCustomer: false,
         channel: ticket.channel,
       },
@@ -287,11 +338,11 @@ export async function sendMessage(
   const alone = () =>
     runCommand(db, async (trx) => {
       const p = await prepare(trx as unknown as DB);
-      return 'seen' in p ? p.seen : postMessage(trx, p.post);
+      return 'seen' in p ? p.seen : postMessage(trx, conversations, p.post);
     });
   try {
     const p = await prepare(db);
-    return forReader('seen' in p ? p.seen : await batcherOf(db).post(p.post, alone), reader);
+    return forReader('seen' in p ? p.seen : await batcherOf(db, conversations).post(p.post, alone), reader);
   } catch (err) {
     // Two sends of one queue- id raced (two nodes, a retry overtaking the first): the loser answers the winner.
     if (input.client_id && isUniqueViolation(err)) {
@@ -322,7 +373,10 @@ class SendBatcher {
   private readonly waiting = new Map<number, SendJob[]>();
   private readonly busy = new Set<number>();
 
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly conversations: Conversations,
+  ) {}
 
   post(post: PostMessage, alone: () => Promise<NewMessageEvent>): Promise<NewMessageEvent> {
     return new Promise((resolve, reject) => {
@@ -353,6 +407,7 @@ class SendBatcher {
           events = await runCommand(this.db, (trx) =>
             postMessages(
               trx,
+              this.conversations,
               accountId,
               jobs.map((j) => j.post),
             ),
@@ -373,10 +428,11 @@ class SendBatcher {
 }
 
 const batchers = new WeakMap<DB, SendBatcher>();
-function batcherOf(db: DB): SendBatcher {
+/** One batcher per database handle, so per server instance (its conversation rules with it). */
+function batcherOf(db: DB, conversations: Conversations): SendBatcher {
   let b = batchers.get(db);
   if (!b) {
-    b = new SendBatcher(db);
+    b = new SendBatcher(db, conversations);
     batchers.set(db, b);
   }
   return b;

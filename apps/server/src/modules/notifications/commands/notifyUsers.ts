@@ -33,7 +33,7 @@ export interface NotifyInput {
 export const NOTIFICATION_CREATED = 'notification.created';
 
 /**
- * Issue 8: raises a notification for each user, inside the caller's transaction (so it commits with the
+ * Raises a notification for each user, inside the caller's transaction (so it commits with the
  * change that caused it), and appends `notification.created` with `newNotification` to each user's own room.
  * Other modules call this for system notifications (mentioned in a note, a chat transferred to you).
  * Returns the notifications created (fewer than the users when some already had this source).

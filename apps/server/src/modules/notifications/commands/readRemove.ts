@@ -13,7 +13,7 @@ const owned = (db: DB, v: Viewer, id: number) =>
     .executeTakeFirst();
 
 /**
- * NOTIF-27, NOTIF-28, DECISIONS 8: marks the viewer's notifications of `category` seen, up to and including
+ * NOTIF-27, NOTIF-28: marks the viewer's notifications of `category` seen, up to and including
  * `lastId` (all of them without it). A `lastId` that is not the viewer's own notification is 404, nothing changed.
  */
 export async function markRead(db: DB, v: Viewer, input: NotificationReadInput): Promise<void> {

@@ -1,6 +1,6 @@
 import { effectiveStatus, type StatusUpdated } from '@parley/contracts';
-import { sql } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
+import { lockUser } from '../../../platform/db/locks.js';
 import { appendEvent, type Trx } from '../../../platform/outbox/index.js';
 import { statusUpdatedAudience } from '../status.realtime.js';
 
@@ -32,16 +32,14 @@ export async function applyStatus(
   next: StatusChange,
   at = Date.now(),
 ): Promise<{ changed: boolean; state: StatusUpdated } | null> {
-  // A no-op write takes the row lock first (Postgres), so two nodes changing one user apply in turn and
-  // each sees the other's result; SQLite runs one write transaction at a time anyway.
+  // The user's lock first, so two nodes changing one user apply in turn and each sees the other's result.
+  if (!(await lockUser(trx, who.accountId, who.userId))) return null;
   const u = await trx
-    .updateTable('users')
-    .set({ status: sql`status` })
+    .selectFrom('users')
+    .select(['username', 'status', 'second_status', 'status_reason', 'status_since'])
     .where('account_id', '=', who.accountId)
     .where('id', '=', who.userId)
-    .returning(['username', 'status', 'second_status', 'status_reason', 'status_since'])
-    .executeTakeFirst();
-  if (!u) return null;
+    .executeTakeFirstOrThrow();
 
   const status = next.status ?? (u.status === 'OFFLINE' ? 'OFFLINE' : 'ONLINE');
   const second_status = next.second_status ?? u.second_status;

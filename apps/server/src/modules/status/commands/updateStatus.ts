@@ -37,7 +37,7 @@ async function resolveChoice(trx: Trx, accountId: number, input: UpdateStatusInp
 }
 
 /**
- * DECISIONS 6, STATUS-10: the agent chooses a status. ONLINE clears the choice; a built-in status or the
+ * STATUS-10: the agent chooses a status. ONLINE clears the choice; a built-in status or the
  * name of one of the account's custom statuses becomes second_status, with its reason. Whoever chooses
  * is evidently here, so presence becomes ONLINE as well (the presence sweep puts a user with no socket
  * back Offline after the grace period). Choosing the current status again changes nothing.

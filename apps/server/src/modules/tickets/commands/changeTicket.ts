@@ -19,6 +19,7 @@ import type { TicketsTable } from '../../../platform/db/schema.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
+import type { Conversations } from '../../messages/messages.realtime.js';
 import { systemMessage } from '../../messages/systemMessage.js';
 import { listTicketStatuses } from '../ticketStatuses.js';
 import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets.events.js';
@@ -34,17 +35,26 @@ export interface CurrentTicket {
   assignee: string[];
   label: number[];
   department_id: number | null;
+  channel: string;
+  ticket_number: number;
 }
 
 /** What one change does: the columns it sets, the system message it posts, and who it newly assigns. */
 export interface TicketChange {
-  set: Partial<Pick<TicketsTable, 'closed' | 'assignee' | 'label' | 'department_id' | 'campaign_id'>>;
+  set: Partial<Pick<TicketsTable, 'closed' | 'assignee' | 'label' | 'department_id' | 'campaign_id' | 'priority'>> & {
+    last_message_at?: number;
+    has_responded?: number;
+    attachment?: number;
+  };
   message: string;
   action: AuditAction;
   detail: Record<string, unknown>;
   /** Usernames newly assigned by this change, recorded in `ticket_assignments`. */
   assigned?: { usernames: string[]; how: AssignHow };
 }
+
+/** Validates and decides one change from the ticket as it is (null: nothing to change); throws to refuse. */
+export type Plan = (trx: Trx, current: CurrentTicket) => Promise<TicketChange | null>;
 
 /** Who makes a change: a signed-in user, or the server itself (automatic assignment). */
 export interface Actor {
@@ -74,16 +84,18 @@ const splitAssignee = (s: string) =>
  */
 export async function changeTicket(
   db: DB,
+  conversations: Conversations,
   actor: Actor,
   ticketId: number,
   plan: (trx: Trx, current: CurrentTicket) => Promise<TicketChange | null>,
 ): Promise<{ item: TicketListItem; changed: boolean }> {
-  return runCommand(db, (trx) => changeTicketIn(trx, actor, ticketId, plan));
+  return runCommand(db, (trx) => changeTicketIn(trx, conversations, actor, ticketId, plan));
 }
 
 /** `changeTicket` inside a transaction the caller already holds (e.g. creating a ticket, then assigning it). */
 export async function changeTicketIn(
   trx: Trx,
+  conversations: Conversations,
   actor: Actor,
   ticketId: number,
   plan: (trx: Trx, current: CurrentTicket) => Promise<TicketChange | null>,
@@ -91,7 +103,7 @@ export async function changeTicketIn(
   {
     const row = await trx
       .selectFrom('tickets')
-      .select(['id', 'closed', 'assignee', 'label', 'department_id', 'channel'])
+      .select(['id', 'closed', 'assignee', 'label', 'department_id', 'channel', 'ticket_number'])
       .where('account_id', '=', actor.accountId)
       .where('id', '=', ticketId)
       .executeTakeFirst();
@@ -109,6 +121,8 @@ export async function changeTicketIn(
       assignee: splitAssignee(row.assignee),
       label,
       department_id: row.department_id === null ? null : Number(row.department_id),
+      channel: row.channel,
+      ticket_number: Number(row.ticket_number),
     };
     const change = await plan(trx, current);
     const viewer = { accountId: actor.accountId, userId: actor.userId ?? 0 };
@@ -121,7 +135,7 @@ export async function changeTicketIn(
       .where('id', '=', ticketId)
       .execute();
     // TICKET-27: the change's system message, shown live in open conversations.
-    const said = await systemMessage(trx, {
+    const said = await systemMessage(trx, conversations, {
       accountId: actor.accountId,
       ticketId,
       channel: row.channel,
@@ -174,22 +188,35 @@ export async function changeTicketIn(
 }
 
 /**
- * TICKET-22, TICKET-27, TICKET-28, DECISIONS 3: sets the status (0 to 3, or one of the account's custom
+ * TICKET-22, TICKET-27, TICKET-28: sets the status (0 to 3, or one of the account's custom
  * statuses, else "Unknown status.") and posts "X set the status to Y."
  */
-export async function setTicketStatus(db: DB, auth: AuthContext, input: TicketStatusInput): Promise<TicketListItem> {
-  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
-    const custom = input.status > 4 ? await listTicketStatuses(trx, auth.accountId) : [];
-    if (input.status > 4 && !custom.some((c) => c.status_code === input.status))
-      throw bad(TICKET_STATUS_STRINGS.unknownStatus);
+export async function setTicketStatus(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: TicketStatusInput,
+): Promise<TicketListItem> {
+  return (await runCommand(db, (trx) => setTicketStatusIn(trx, conversations, actorOf(auth), input))).item;
+}
+
+/** `setTicketStatus` inside the caller's transaction (a macro run changes many tickets in one). */
+export function setTicketStatusIn(trx: Trx, conversations: Conversations, actor: Actor, input: TicketStatusInput) {
+  return changeTicketIn(trx, conversations, actor, input.id, statusPlan(actor, input.status));
+}
+
+/** The plan of a status change (see `setTicketStatus`); bulk changes use it too. */
+export function statusPlan(actor: Actor, status: number): Plan {
+  return async (trx) => {
+    const custom = status > 4 ? await listTicketStatuses(trx, actor.accountId) : [];
+    if (status > 4 && !custom.some((c) => c.status_code === status)) throw bad(TICKET_STATUS_STRINGS.unknownStatus);
     return {
-      set: { closed: input.status },
-      message: TICKET_SYSTEM_MESSAGES.status(auth.name || auth.username, ticketStatusName(input.status, custom)),
+      set: { closed: status },
+      message: TICKET_SYSTEM_MESSAGES.status(actor.name || actor.username, ticketStatusName(status, custom)),
       action: 'ticket.status_set',
-      detail: { status: input.status },
+      detail: { status },
     };
-  });
-  return item;
+  };
 }
 
 /**
@@ -197,14 +224,29 @@ export async function setTicketStatus(db: DB, auth: AuthContext, input: TicketSt
  * stored as the user's username), else 400 naming the first unknown one. `[]` unassigns. Users who were
  * not assigned before are recorded in `ticket_assignments` as `manual`. Not limited by the plan.
  */
-export async function assignTicket(db: DB, auth: AuthContext, input: TicketAssignInput): Promise<TicketListItem> {
-  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx, current) => {
-    const wanted = [...new Set(input.assignee.map((u) => u.trim()))];
+export async function assignTicket(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: TicketAssignInput,
+): Promise<TicketListItem> {
+  return (await runCommand(db, (trx) => assignTicketIn(trx, conversations, actorOf(auth), input))).item;
+}
+
+/** `assignTicket` inside the caller's transaction. */
+export function assignTicketIn(trx: Trx, conversations: Conversations, actor: Actor, input: TicketAssignInput) {
+  return changeTicketIn(trx, conversations, actor, input.id, assignPlan(actor, input.assignee));
+}
+
+/** The plan of a manual assignment (see `assignTicket`); bulk changes and macros use it too. */
+export function assignPlan(actor: Actor, assignee: string[]): Plan {
+  return async (trx, current) => {
+    const wanted = [...new Set(assignee.map((u) => u.trim()))];
     const users = wanted.length
       ? await trx
           .selectFrom('users')
           .select(['username', 'name'])
-          .where('account_id', '=', auth.accountId)
+          .where('account_id', '=', actor.accountId)
           .where('active', '=', 1)
           .where(
             (eb) => eb.fn('lower', ['username']),
@@ -223,26 +265,35 @@ export async function assignTicket(db: DB, auth: AuthContext, input: TicketAssig
     return {
       set: { assignee: usernames.join(',') },
       message: TICKET_SYSTEM_MESSAGES.assigned(
-        auth.name || auth.username,
+        actor.name || actor.username,
         found.map((u) => u.name || u.username),
       ),
       action: 'ticket.assigned',
       detail: { assignee: usernames, how: 'manual' },
       assigned: { usernames: usernames.filter((u) => !current.assignee.includes(u)), how: 'manual' },
     };
-  });
-  return item;
+  };
 }
 
 /** The ticket's labels: ids of the account's labels that are not removed, else 400 naming the first bad id. */
-export async function setTicketLabels(db: DB, auth: AuthContext, input: TicketLabelsInput): Promise<TicketListItem> {
-  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
+export async function setTicketLabels(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: TicketLabelsInput,
+): Promise<TicketListItem> {
+  return (await runCommand(db, (trx) => setTicketLabelsIn(trx, conversations, actorOf(auth), input))).item;
+}
+
+/** `setTicketLabels` inside the caller's transaction. */
+export function setTicketLabelsIn(trx: Trx, conversations: Conversations, actor: Actor, input: TicketLabelsInput) {
+  return changeTicketIn(trx, conversations, actor, input.id, async (trx) => {
     const ids = [...new Set(input.label)];
     const labels = ids.length
       ? await trx
           .selectFrom('labels')
           .select(['id', 'name'])
-          .where('account_id', '=', auth.accountId)
+          .where('account_id', '=', actor.accountId)
           .where('removed', '=', 0)
           .where('id', 'in', ids)
           .execute()
@@ -252,40 +303,51 @@ export async function setTicketLabels(db: DB, auth: AuthContext, input: TicketLa
     return {
       set: { label: JSON.stringify(ids) },
       message: TICKET_SYSTEM_MESSAGES.labels(
-        auth.name || auth.username,
+        actor.name || actor.username,
         ids.map((x) => byId.get(x)!),
       ),
       action: 'ticket.labels_set',
       detail: { label: ids },
     };
   });
-  return item;
 }
 
 /** The ticket's department: one of the account's, or null for none; another account's id is 400. */
 export async function setTicketDepartment(
   db: DB,
+  conversations: Conversations,
   auth: AuthContext,
   input: TicketDepartmentInput,
 ): Promise<TicketListItem> {
-  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
+  const { item } = await changeTicket(
+    db,
+    conversations,
+    actorOf(auth),
+    input.id,
+    departmentPlan(auth, input.department_id),
+  );
+  return item;
+}
+
+/** The plan of a department change (see `setTicketDepartment`); bulk changes use it too. */
+export function departmentPlan(auth: AuthContext, departmentId: number | null): Plan {
+  return async (trx) => {
     let name: string | null = null;
-    if (input.department_id !== null) {
+    if (departmentId !== null) {
       const dep = await trx
         .selectFrom('departments')
         .select('name')
         .where('account_id', '=', auth.accountId)
-        .where('id', '=', input.department_id)
+        .where('id', '=', departmentId)
         .executeTakeFirst();
       if (!dep) throw bad(ASSIGN_STRINGS.unknownDepartment);
       name = dep.name;
     }
     return {
-      set: { department_id: input.department_id },
+      set: { department_id: departmentId },
       message: TICKET_SYSTEM_MESSAGES.department(auth.name || auth.username, name),
       action: 'ticket.department_set',
-      detail: { department_id: input.department_id },
+      detail: { department_id: departmentId },
     };
-  });
-  return item;
+  };
 }

@@ -14,7 +14,9 @@ type CallDirection = (typeof CALL_DIRECTIONS)[number];
 
 import { AppError } from '../../../platform/http/errors.js';
 import { appendEvent, type Trx } from '../../../platform/outbox/index.js';
+import type { Conversations } from '../../messages/messages.realtime.js';
 import { assignTicketAutomaticallyIn } from '../assignment.js';
+import { insertNumberedTicket } from '../insertNumberedTicket.js';
 import { emitChannelData } from '../live.js';
 import { ticketItem } from '../tickets.queries.js';
 
@@ -23,7 +25,7 @@ const bad = (message: string) => new AppError(400, ErrorCode.validation, message
 /** A new ticket, from an agent (MANUAL) or a channel (EMAIL, LIVECHAT, CALL, ...). */
 export interface NewTicket {
   accountId: number;
-  /** A channel code (DECISIONS 4); an unknown code is refused. */
+  /** A channel code; an unknown code is refused. */
   channel: string;
   title: string;
   name?: string;
@@ -42,6 +44,8 @@ export interface NewTicket {
   /** TICKET-15: the source's reference, the account's address an e-mail came to ('' none). */
   ref?: string;
   receiverEmail?: string;
+  /** The mailbox an e-mail came in through: the ticket's replies leave from it. */
+  mailboxId?: number | null;
   /** TICKET-15: a CALL ticket's direction and number. */
   callDirection?: CallDirection;
   did?: string;
@@ -72,13 +76,13 @@ export async function departmentStrategy(trx: Trx, accountId: number, department
 
 /**
  * RT-21, TICKET-01: creates a ticket inside the caller's transaction (use it within `runCommand`) and
- * returns its id. The ticket is open (0), numbered with the account's next ticket_number (account row
- * locked, so two at once never share a number), checked (channel, department, labels, campaign must be
+ * returns its id. The ticket is open (0), numbered with the account's next ticket_number
+ * (`insertNumberedTicket`: two at once never share a number), checked (channel, department, labels, campaign must be
  * valid and the account's, else 400 and nothing is written). It emits `createTicket` to the account room
  * and `channelDataUpdated(2)` to the non-admins; when its department has automatic assignment switched
  * on, the ticket is then assigned in the same transaction (`updateTicket` follows).
  */
-export async function createTicket(trx: Trx, t: NewTicket): Promise<number> {
+export async function createTicket(trx: Trx, conversations: Conversations, t: NewTicket): Promise<number> {
   if (!(CHANNEL_CODES as readonly string[]).includes(t.channel)) throw bad(`Unknown channel: ${t.channel}.`);
   const departmentId = t.departmentId ?? null;
   const campaignId = t.campaignId ?? null;
@@ -90,30 +94,14 @@ export async function createTicket(trx: Trx, t: NewTicket): Promise<number> {
   for (const l of label)
     if (!(await owned(trx, 'labels', t.accountId, [l]))) throw bad(TICKET_CREATE_STRINGS.unknownLabel(l));
 
-  // A no-op write takes the account row's lock (Postgres) until commit; SQLite has one writer anyway.
-  await trx
-    .updateTable('accounts')
-    .set((eb) => ({ plan: eb.ref('plan') }))
-    .where('id', '=', t.accountId)
-    .execute();
-  const max = await trx
-    .selectFrom('tickets')
-    .select((eb) => eb.fn.max('ticket_number').as('n'))
-    .where('account_id', '=', t.accountId)
-    .executeTakeFirst();
-  const at = t.at ?? Date.now();
-  const row = await trx
-    .insertInto('tickets')
-    .values({
-      account_id: t.accountId,
-      ticket_number: Number(max?.n ?? 0) + 1,
+  const id = await insertNumberedTicket(trx, t.accountId, (now) => {
+    const at = t.at ?? now;
+    return {
       title: t.title,
       channel: t.channel,
-      closed: 0,
       priority: t.priority ?? '',
       label: JSON.stringify(label),
       department_id: departmentId,
-      assignee: '',
       name: t.name ?? '',
       email: t.email ?? '',
       phone: t.phone ?? '',
@@ -125,13 +113,12 @@ export async function createTicket(trx: Trx, t: NewTicket): Promise<number> {
       other: JSON.stringify(t.other ?? {}),
       ref: t.ref ?? '',
       receiver_email: t.receiverEmail ?? '',
+      mailbox_id: t.mailboxId ?? null,
       call_direction: t.callDirection ?? '',
       did: t.did ?? '',
       user_id: t.userId ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const id = Number(row.id);
+    };
+  });
   const { read: _r, newMessage: _n, ...payload } = await ticketItem(trx, { accountId: t.accountId, userId: 0 }, id);
   await appendEvent(trx, {
     accountId: t.accountId,
@@ -141,6 +128,6 @@ export async function createTicket(trx: Trx, t: NewTicket): Promise<number> {
   });
   await emitChannelData(trx, t.accountId, { channel: t.channel, ticketId: id, reason: 'created' });
   const strategy = await departmentStrategy(trx, t.accountId, departmentId);
-  if (strategy) await assignTicketAutomaticallyIn(trx, t.accountId, id, strategy);
+  if (strategy) await assignTicketAutomaticallyIn(trx, conversations, t.accountId, id, strategy);
   return id;
 }

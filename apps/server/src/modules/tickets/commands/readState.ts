@@ -1,52 +1,11 @@
-import {
-  openCodes,
-  rooms,
-  TICKET_LIST_TYPES,
-  TICKET_STRINGS,
-  type TicketUpdated,
-  UNREAD_CAP,
-  type UnreadCount,
-  type UnreadCount2,
-} from '@parley/contracts';
-import { sql } from 'kysely';
+import { rooms, TICKET_STRINGS, type TicketUpdated, type UnreadCount, type UnreadCount2 } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { emitChannelData } from '../live.js';
-import { listTicketStatuses } from '../ticketStatuses.js';
 import { ticketItem, type Viewer } from '../tickets.queries.js';
 import { ticketAudience } from '../tickets.realtime.js';
-
-type Db = DB | Trx;
-
-/**
- * RT-43, RT-44: the caller's unread tickets per list: open-type (0, 1 or an open custom status) with a
- * customer message after the caller last read them; each count stops at UNREAD_CAP.
- */
-export async function unreadCounts(db: Db, viewer: Viewer): Promise<UnreadCount[]> {
-  const codes = [1, ...openCodes(await listTicketStatuses(db, viewer.accountId))];
-  const out: UnreadCount[] = [];
-  for (const type of ['ticket', 'livechat', 'chat'] as const) {
-    const kind = TICKET_LIST_TYPES[type];
-    let q = db
-      .selectFrom('tickets')
-      .leftJoin('ticket_reads', (j) =>
-        j
-          .onRef('ticket_reads.ticket_id', '=', 'tickets.id')
-          .on('ticket_reads.user_id', '=', viewer.userId)
-          .on('ticket_reads.account_id', '=', viewer.accountId),
-      )
-      .select(sql<number>`1`.as('one'))
-      .where('tickets.account_id', '=', viewer.accountId)
-      .where('tickets.closed', 'in', codes)
-      .where('tickets.last_message_at', '>', sql<number>`coalesce(ticket_reads.read_at, 0)`);
-    if (kind.only) q = q.where('tickets.channel', 'in', [...kind.only]);
-    if (kind.excluded.length) q = q.where('tickets.channel', 'not in', [...kind.excluded]);
-    const rows = await q.limit(UNREAD_CAP).execute();
-    out.push({ type, count: rows.length });
-  }
-  return out;
-}
+import { unreadCounts } from '../unreadCounts.js';
 
 /**
  * TICKET-41, RT-17: marks a ticket read by the caller now (`ticket_reads`), then sends the caller's new
@@ -84,7 +43,8 @@ export async function markTicketRead(db: DB, viewer: Viewer, ticketId: number): 
  * - `updated_at` moves to `at` (the list re-sorts);
  * - a customer message (`fromCustomer`) sets `last_message_at`, so the ticket shows "New message" to
  *   everyone who has not read it since (TICKET-42, TICKET-57), and tells non-admins (`channelDataUpdated`);
- * - an agent message sets `has_responded` (the highlight reads "Replied", TICKET-57) and, when `readerId`
+ * - an agent message sets `has_responded` (the highlight reads "Replied", TICKET-57; a customer message clears
+ *   it again: the SLA engine reads the same column) and, when `readerId`
  *   is given, marks the ticket read for that agent.
  * Emits `updateTicket` to the account room. Another account's ticket is "Ticket not found.".
  */
@@ -95,7 +55,9 @@ export async function touchTicketOnMessage(
   const at = m.at ?? Date.now();
   const done = await trx
     .updateTable('tickets')
-    .set(m.fromCustomer ? { updated_at: at, last_message_at: at } : { updated_at: at, has_responded: 1 })
+    .set(
+      m.fromCustomer ? { updated_at: at, last_message_at: at, has_responded: 0 } : { updated_at: at, has_responded: 1 },
+    )
     .where('account_id', '=', m.accountId)
     .where('id', '=', m.ticketId)
     .returning('channel')

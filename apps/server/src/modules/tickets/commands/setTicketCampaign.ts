@@ -8,6 +8,7 @@ import {
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError } from '../../../platform/http/errors.js';
+import type { Conversations } from '../../messages/messages.realtime.js';
 import { actorOf, changeTicket } from './changeTicket.js';
 
 /**
@@ -17,10 +18,11 @@ import { actorOf, changeTicket } from './changeTicket.js';
  */
 export async function setTicketCampaign(
   db: DB,
+  conversations: Conversations,
   auth: AuthContext,
   input: TicketCampaignInput,
 ): Promise<TicketListItem> {
-  const { item } = await changeTicket(db, actorOf(auth), input.id, async (trx) => {
+  const { item } = await changeTicket(db, conversations, actorOf(auth), input.id, async (trx) => {
     let name: string | null = null;
     if (input.campaign_id !== null) {
       const campaign = await trx

@@ -1,12 +1,12 @@
 import type { UpdateUserInput } from '@parley/contracts';
-import { sql } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { forgetResolvedSessions, revokeAllSessions, sessionsEnded } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
+import { lockAccount } from '../../../platform/db/locks.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
-import { checkDepartments } from './checkDepartments.js';
+import { checkDepartments } from '../checkDepartments.js';
 
 /**
  * An admin edits a user. Deactivating ends all of the user's sessions at once. The account always keeps
@@ -16,13 +16,9 @@ export async function updateUser(db: DB, actor: AuthContext & { ip: string }, id
   let ended: number[] = [];
   await runCommand(db, async (trx) => {
     if (input.active === false || (input.type !== undefined && input.type !== 'admin')) {
-      // Two admins demoting each other at once would both count two admins: the account row's lock
-      // makes such edits of one account take turns (Postgres; SQLite writes one at a time anyway).
-      await trx
-        .updateTable('accounts')
-        .set({ updated_at: sql`updated_at` })
-        .where('id', '=', actor.accountId)
-        .execute();
+      // Two admins demoting each other at once would both count two admins: the account's lock makes such
+      // edits of one account take turns.
+      await lockAccount(trx, actor.accountId);
     }
     const user = await trx
       .selectFrom('users')

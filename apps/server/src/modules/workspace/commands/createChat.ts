@@ -9,62 +9,11 @@ import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { postMessage } from '../../messages/index.js';
-import { chatItem } from '../workspace.queries.js';
+import { type Conversations, postMessage } from '../../messages/index.js';
+import { insertNumberedTicket } from '../../tickets/index.js';
+import { activeUsers, chatItem } from '../workspace.queries.js';
 
 export const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
-
-/** Active users of the account among `ids`, or the 400 naming the rule when any is not one. */
-export async function activeUsers(db: DB | Trx, accountId: number, ids: number[]) {
-  if (ids.length === 0) return [];
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'name'])
-    .where('account_id', '=', accountId)
-    .where('id', 'in', ids)
-    .where('active', '=', 1)
-    .execute();
-  if (users.length !== ids.length) throw bad(W.unknownMember);
-  return users.map((u) => ({ id: Number(u.id), username: u.username, name: u.name }));
-}
-
-/** A ticket of channel `chat` in the caller's transaction, numbered like every ticket of the account. */
-async function insertChatTicket(trx: Trx, accountId: number, title: string, by: AuthContext): Promise<number> {
-  // Lock the account row (a no-op write) so two tickets never share a ticket_number.
-  await trx
-    .updateTable('accounts')
-    .set((eb) => ({ plan: eb.ref('plan') }))
-    .where('id', '=', accountId)
-    .execute();
-  const max = await trx
-    .selectFrom('tickets')
-    .select((eb) => eb.fn.max('ticket_number').as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  const at = Date.now();
-  const row = await trx
-    .insertInto('tickets')
-    .values({
-      account_id: accountId,
-      ticket_number: Number(max?.n ?? 0) + 1,
-      title,
-      channel: WORKSPACE_CHANNEL,
-      closed: 0,
-      priority: '',
-      label: '[]',
-      department_id: null,
-      assignee: '',
-      name: by.name || by.username,
-      email: '',
-      phone: '',
-      created_at: at,
-      updated_at: at,
-      campaign_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
 
 const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; message?: string };
@@ -86,7 +35,12 @@ async function directChat(db: DB | Trx, accountId: number, key: string): Promise
  * pair has only one: asking again (or both at once) answers the existing chat. A system message opens
  * the chat, so its members' lists learn of it live (`newMessage` to their own rooms).
  */
-export async function createChat(db: DB, auth: AuthContext, input: CreateChatInput): Promise<ChatItem> {
+export async function createChat(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: CreateChatInput,
+): Promise<ChatItem> {
   const me = { accountId: auth.accountId, userId: auth.userId, username: auth.username };
   const others = [...new Set(input.members)].filter((id) => id !== auth.userId);
   if (others.length === 0) throw bad(W.pickMembers);
@@ -101,7 +55,12 @@ export async function createChat(db: DB, auth: AuthContext, input: CreateChatInp
   try {
     const id = await runCommand(db, async (trx) => {
       const users = await activeUsers(trx, auth.accountId, others);
-      const ticketId = await insertChatTicket(trx, auth.accountId, title, auth);
+      // A ticket of channel `chat`, numbered like every ticket of the account.
+      const ticketId = await insertNumberedTicket(trx, auth.accountId, {
+        title,
+        channel: WORKSPACE_CHANNEL,
+        name: auth.name || auth.username,
+      });
       const at = Date.now();
       await trx
         .insertInto('workspace_chats')
@@ -126,7 +85,7 @@ export async function createChat(db: DB, auth: AuthContext, input: CreateChatInp
           })),
         )
         .execute();
-      await postMessage(trx, {
+      await postMessage(trx, conversations, {
         accountId: auth.accountId,
         ticketId,
         sender: 'server',

@@ -10,17 +10,21 @@ import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 
 import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
-import { postMessage } from '../../messages/index.js';
-import { chatItem, memberRooms } from '../workspace.queries.js';
-import { activeUsers, bad } from './createChat.js';
-import { memberChat } from './readChat.js';
+import { type Conversations, postMessage } from '../../messages/index.js';
+import { activeUsers, chatItem, memberChat, memberRooms } from '../workspace.queries.js';
+import { bad } from './createChat.js';
 
 /**
  * CHAT-07 (design): a member renames a group, adds team members or removes members (themselves too:
  * leaving). A 1:1 chat does not change. Each change is a system message; `participantChanged` goes to
  * everyone who was or is a member, so a removed member's open chat closes (RT-30).
  */
-export async function updateChat(db: DB, auth: AuthContext, input: UpdateChatInput): Promise<ChatItem | null> {
+export async function updateChat(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  input: UpdateChatInput,
+): Promise<ChatItem | null> {
   const me = { accountId: auth.accountId, userId: auth.userId, username: auth.username };
   await runCommand(db, async (trx) => {
     const chat = await memberChat(trx, auth, input.id);
@@ -77,7 +81,7 @@ export async function updateChat(db: DB, auth: AuthContext, input: UpdateChatInp
       lines.push(`${who} removed ${removed.map((m) => m.username).join(', ')}.`);
     }
     if (lines.length === 0) return;
-    await postMessage(trx, {
+    await postMessage(trx, conversations, {
       accountId: auth.accountId,
       ticketId: input.id,
       sender: 'server',

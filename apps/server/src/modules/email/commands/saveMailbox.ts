@@ -1,0 +1,237 @@
+import { createPrivateKey } from 'node:crypto';
+import { EMAIL_STRINGS, ErrorCode, type Mailbox, type MailboxInput } from '@parley/contracts';
+import type { AuthContext } from '../../../platform/auth/sessions.js';
+import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
+import { AppError, conflict, forbidden, notFound } from '../../../platform/http/errors.js';
+import { runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { recordAudit } from '../../audit/index.js';
+import { accountMailboxLimit, findMailbox, newInboundToken, toMailbox } from '../mailboxes.queries.js';
+import type { Secrets } from '../secrets.js';
+
+const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
+
+/** 409 while the server has no SECRETS_KEY: a password could not be kept encrypted. */
+export function requireSecrets(secrets: Secrets | null): Secrets {
+  if (!secrets) throw conflict(EMAIL_STRINGS.notConfigured);
+  return secrets;
+}
+
+async function checkDepartment(trx: Trx, accountId: number, departmentId: number | null) {
+  if (departmentId === null) return;
+  const found = await trx
+    .selectFrom('departments')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', departmentId)
+    .executeTakeFirst();
+  if (!found) throw bad(EMAIL_STRINGS.unknownDepartment);
+}
+
+/** A DKIM key nodemailer can sign with: an RSA private key in PEM, 1024 bits or more; else a 400. */
+export function checkDkimKey(pem: string): string {
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey({ key: pem.trim(), format: 'pem' });
+  } catch {
+    throw bad(EMAIL_STRINGS.dkimBadKey);
+  }
+  if (key.asymmetricKeyType !== 'rsa') throw bad(EMAIL_STRINGS.dkimBadKey);
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 1024) throw bad(EMAIL_STRINGS.dkimShortKey);
+  return `${pem.trim()}\n`;
+}
+
+/**
+ * The sealed DKIM key to store: none without a selector; a new key checked and sealed; else the stored one,
+ * which a selector requires.
+ */
+function dkimSecretOf(secrets: Secrets, accountId: number, input: MailboxInput, kept: string): string {
+  const key = input.dkimPrivateKey?.trim() ?? '';
+  if (!input.dkimSelector) {
+    if (key) throw bad(EMAIL_STRINGS.dkimSelectorRequired);
+    return '';
+  }
+  if (key) return secrets.seal(accountId, checkDkimKey(key));
+  if (!kept) throw bad(EMAIL_STRINGS.dkimKeyRequired);
+  return kept;
+}
+
+/** The columns of the input, passwords sealed; a missing or empty password keeps `keep`'s. */
+function columnsOf(
+  secrets: Secrets,
+  accountId: number,
+  input: MailboxInput,
+  keep: { imap: string; smtp: string; dkim: string } = { imap: '', smtp: '', dkim: '' },
+) {
+  return {
+    dkim_selector: input.dkimSelector,
+    dkim_secret: dkimSecretOf(secrets, accountId, input, keep.dkim),
+    address: input.address,
+    address_lower: input.address.toLowerCase(),
+    name: input.name,
+    department_id: input.departmentId,
+    active: input.active ? 1 : 0,
+    imap_host: input.imap.host,
+    imap_port: input.imap.port,
+    imap_tls: input.imap.tls ? 1 : 0,
+    imap_user: input.imap.user,
+    imap_secret: input.imap.password ? secrets.seal(accountId, input.imap.password) : keep.imap,
+    smtp_host: input.smtp.host,
+    smtp_port: input.smtp.port,
+    smtp_tls: input.smtp.tls ? 1 : 0,
+    smtp_user: input.smtp.user,
+    smtp_secret: input.smtp.password ? secrets.seal(accountId, input.smtp.password) : keep.smtp,
+  };
+}
+
+async function withAddressGuard<T>(address: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(EMAIL_STRINGS.addressTaken(address));
+    throw err;
+  }
+}
+
+async function refuseTakenAddress(trx: Trx, accountId: number, address: string, except = 0) {
+  const taken = await trx
+    .selectFrom('mailboxes')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('address_lower', '=', address.toLowerCase())
+    .where('id', '!=', except)
+    .executeTakeFirst();
+  if (taken) throw conflict(EMAIL_STRINGS.addressTaken(address));
+}
+
+/** A new mailbox of the account (admins), within the plan's limit; the IMAP password is required. */
+export async function createMailbox(
+  db: DB,
+  secrets: Secrets | null,
+  auth: AuthContext,
+  input: MailboxInput,
+  forwardDomain: string | null = null,
+): Promise<Mailbox> {
+  const box = requireSecrets(secrets);
+  if (!input.imap.password) throw bad(EMAIL_STRINGS.imapPasswordRequired);
+  return withAddressGuard(input.address, () =>
+    runCommand(db, async (trx) => {
+      // A no-op write locks the account's row to commit (Postgres), so two creations cannot both take the
+      // plan's last place; SQLite has one writer anyway.
+      await trx
+        .updateTable('accounts')
+        .set((eb) => ({ plan: eb.ref('plan') }))
+        .where('id', '=', auth.accountId)
+        .execute();
+      const limit = await accountMailboxLimit(trx, auth.accountId);
+      if (limit !== null) {
+        const count = await trx
+          .selectFrom('mailboxes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', auth.accountId)
+          .executeTakeFirst();
+        if (Number(count?.n ?? 0) >= limit) throw forbidden(EMAIL_STRINGS.planLimit(limit));
+      }
+      await checkDepartment(trx, auth.accountId, input.departmentId);
+      await refuseTakenAddress(trx, auth.accountId, input.address);
+      const at = Date.now();
+      const row = await trx
+        .insertInto('mailboxes')
+        .values({
+          account_id: auth.accountId,
+          ...columnsOf(box, auth.accountId, input),
+          inbound_token: newInboundToken(),
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        accountId: auth.accountId,
+        userId: auth.userId,
+        actor: auth.username,
+        action: 'mailbox.created',
+        detail: { id: Number(row.id), address: row.address },
+      });
+      return toMailbox(row, forwardDomain);
+    }),
+  );
+}
+
+/**
+ * Changes a mailbox: every field as given, a password only when one is given. Another IMAP server or user is
+ * another mailbox: its fetch state starts again (deduplicated by Message-ID, so nothing is stored twice).
+ */
+export async function updateMailbox(
+  db: DB,
+  secrets: Secrets | null,
+  auth: AuthContext,
+  id: number,
+  input: MailboxInput,
+  forwardDomain: string | null = null,
+): Promise<Mailbox> {
+  const box = requireSecrets(secrets);
+  return withAddressGuard(input.address, () =>
+    runCommand(db, async (trx) => {
+      const current = await findMailbox(trx, auth.accountId, id);
+      if (!current) throw notFound(EMAIL_STRINGS.notFound);
+      await checkDepartment(trx, auth.accountId, input.departmentId);
+      await refuseTakenAddress(trx, auth.accountId, input.address, id);
+      const moved =
+        current.imap_host !== input.imap.host ||
+        Number(current.imap_port) !== input.imap.port ||
+        current.imap_user !== input.imap.user;
+      const row = await trx
+        .updateTable('mailboxes')
+        .set({
+          ...columnsOf(box, auth.accountId, input, {
+            imap: current.imap_secret,
+            smtp: current.smtp_secret,
+            dkim: current.dkim_secret,
+          }),
+          ...(moved ? { uid_validity: null, last_uid: 0 } : {}),
+          // A change clears the last error: the next fetch tells whether the new settings work.
+          last_error: null,
+          last_error_at: null,
+          updated_at: Math.max(Date.now(), Number(current.updated_at) + 1),
+        })
+        .where('account_id', '=', auth.accountId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        accountId: auth.accountId,
+        userId: auth.userId,
+        actor: auth.username,
+        action: 'mailbox.updated',
+        detail: {
+          id,
+          address: row.address,
+          imapPasswordChanged: !!input.imap.password,
+          smtpPasswordChanged: !!input.smtp.password,
+          dkimKeyChanged: row.dkim_secret !== current.dkim_secret,
+        },
+      });
+      return toMailbox(row, forwardDomain);
+    }),
+  );
+}
+
+/** Removes a mailbox; its tickets stay. Allowed without SECRETS_KEY (nothing is sealed). */
+export async function deleteMailbox(db: DB, auth: AuthContext, id: number): Promise<void> {
+  await runCommand(db, async (trx) => {
+    const done = await trx
+      .deleteFrom('mailboxes')
+      .where('account_id', '=', auth.accountId)
+      .where('id', '=', id)
+      .returning(['id', 'address'])
+      .executeTakeFirst();
+    if (!done) throw notFound(EMAIL_STRINGS.notFound);
+    await recordAudit(trx, {
+      accountId: auth.accountId,
+      userId: auth.userId,
+      actor: auth.username,
+      action: 'mailbox.deleted',
+      detail: { id, address: done.address },
+    });
+  });
+}

@@ -1,0 +1,88 @@
+import { EMAIL_STRINGS, type MailboxTestAnswer } from '@parley/contracts';
+import { ImapFlow } from 'imapflow';
+import nodemailer from 'nodemailer';
+import type { AuthContext } from '../../../platform/auth/sessions.js';
+import type { DB } from '../../../platform/db/db.js';
+import { notFound } from '../../../platform/http/errors.js';
+import { findMailbox, type MailboxRow } from '../mailboxes.queries.js';
+import type { Secrets } from '../secrets.js';
+import { requireSecrets } from './saveMailbox.js';
+
+/** A connection test answers within seconds, whatever the server does. */
+const TEST_TIMEOUT_MS = 10_000;
+
+type Result = MailboxTestAnswer['imap'];
+
+/** The server's own words of a failure: its response line when it gave one, else the error. */
+export function serverWords(err: unknown): string {
+  const e = err as { responseText?: unknown; response?: unknown; message?: unknown; code?: unknown };
+  const words = e?.responseText || e?.response || e?.message || String(err);
+  return String(words).slice(0, 1000);
+}
+
+/** The IMAP server's settings of a mailbox row, its password opened. */
+export function imapOptions(row: MailboxRow, password: string) {
+  return {
+    host: row.imap_host,
+    port: Number(row.imap_port),
+    secure: Number(row.imap_tls) === 1,
+    auth: { user: row.imap_user, pass: password },
+    logger: false as const,
+    connectionTimeout: TEST_TIMEOUT_MS,
+    greetingTimeout: TEST_TIMEOUT_MS,
+  };
+}
+
+async function testImap(row: MailboxRow, password: string | null): Promise<Result> {
+  if (password === null) return { ok: false, response: EMAIL_STRINGS.cannotDecrypt };
+  const client = new ImapFlow({ ...imapOptions(row, password), verifyOnly: true });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const greeting = client.greeting?.trim();
+    return { ok: true, response: greeting ? `${EMAIL_STRINGS.testOk} ${greeting}` : EMAIL_STRINGS.testOk };
+  } catch (err) {
+    return { ok: false, response: serverWords(err) };
+  } finally {
+    client.close();
+  }
+}
+
+async function testSmtp(row: MailboxRow, password: string | null): Promise<Result> {
+  if (password === null) return { ok: false, response: EMAIL_STRINGS.cannotDecrypt };
+  const transport = nodemailer.createTransport({
+    host: row.smtp_host,
+    port: Number(row.smtp_port),
+    secure: Number(row.smtp_tls) === 1,
+    ...(row.smtp_secret !== '' ? { auth: { user: row.smtp_user, pass: password } } : {}),
+    connectionTimeout: TEST_TIMEOUT_MS,
+    greetingTimeout: TEST_TIMEOUT_MS,
+    socketTimeout: TEST_TIMEOUT_MS,
+  });
+  try {
+    await transport.verify();
+    return { ok: true, response: EMAIL_STRINGS.testOk };
+  } catch (err) {
+    return { ok: false, response: serverWords(err) };
+  } finally {
+    transport.close();
+  }
+}
+
+/**
+ * Tries the mailbox's IMAP login and SMTP login (nodemailer's `verify`) at once and answers each side's
+ * result in the server's own words. Changes nothing; a failure is an answer, not an error.
+ */
+export async function testMailbox(
+  db: DB,
+  secrets: Secrets | null,
+  auth: AuthContext,
+  id: number,
+): Promise<Omit<MailboxTestAnswer, 'result'>> {
+  const box = requireSecrets(secrets);
+  const row = await findMailbox(db, auth.accountId, id);
+  if (!row) throw notFound(EMAIL_STRINGS.notFound);
+  const open = (sealed: string) => (sealed === '' ? '' : box.open(auth.accountId, sealed));
+  const [imap, smtp] = await Promise.all([testImap(row, open(row.imap_secret)), testSmtp(row, open(row.smtp_secret))]);
+  return { imap, smtp };
+}

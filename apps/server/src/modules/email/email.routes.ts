@@ -1,0 +1,93 @@
+import {
+  EMAIL_STRINGS,
+  MailboxAnswer,
+  MailboxIdParams,
+  MailboxInput,
+  MailboxListAnswer,
+  MailboxTestAnswer,
+  OkAnswer,
+  RetryEmailAnswer,
+  RetryEmailInput,
+} from '@parley/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DB } from '../../platform/db/db.js';
+import type { Conversations } from '../messages/index.js';
+import { retryMailboxReply } from './commands/retryMailboxReply.js';
+import { createMailbox, deleteMailbox, updateMailbox } from './commands/saveMailbox.js';
+import { testMailbox } from './commands/testMailbox.js';
+import type { EmailFetchers } from './fetcher.js';
+import { accountMailboxLimit, listMailboxes } from './mailboxes.queries.js';
+import type { Secrets } from './secrets.js';
+
+/**
+ * Mailboxes: admins list, connect, change, remove and test them; the fetchers follow each change. Agents send
+ * a failed mailbox reply again.
+ */
+export function emailRoutes(
+  app: FastifyInstance,
+  deps: {
+    db: DB;
+    conversations: Conversations;
+    secrets: Secrets | null;
+    fetchers: EmailFetchers;
+    /** The domain of forwarding addresses while the inbound SMTP listener is on; null: none are shown. */
+    forwardDomain: string | null;
+  },
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db, conversations, secrets, fetchers, forwardDomain } = deps;
+  const ok = 'success' as const;
+
+  r.get(
+    '/api/mailboxes',
+    { config: { auth: 'admin' }, schema: { response: { 200: MailboxListAnswer } } },
+    async (req) => ({
+      result: ok,
+      configured: secrets !== null,
+      ...(secrets ? {} : { description: EMAIL_STRINGS.notConfigured }),
+      limit: await accountMailboxLimit(db, req.auth!.accountId),
+      data: await listMailboxes(db, req.auth!.accountId, forwardDomain),
+    }),
+  );
+  r.post(
+    '/api/mailboxes',
+    { config: { auth: 'admin' }, schema: { body: MailboxInput, response: { 200: MailboxAnswer } } },
+    async (req) => {
+      const data = await createMailbox(db, secrets, req.auth!, req.body, forwardDomain);
+      fetchers.refresh();
+      return { result: ok, data };
+    },
+  );
+  r.put(
+    '/api/mailboxes/:id',
+    {
+      config: { auth: 'admin' },
+      schema: { params: MailboxIdParams, body: MailboxInput, response: { 200: MailboxAnswer } },
+    },
+    async (req) => {
+      const data = await updateMailbox(db, secrets, req.auth!, req.params.id, req.body, forwardDomain);
+      fetchers.refresh();
+      return { result: ok, data };
+    },
+  );
+  r.delete(
+    '/api/mailboxes/:id',
+    { config: { auth: 'admin' }, schema: { params: MailboxIdParams, response: { 200: OkAnswer } } },
+    async (req) => {
+      await deleteMailbox(db, req.auth!, req.params.id);
+      fetchers.refresh();
+      return { result: ok };
+    },
+  );
+  r.post(
+    '/api/mailboxes/:id/test',
+    { config: { auth: 'admin' }, schema: { params: MailboxIdParams, response: { 200: MailboxTestAnswer } } },
+    async (req) => ({ result: ok, ...(await testMailbox(db, secrets, req.auth!, req.params.id)) }),
+  );
+  r.post(
+    '/api/ticket/message/reply/retry',
+    { config: { auth: 'user' }, schema: { body: RetryEmailInput, response: { 200: RetryEmailAnswer } } },
+    async (req) => ({ result: ok, data: await retryMailboxReply(db, conversations, req.auth!, req.body.id) }),
+  );
+}

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationRules } from '../../app.js';
+import { apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { rawMail } from '../../testing/dovecot.js';
+import { dialects, startTestServer } from '../../testing/support.js';
+import { storeMail } from './commands/storeMail.js';
+import { parseMail } from './parseMail.js';
+
+const KEY = randomBytes(32).toString('base64');
+const DOMAIN = 'in.parley.test';
+const MAX_BYTES = 60_000;
+
+describe.each(dialects)('e-mail in by forwarding to the inbound SMTP listener (%s)', (dialect) => {
+  let s: Awaited<ReturnType<typeof startTestServer>>;
+  let call: Call;
+  let a: SignedUp;
+  let b: SignedUp;
+  let boxA: { id: number; address: string; forwardingAddress: string };
+  let boxB: { id: number; address: string; forwardingAddress: string };
+  const db = () => s.handle.db;
+
+  /** A mailbox of the account, active (its IMAP server is nowhere: mail comes by forwarding only here). */
+  async function mailbox(admin: SignedUp) {
+    const address = `help-${uniq()}@acme.test`;
+    const made = await call('POST', '/api/mailboxes', {
+      token: admin.token,
+      body: {
+        address,
+        active: true,
+        imap: { host: '127.0.0.1', port: 9, tls: false, user: 'help', password: 'imap secret' },
+        smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'help' },
+      },
+    });
+    expect(made.status, made.text).toBe(200);
+    return made.body.data as { id: number; address: string; forwardingAddress: string };
+  }
+
+  beforeAll(async () => {
+    s = await startTestServer(dialect, {
+      SECRETS_KEY: KEY,
+      INBOUND_SMTP_PORT: '0',
+      INBOUND_SMTP_DOMAIN: DOMAIN,
+      INBOUND_SMTP_MAX_BYTES: String(MAX_BYTES),
+      EMAIL_POLL_MS: '3600000',
+    });
+    call = apiClient(s.url);
+    a = await signUpVia(call);
+    b = await signUpVia(call);
+    boxA = await mailbox(a);
+    boxB = await mailbox(b);
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  /** A forwarding server: plain SMTP to the listener on loopback. */
+  const forward = (o: { to: string | string[]; raw: string; from?: string }) => {
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port: s.inbound!.port, secure: false, ignoreTLS: true });
+    const to = Array.isArray(o.to) ? o.to : [o.to];
+    return t.sendMail({ envelope: { from: o.from ?? 'forwarder@acme.test', to }, raw: o.raw }).finally(() => t.close());
+  };
+  const ticketOf = (accountId: number, messageId: string) =>
+    db()
+      .selectFrom('email_message_ids as e')
+      .innerJoin('tickets as t', 't.id', 'e.ticket_id')
+      .select(['t.id', 't.title', 't.channel', 't.mailbox_id', 't.receiver_email', 'e.message_row_id'])
+      .where('e.account_id', '=', accountId)
+      .where('e.message_id', '=', messageId)
+      .executeTakeFirst();
+  const messagesIn = (accountId: number, ticketId: number) =>
+    db()
+      .selectFrom('messages')
+      .select(['id', 'message', 'sender'])
+      .where('account_id', '=', accountId)
+      .where('ticket_id', '=', ticketId)
+      .where('sender', '=', 'visitor')
+      .execute();
+
+  it('EMAIL each mailbox shows its forwarding address while the listener is on', async () => {
+    expect(boxA.forwardingAddress).toMatch(new RegExp(`^mbx-${boxA.id}-[0-9a-f]{20}@${DOMAIN.replace(/\./g, '\\.')}$`));
+    expect(boxB.forwardingAddress).not.toBe(boxA.forwardingAddress);
+    const list = await call('GET', '/api/mailboxes', { token: a.token });
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ id: boxA.id, forwardingAddress: boxA.forwardingAddress }),
+    ]);
+  });
+
+  it('EMAIL a forwarded mail becomes a ticket, committed before 250; a reply by In-Reply-To joins it', async () => {
+    const id = `first-${uniq()}@customer.example`;
+    const sent = await forward({
+      to: boxA.forwardingAddress,
+      raw: rawMail({
+        from: 'Carl Client <carl@customer.example>',
+        to: boxA.address,
+        subject: 'Where is my parcel?',
+        messageId: id,
+        text: 'It has not arrived.',
+      }),
+    });
+    expect(sent.response).toMatch(/^250/);
+    // No wait: the 250 came after the commit.
+    const t = await ticketOf(a.accountId, id);
+    if (!t) throw new Error('no ticket for the forwarded mail');
+    expect(t).toMatchObject({
+      title: 'Where is my parcel?',
+      channel: 'EMAIL',
+      mailbox_id: boxA.id,
+      receiver_email: boxA.address,
+    });
+    expect((await messagesIn(a.accountId, Number(t.id)))[0]!.message).toContain('It has not arrived.');
+
+    const answer = `second-${uniq()}@customer.example`;
+    await forward({
+      to: boxA.forwardingAddress,
+      raw: rawMail({
+        from: 'Carl Client <carl@customer.example>',
+        to: boxA.address,
+        subject: 'Any news?',
+        messageId: answer,
+        inReplyTo: id,
+      }),
+    });
+    expect((await ticketOf(a.accountId, answer))?.id).toBe(t!.id);
+    expect(await messagesIn(a.accountId, Number(t!.id))).toHaveLength(2);
+  });
+
+  it('EMAIL an unknown forwarding address is refused with 550 at RCPT, another account reached by a guessed id is too', async () => {
+    const token = /-([0-9a-f]{20})@/.exec(boxA.forwardingAddress)?.[1] ?? '';
+    expect(token).toHaveLength(20);
+    const refused = [
+      `mbx-${boxA.id}-${'0'.repeat(20)}@${DOMAIN}`,
+      // Account B's mailbox id with A's token: the token is what opens it.
+      `mbx-${boxB.id}-${token}@${DOMAIN}`,
+      `mbx-${boxA.id}@${DOMAIN}`,
+      `mbx-${boxA.id}-${token}@elsewhere.test`,
+      `nobody@${DOMAIN}`,
+    ];
+    for (const to of refused) {
+      const id = `guess-${uniq()}@customer.example`;
+      const err = await forward({
+        to,
+        raw: rawMail({ from: 'eve@customer.example', to, subject: 'Guess', messageId: id }),
+      }).catch((e: { responseCode?: number; command?: string }) => e);
+      expect(err, to).toMatchObject({ responseCode: 550, command: 'RCPT TO' });
+      expect(await ticketOf(a.accountId, id)).toBeUndefined();
+      expect(await ticketOf(b.accountId, id)).toBeUndefined();
+    }
+  });
+
+  it('EMAIL a mail over INBOUND_SMTP_MAX_BYTES is refused with 552 at DATA and nothing is stored', async () => {
+    const id = `big-${uniq()}@customer.example`;
+    const err = await forward({
+      to: boxA.forwardingAddress,
+      raw: rawMail({
+        from: 'carl@customer.example',
+        to: boxA.address,
+        subject: 'Big',
+        messageId: id,
+        attachment: { name: 'big.bin', type: 'application/octet-stream', content: randomBytes(MAX_BYTES) },
+      }),
+    }).catch((e: { responseCode?: number; command?: string }) => e);
+    expect(err).toMatchObject({ responseCode: 552, command: 'DATA' });
+    expect(await ticketOf(a.accountId, id)).toBeUndefined();
+  });
+
+  it('EMAIL the same Message-ID twice, and by IMAP then by forwarding, makes one message', async () => {
+    const id = `twice-${uniq()}@customer.example`;
+    const raw = rawMail({ from: 'dora@customer.example', to: boxA.address, subject: 'Twice', messageId: id });
+    await forward({ to: boxA.forwardingAddress, raw });
+    await forward({ to: boxA.forwardingAddress, raw });
+    const t = await ticketOf(a.accountId, id);
+    expect(await messagesIn(a.accountId, Number(t!.id))).toHaveLength(1);
+
+    // At the same moment, from two sessions (two forwarding servers, or one retrying): both 250, one message.
+    const racing = `race-${uniq()}@customer.example`;
+    const raceRaw = rawMail({ from: 'dora@customer.example', to: boxA.address, subject: 'Race', messageId: racing });
+    const both = await Promise.all([1, 2, 3].map(() => forward({ to: boxA.forwardingAddress, raw: raceRaw })));
+    expect(both.map((r) => r.response.slice(0, 3))).toEqual(['250', '250', '250']);
+    const rt = await ticketOf(a.accountId, racing);
+    expect(await messagesIn(a.accountId, Number(rt?.id))).toHaveLength(1);
+
+    // The fetcher's way in (its fence: this test holds the lease), then the same mail forwarded.
+    await db()
+      .updateTable('mailboxes')
+      .set({ lease_owner: 'imap-test', lease_until: Date.now() + 3_600_000, uid_validity: '1', last_uid: 0 })
+      .where('id', '=', boxA.id)
+      .execute();
+    const imapId = `imap-${uniq()}@customer.example`;
+    const imapRaw = rawMail({ from: 'dora@customer.example', to: boxA.address, subject: 'By IMAP', messageId: imapId });
+    const ref = { id: boxA.id, accountId: a.accountId, address: boxA.address, departmentId: null };
+    expect(
+      await storeMail(
+        { db: db(), conversations: conversationRules(), dataDir: s.config.DATA_DIR },
+        ref,
+        { nodeId: 'imap-test', uidValidity: '1', uid: 1 },
+        await parseMail(Buffer.from(imapRaw)),
+      ),
+    ).toBe('stored');
+    const sent = await forward({ to: boxA.forwardingAddress, raw: imapRaw });
+    expect(sent.response).toMatch(/^250/);
+    const it2 = await ticketOf(a.accountId, imapId);
+    expect(await messagesIn(a.accountId, Number(it2!.id))).toHaveLength(1);
+  });
+
+  it('EMAIL one mail to the forwarding addresses of two accounts is stored in each account', async () => {
+    const id = `both-${uniq()}@customer.example`;
+    const sent = await forward({
+      to: [boxA.forwardingAddress, boxB.forwardingAddress],
+      raw: rawMail({ from: 'erin@customer.example', to: 'team@acme.test', subject: 'To you both', messageId: id }),
+    });
+    expect(sent.accepted).toHaveLength(2);
+    const ta = await ticketOf(a.accountId, id);
+    const tb = await ticketOf(b.accountId, id);
+    expect(ta?.mailbox_id).toBe(boxA.id);
+    expect(tb?.mailbox_id).toBe(boxB.id);
+    expect(ta!.id).not.toBe(tb!.id);
+  });
+
+  it('EMAIL a switched-off mailbox takes no forwarded mail (550)', async () => {
+    const box = await mailbox(a);
+    await db().updateTable('mailboxes').set({ active: 0 }).where('id', '=', box.id).execute();
+    const err = await forward({
+      to: box.forwardingAddress,
+      raw: rawMail({ from: 'f@customer.example', to: box.address, subject: 'Off', messageId: `off-${uniq()}@x` }),
+    }).catch((e: { responseCode?: number }) => e);
+    expect(err).toMatchObject({ responseCode: 550 });
+  });
+});
+
+describe('the inbound SMTP listener is off by default', () => {
+  it('EMAIL no INBOUND_SMTP_PORT: no listener and no forwarding address', async () => {
+    const s = await startTestServer('sqlite', { SECRETS_KEY: KEY });
+    try {
+      expect(s.inbound).toBeNull();
+      const call = apiClient(s.url);
+      const admin = await signUpVia(call);
+      const made = await call('POST', '/api/mailboxes', {
+        token: admin.token,
+        body: {
+          address: `help-${uniq()}@acme.test`,
+          active: false,
+          imap: { host: '127.0.0.1', port: 9, tls: false, user: 'help', password: 'imap secret' },
+          smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'help' },
+        },
+      });
+      expect(made.status, made.text).toBe(200);
+      expect(made.body.data.forwardingAddress).toBeNull();
+    } finally {
+      await s.stop();
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import type { Mailbox } from '@parley/contracts';
+import { describe, expect, it } from 'vitest';
+import { activeBody, blankMailbox, draftOf, mailboxBody, serverSummary, withTls } from './mailboxDraft';
+import { M } from './strings';
+
+const stored: Mailbox = {
+  id: 7,
+  address: 'help@acme.test',
+  name: 'Acme Support',
+  departmentId: 3,
+  active: true,
+  imap: { host: 'imap.acme.test', port: 993, tls: true, user: 'help', hasPassword: true },
+  smtp: { host: 'smtp.acme.test', port: 587, tls: false, user: 'help', hasPassword: false },
+  dkimSelector: 'parley',
+  hasDkimKey: true,
+  forwardingAddress: null,
+  lastError: null,
+  lastErrorAt: null,
+  lastFetchAt: null,
+  createdAt: 1,
+  updatedAt: 1,
+};
+
+describe('the mailbox form', () => {
+  it('an edit with empty passwords sends none, so the stored ones are kept', () => {
+    const r = mailboxBody(draftOf(stored));
+    expect(r).toEqual({
+      body: {
+        address: 'help@acme.test',
+        name: 'Acme Support',
+        departmentId: 3,
+        active: true,
+        imap: { host: 'imap.acme.test', port: 993, tls: true, user: 'help' },
+        smtp: { host: 'smtp.acme.test', port: 587, tls: false, user: 'help' },
+        dkimSelector: 'parley',
+      },
+    });
+    expect(JSON.stringify(r)).not.toContain('password');
+    expect(JSON.stringify(r)).not.toContain('dkimPrivateKey');
+  });
+
+  it('EMAIL a typed DKIM key is sent trimmed; the active switch sends the selector and no key', () => {
+    const d = draftOf(stored);
+    d.dkimPrivateKey = '\n-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n ';
+    const r = mailboxBody(d);
+    expect('body' in r && r.body.dkimPrivateKey).toBe('-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----');
+    const b = activeBody(stored, false);
+    expect(b.dkimSelector).toBe('parley');
+    expect('dkimPrivateKey' in b).toBe(false);
+  });
+
+  it('a typed password is sent, trimmed fields too', () => {
+    const d = draftOf(stored);
+    d.address = '  help@acme.test ';
+    d.imap = { ...d.imap, host: ' imap.acme.test ', password: ' pass word ' };
+    const r = mailboxBody(d);
+    expect('body' in r && r.body.imap).toEqual({
+      host: 'imap.acme.test',
+      port: 993,
+      tls: true,
+      user: 'help',
+      password: ' pass word ',
+    });
+    expect('body' in r && r.body.address).toBe('help@acme.test');
+  });
+
+  it('a port outside 1..65535 or left empty is refused before any call, in the server words', () => {
+    for (const port of ['' as const, 0, 65536, 1.5]) {
+      const d = blankMailbox();
+      d.smtp = { ...d.smtp, port };
+      expect(mailboxBody(d)).toEqual({ error: M.badPort });
+    }
+  });
+
+  it('TLS moves a usual port to the other mode, and leaves a typed one', () => {
+    const d = blankMailbox();
+    expect(withTls('imap', d.imap, false).port).toBe(143);
+    expect(withTls('smtp', d.smtp, false).port).toBe(587);
+    expect(withTls('smtp', { ...d.smtp, tls: false, port: 587 }, true).port).toBe(465);
+    expect(withTls('imap', { ...d.imap, port: 10993 }, false).port).toBe(10993);
+  });
+
+  it('the active switch sends the stored mailbox with no password', () => {
+    const b = activeBody(stored, false);
+    expect(b.active).toBe(false);
+    expect(b.imap).toEqual({ host: 'imap.acme.test', port: 993, tls: true, user: 'help' });
+    expect(JSON.stringify(b)).not.toContain('password');
+  });
+
+  it('PLAN-19 PLAN-20 the plan limit reads "3 of 5 mailboxes"; unlimited says so', () => {
+    expect(M.limit(3, 5)).toBe('3 of 5 mailboxes');
+    expect(M.limit(1, null)).toBe('1 mailbox (no limit on your plan)');
+    expect(serverSummary(stored.imap)).toBe('imap.acme.test:993, TLS');
+    expect(serverSummary(stored.smtp)).toBe('smtp.acme.test:587');
+  });
+});

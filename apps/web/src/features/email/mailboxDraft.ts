@@ -1,0 +1,127 @@
+import { EMAIL_STRINGS, type Mailbox, type MailboxInput, type MailServerInput } from '@parley/contracts';
+
+/** One mail server in the form: the password typed now ('' keeps the stored one), and whether one is stored. */
+export interface ServerDraft {
+  host: string;
+  port: number | '';
+  tls: boolean;
+  user: string;
+  password: string;
+  hasPassword: boolean;
+}
+
+/** A mailbox in the form: a new one has no id yet. */
+export interface MailboxDraft {
+  id?: number;
+  address: string;
+  name: string;
+  departmentId: number | null;
+  active: boolean;
+  imap: ServerDraft;
+  smtp: ServerDraft;
+  /** DKIM: the selector ('' none) and a key typed now ('' keeps the stored one). */
+  dkimSelector: string;
+  dkimPrivateKey: string;
+  hasDkimKey: boolean;
+}
+
+export type ServerKind = 'imap' | 'smtp';
+
+/** The usual ports: with TLS from the first byte (IMAPS, SMTPS) and without (STARTTLS). */
+const PORTS: Record<ServerKind, { tls: number; plain: number }> = {
+  imap: { tls: 993, plain: 143 },
+  smtp: { tls: 465, plain: 587 },
+};
+
+const blankServer = (kind: ServerKind): ServerDraft => ({
+  host: '',
+  port: PORTS[kind].tls,
+  tls: true,
+  user: '',
+  password: '',
+  hasPassword: false,
+});
+
+export const blankMailbox = (): MailboxDraft => ({
+  address: '',
+  name: '',
+  departmentId: null,
+  active: true,
+  imap: blankServer('imap'),
+  smtp: blankServer('smtp'),
+  dkimSelector: '',
+  dkimPrivateKey: '',
+  hasDkimKey: false,
+});
+
+/** A stored mailbox in the form: its passwords are never known here, only whether they are stored. */
+export const draftOf = (m: Mailbox): MailboxDraft => ({
+  id: m.id,
+  address: m.address,
+  name: m.name,
+  departmentId: m.departmentId,
+  active: m.active,
+  imap: { ...m.imap, password: '' },
+  smtp: { ...m.smtp, password: '' },
+  dkimSelector: m.dkimSelector,
+  dkimPrivateKey: '',
+  hasDkimKey: m.hasDkimKey,
+});
+
+/**
+ * TLS switched: a port still at the other mode's usual number follows to this mode's (993 and 143, 465 and
+ * 587); a port the admin typed stays.
+ */
+export function withTls(kind: ServerKind, s: ServerDraft, tls: boolean): ServerDraft {
+  const p = PORTS[kind];
+  const port = s.port === (tls ? p.plain : p.tls) ? (tls ? p.tls : p.plain) : s.port;
+  return { ...s, tls, port };
+}
+
+const validPort = (port: number | '') => Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65535;
+
+/**
+ * The request body of a draft, or the check it fails first. An empty password is not sent, so a change keeps
+ * the stored one (the server keeps it for a missing password; the form never holds it).
+ */
+export function mailboxBody(d: MailboxDraft): { body: MailboxInput } | { error: string } {
+  if (!validPort(d.imap.port) || !validPort(d.smtp.port)) return { error: EMAIL_STRINGS.badPort };
+  const server = (s: ServerDraft): MailServerInput => ({
+    host: s.host.trim(),
+    port: s.port as number,
+    tls: s.tls,
+    user: s.user.trim(),
+    ...(s.password === '' ? {} : { password: s.password }),
+  });
+  return {
+    body: {
+      address: d.address.trim(),
+      name: d.name.trim(),
+      departmentId: d.departmentId,
+      active: d.active,
+      imap: server(d.imap),
+      smtp: server(d.smtp),
+      dkimSelector: d.dkimSelector.trim(),
+      ...(d.dkimPrivateKey.trim() === '' ? {} : { dkimPrivateKey: d.dkimPrivateKey.trim() }),
+    },
+  };
+}
+
+/** A stored mailbox's body with only `active` changed (the list's switch): no password, so both are kept. */
+export function activeBody(m: Mailbox, active: boolean): MailboxInput {
+  const server = (s: Mailbox['imap']): MailServerInput => ({ host: s.host, port: s.port, tls: s.tls, user: s.user });
+  return {
+    address: m.address,
+    name: m.name,
+    departmentId: m.departmentId,
+    active,
+    imap: server(m.imap),
+    smtp: server(m.smtp),
+    // No key sent: the stored one is kept.
+    dkimSelector: m.dkimSelector,
+  };
+}
+
+/** "imap.acme.test:993, TLS" : a server in one line of the list. */
+export const serverSummary = (s: { host: string; port: number; tls: boolean }) =>
+  `${s.host}:${s.port}${s.tls ? ', TLS' : ''}`;

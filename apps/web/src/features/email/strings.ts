@@ -1,0 +1,61 @@
+import { EMAIL_STRINGS } from '@parley/contracts';
+
+/** The words of Settings -> Mailboxes, in one place (beyond the server's own, which come from the contracts). */
+export const M = {
+  ...EMAIL_STRINGS,
+  title: 'Mailboxes',
+  intro:
+    'Support addresses whose mail becomes tickets. Parley reads each active mailbox by IMAP and changes nothing in it; replies leave through its SMTP server.',
+  add: 'Add mailbox',
+  editTitle: 'Edit mailbox',
+  empty: 'No mailboxes yet. Add your support address to turn its mail into tickets.',
+  /** PLAN-19: how many of the plan's mailboxes are taken. */
+  limit: (count: number, limit: number | null) =>
+    limit === null
+      ? `${count} ${count === 1 ? 'mailbox' : 'mailboxes'} (no limit on your plan)`
+      : `${count} of ${limit} mailboxes`,
+  address: 'E-mail address',
+  name: 'Display name',
+  nameHint: 'The name replies go out under, e.g. Acme Support.',
+  department: 'Department',
+  departmentHint: 'New tickets from this mailbox go to it.',
+  noDepartment: 'No department',
+  active: 'Active',
+  activeHint: 'Off: kept, but no mail is fetched or taken by forwarding.',
+  activeFor: (address: string) => `Fetch mail of ${address}`,
+  inactive: 'Inactive',
+  imap: 'IMAP (incoming)',
+  smtp: 'SMTP (outgoing)',
+  host: 'Server',
+  port: 'Port',
+  tls: 'TLS from the start',
+  user: 'User name',
+  password: 'Password',
+  /** Passwords are write-only: the form never holds a stored one. */
+  passwordSaved: 'Saved — leave empty to keep it',
+  smtpPasswordOptional: 'Leave empty for a relay without login.',
+  dkim: 'DKIM signing (optional)',
+  dkimSelector: 'DKIM selector',
+  dkimSelectorHint: 'Replies are signed for the address\u2019s domain under this selector. Empty: not signed.',
+  dkimKey: 'DKIM private key (PEM)',
+  dkimKeySaved: 'Saved — leave empty to keep it',
+  dkimKeyHint: 'An RSA private key; its public key goes in DNS at <selector>._domainkey.<domain>.',
+  forwardTo: 'Forward mail to:',
+  forwardHint: 'Or forward this mailbox\u2019s mail to this address: it becomes tickets at once.',
+  copy: 'Copy',
+  copied: 'Copied',
+  lastFetch: (when: string) => `Last fetch ${when}`,
+  neverFetched: 'Not fetched yet',
+  lastError: (when: string) => `Last error (${when}):`,
+  test: 'Test connection',
+  testOkBadge: 'OK',
+  testFailedBadge: 'Failed',
+  save: 'Save',
+  cancel: 'Cancel',
+  saved: 'Saved.',
+  edit: 'Edit',
+  delete: 'Delete',
+  deleted: 'Deleted.',
+  deleteTitle: 'Delete mailbox',
+  deleteConfirm: (address: string) => `Delete the mailbox ${address}? Its mail is no longer fetched; its tickets stay.`,
+} as const;

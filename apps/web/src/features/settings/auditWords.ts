@@ -1,0 +1,61 @@
+import type { AuditItem } from '@parley/contracts';
+
+/** What each audit action means, as the rest of a sentence after who did it. */
+const ACTIONS: Record<string, string> = {
+  'account.call_server_set': 'set the call server',
+  'account.created': 'created the account',
+  'account.security_changed': 'changed the account security',
+  'announcement.published': 'published an announcement',
+  'announcement.removed': 'removed an announcement',
+  'department.created': 'created a department',
+  'department.deleted': 'deleted a department',
+  'department.renamed': 'renamed a department',
+  'labels.updated': 'updated the labels',
+  'password.changed': 'changed their password',
+  'password.reset': 'reset a password',
+  'password.reset_requested': 'asked for a password reset',
+  'session.refresh_reused': 'reused a refresh token (the session was ended)',
+  'session.revoked': 'ended a session',
+  'settings.updated': 'changed the settings',
+  'signin.failed': 'failed to sign in',
+  'signin.succeeded': 'signed in',
+  'signin.throttled': 'was stopped from signing in (too many attempts)',
+  'status.custom_created': 'created a custom status',
+  'status.custom_deleted': 'deleted a custom status',
+  'tfa.backup_code_used': 'used a two-factor backup code',
+  'tfa.disabled': 'turned two-factor sign-in off',
+  'tfa.enabled': 'turned two-factor sign-in on',
+  'ticket.assigned': 'assigned a ticket',
+  'ticket.campaign_set': "set a ticket's campaign",
+  'ticket.department_set': "set a ticket's department",
+  'ticket.labels_set': "set a ticket's labels",
+  'ticket.priority_set': "set a ticket's priority",
+  'ticket.status_set': "set a ticket's status",
+  'user.created': 'added a user',
+  'user.updated': 'changed a user',
+};
+
+const words = (key: string) => key.replace(/_/g, ' ');
+
+/** A detail value in words: lists joined, objects as "key value", empty as "none". */
+function valueText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return 'none';
+  if (Array.isArray(v)) return v.length ? v.map(valueText).join(', ') : 'none';
+  if (typeof v === 'object')
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${words(k)} ${valueText(x)}`)
+      .join(', ');
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
+}
+
+/** The audit entry as a sentence ("Dana signed in") and its details in words ("reason: password"). */
+export function auditSentence(item: Pick<AuditItem, 'action' | 'detail'>, actorName: string): string {
+  const what = ACTIONS[item.action] ?? words(item.action.replace('.', ' '));
+  return `${actorName || 'Someone'} ${what}`;
+}
+export function auditDetails(detail: Record<string, unknown>): string {
+  return Object.entries(detail)
+    .map(([k, v]) => `${words(k)}: ${valueText(v)}`)
+    .join('; ');
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { conversationDay, formatDateTime, formatDay, formatTime, listDate, ticketListDate } from './dates';
+
+describe('the shared date formatter', () => {
+  const at = new Date(2026, 10, 7, 9, 5, 3).getTime();
+  it('CONST-02 YYYY-MM-DD, and an invalid date gives an empty value', () => {
+    expect(formatDay(at)).toBe('2026-11-07');
+    expect(formatDay(Number.NaN)).toBe('');
+    expect(formatDay('2026-02-30')).toBe('');
+    expect(formatDay(null)).toBe('');
+  });
+  it('times and moments on a 24-hour clock', () => {
+    expect(formatTime(at)).toBe('09:05');
+    expect(formatTime(at, { seconds: true })).toBe('09:05:03');
+    expect(formatDateTime(at)).toBe('2026-11-07 09:05');
+    expect(formatDateTime(Number.NaN)).toBe('');
+  });
+  it('lists: today the time, "Yesterday", else the day', () => {
+    const now = new Date(2026, 10, 8, 12, 0).getTime();
+    expect(listDate(new Date(2026, 10, 8, 7, 30).getTime(), now)).toBe('07:30');
+    expect(listDate(at, now)).toBe('Yesterday');
+    expect(listDate(new Date(2026, 10, 1).getTime(), now)).toBe('2026-11-01');
+  });
+  it('TICKET-63 D/M/YYYY for tickets and MSG-18 DD/MM/YYYY for conversation days', () => {
+    const now = new Date(2026, 10, 20, 12, 0).getTime();
+    expect(ticketListDate(at, now)).toBe('7/11/2026');
+    expect(conversationDay(at)).toBe('07/11/2026');
+  });
+});

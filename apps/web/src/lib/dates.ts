@@ -1,0 +1,58 @@
+import { formatDate, ticketDate } from '@parley/contracts';
+
+/**
+ * Every date the web app shows goes through here (docs/decisions.md, entry 1):
+ * - `formatDay`: YYYY-MM-DD (CONST-02), the default for a date on its own (profile window, forms, details);
+ * - `formatDateTime`: YYYY-MM-DD HH:mm (or HH:mm:ss), a moment (sessions, audit log, announcements);
+ * - `formatTime`: HH:mm (or HH:mm:ss), beside something that already says the day (a message, team activity);
+ * - `listDate`: in lists, today's time, "Yesterday", else the day: D/M/YYYY for tickets (TICKET-63 names it),
+ *   YYYY-MM-DD for every other list;
+ * - `conversationDay`: DD/MM/YYYY, the conversation's date separators (MSG-18 names it).
+ * All in the browser's time zone, 24-hour clock. An invalid input gives '' (CONST-02).
+ */
+type When = number | Date | null | undefined;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const toDate = (input: When): Date | null => {
+  if (input === null || input === undefined) return null;
+  const d = typeof input === 'number' ? new Date(input) : input;
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+/** CONST-02: YYYY-MM-DD; also takes a string starting with a YYYY-MM-DD date. */
+export const formatDay = (input: When | string): string => formatDate(input);
+
+/** HH:mm, or HH:mm:ss with `seconds`. */
+export function formatTime(input: When, o: { seconds?: boolean } = {}): string {
+  const d = toDate(input);
+  if (!d) return '';
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return o.seconds ? `${hm}:${pad(d.getSeconds())}` : hm;
+}
+
+/** YYYY-MM-DD HH:mm (HH:mm:ss with `seconds`). */
+export function formatDateTime(input: When, o: { seconds?: boolean } = {}): string {
+  const d = toDate(input);
+  return d ? `${formatDate(d)} ${formatTime(d, o)}` : '';
+}
+
+/** The label of a date in a list: today the time, yesterday "Yesterday", else YYYY-MM-DD. */
+export function listDate(input: When, now: number = Date.now()): string {
+  const d = toDate(input);
+  if (!d) return '';
+  const today = new Date(now);
+  const same = (a: Date, b: Date) =>
+    a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  if (same(d, today)) return formatTime(d);
+  if (same(d, new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1))) return 'Yesterday';
+  return formatDate(d);
+}
+
+/** TICKET-63: a ticket's date in the ticket lists, the panel and the popup (D/M/YYYY beyond yesterday). */
+export const ticketListDate = (ms: number, now: number = Date.now()) => ticketDate(ms, now);
+
+/** MSG-18: DD/MM/YYYY, the day separators of a conversation. */
+export function conversationDay(input: When): string {
+  const d = toDate(input);
+  return d ? `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}` : '';
+}

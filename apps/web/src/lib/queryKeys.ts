@@ -1,0 +1,109 @@
+/**
+ * Every TanStack Query key of the web app, in one place: two features that read or write the same server
+ * state (the announcement, a ticket's labels, the live chat badge) name it the same way, and a prefix
+ * (`ticketKeys.all`, `chatKeys.all`) reaches every key under it. Keys are arrays whose first element is the
+ * area; nothing else in the app spells a key.
+ */
+
+export const ticketKeys = {
+  all: ['tickets'] as const,
+  /** A page set of the ticket list under one set of filters (the filters object is part of the key). */
+  list: <F extends object>(f: F) => ['tickets', 'list', f] as const,
+  tab: (tab: string, status: string, id: number) => ['tickets', tab, status, id] as const,
+  kanbanAll: ['tickets', 'kanban'] as const,
+  kanban: (status: string) => ['tickets', 'kanban', status] as const,
+  /** Whether the account has any ticket at all (outside `all`, so the board never counts it as a column). */
+  kanbanTotal: ['kanbanTotal'] as const,
+  info: (id: number) => ['ticketInfo', id] as const,
+  unread: ['ticketUnread'] as const,
+  settings: ['ticketSettings'] as const,
+  campaigns: (page: number) => ['campaigns', page] as const,
+  autoAssign: ['ticketAutoAssign'] as const,
+  statuses: ['ticketStatuses'] as const,
+  /** The counts of the list's views (Mine, Unassigned, All) under a status filter; `viewsAll` reaches every filter's. */
+  viewsAll: ['ticketViews'] as const,
+  views: (status: string) => ['ticketViews', status] as const,
+  /** A ticket's own notes in its side panel. */
+  notes: (ticketId: number) => ['ticketNotes', ticketId] as const,
+  /** Home's My queue: my open and waiting counts and my tickets whose SLA is at risk. */
+  queue: ['ticketQueue'] as const,
+};
+
+export const conversationKeys = {
+  all: ['conversation'] as const,
+  one: (ticketId: number) => ['conversation', ticketId] as const,
+  /** AI-03: the hint for one message (0: none asked). */
+  aiHint: (messageId: number) => ['ai-hint', messageId] as const,
+};
+
+export const liveChatKeys = {
+  queue: ['livechat', 'queue'] as const,
+  list: ['livechat', 'list'] as const,
+  unread: ['livechat', 'unread'] as const,
+  /** Settings -> Live chat: the embed token and automatic offering. */
+  settings: ['livechat', 'settings'] as const,
+  /** Who the visitor of a live chat is. */
+  visitor: (ticketId: number) => ['livechatVisitor', ticketId] as const,
+};
+
+export const chatKeys = {
+  all: ['chat'] as const,
+  list: (pages: number) => ['chat', 'list', pages] as const,
+  one: (id: number) => ['chat', 'one', id] as const,
+  team: ['chat', 'team'] as const,
+};
+
+export const labelKeys = {
+  /** The account's labels (Settings' card and the ticket panel's picker read the same list). */
+  list: ['labels', 'list'] as const,
+  settings: ['labels', 'settings'] as const,
+};
+
+export const statusKeys = {
+  me: ['status', 'me'] as const,
+  online: ['status', 'online'] as const,
+  custom: ['status', 'custom'] as const,
+};
+
+export const profileKeys = {
+  person: (username: string, offset: number) => ['profile', 'person', username, offset] as const,
+  contact: (ticketId: number, offset: number) => ['profile', 'contact', ticketId, offset] as const,
+  list: (type: string, username: string, offset: number) => ['profile', 'list', type, username, offset] as const,
+};
+
+export const replyKeys = {
+  all: ['replies'] as const,
+  /** The canned replies offered on one channel ('' : every one the user may use). */
+  canned: (channel = '') => ['replies', 'canned', channel] as const,
+  macros: ['replies', 'macros'] as const,
+  /** The account's users, for a macro's assignees. */
+  users: ['replies', 'users'] as const,
+};
+
+export const slaKeys = {
+  settings: ['sla', 'settings'] as const,
+  /** A ticket's SLA under its policy; `version` (the ticket's updated_at) asks again when the ticket changes. */
+  ticket: (id: number, version: number) => ['sla', 'ticket', id, version] as const,
+};
+
+/** Settings -> Mailboxes: the account's mailboxes with the plan's limit and whether the server can seal passwords. */
+export const mailboxKeys = {
+  list: ['mailboxes', 'list'] as const,
+};
+
+export const settingsKeys = {
+  sessions: ['settings', 'sessions'] as const,
+  users: ['settings', 'users'] as const,
+  audit: (page: number) => ['settings', 'audit', page] as const,
+};
+
+export const authKeys = {
+  setup: ['auth', 'setup'] as const,
+};
+
+/** SHELL-37: the announcement that shows now (the shell's banner and Settings' card). */
+export const announcementKey = ['announcement'] as const;
+export const departmentsKey = ['departments'] as const;
+export const servicesKey = ['services'] as const;
+/** The account's call server (Call Configurations). */
+export const callConfigKey = ['callConfig'] as const;

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { PLANS } from './constants.js';
+import { isEmailAddress } from './messages.js';
+
+/**
+ * E-mail mailboxes (issue "E-mail as a real channel"): an account connects its support addresses; mail that
+ * reaches them by IMAP becomes tickets. See docs/email.md.
+ */
+
+/** Spec table "E-mail accounts" per plan: Starter 5, Basic 10, Pro 15, Enterprise unlimited (null). */
+export const PLAN_MAILBOXES: Record<number, number | null> = {
+  [PLANS.trial]: 5,
+  [PLANS.starter]: 5,
+  [PLANS.basic]: 10,
+  [PLANS.pro]: 15,
+  [PLANS.enterprise]: null,
+};
+
+/** The mailboxes an account may connect on its plan (null: unlimited); a trial or unknown plan gets Starter's. */
+export const mailboxLimit = (plan: number): number | null =>
+  plan in PLAN_MAILBOXES ? (PLAN_MAILBOXES[plan] ?? null) : PLAN_MAILBOXES[PLANS.starter]!;
+
+export const EMAIL_STRINGS = {
+  notConfigured:
+    'E-mail mailboxes need SECRETS_KEY on the server (32 random bytes in base64) to keep their passwords encrypted. Ask your administrator to set it and restart.',
+  notFound: 'Mailbox not found.',
+  planLimit: (limit: number) =>
+    `Your plan allows ${limit} e-mail ${limit === 1 ? 'mailbox' : 'mailboxes'}. Upgrade your plan to connect more.`,
+  addressTaken: (address: string) => `The mailbox ${address} is already connected.`,
+  badAddress: (address: string) => `Please check the email address. ${address}`,
+  unknownDepartment: 'Unknown department.',
+  imapPasswordRequired: 'The IMAP password is required.',
+  badPort: 'A port is a whole number from 1 to 65535.',
+  hostRequired: 'A server name is required.',
+  userRequired: 'A user name is required.',
+  /** A password stored under another SECRETS_KEY (the key was changed): it must be entered again. */
+  cannotDecrypt: 'The stored password cannot be read with this server\u2019s SECRETS_KEY: enter it again.',
+  testOk: 'The server accepted the login.',
+  /** The system message of a Resolved or Closed ticket the customer wrote to again. */
+  reopened: 'The customer wrote again: the ticket is open again.',
+  /** Put under an inbound mail whose attachment was not stored. */
+  attachmentNotStored: (name: string, reason: string) => `The attachment ${name} was not stored: ${reason}`,
+  noSubject: '(no subject)',
+  dkimBadKey: 'The DKIM private key must be an RSA private key in PEM format (-----BEGIN PRIVATE KEY-----).',
+  dkimShortKey: 'The DKIM private key must be an RSA key of at least 1024 bits.',
+  dkimKeyRequired: 'A DKIM selector needs a private key.',
+  dkimSelectorRequired: 'A DKIM private key needs a selector.',
+  dkimBadSelector: 'A DKIM selector is letters, digits, dots and dashes (like "parley" or "s1.mail").',
+  /** The stored DKIM key does not open with this server's SECRETS_KEY: the reply is not sent unsigned. */
+  dkimCannotDecrypt: 'The stored DKIM key cannot be read with this server\u2019s SECRETS_KEY: enter it again.',
+  /** A bounce of our reply: why the receiving server refused it (see docs/email.md, "Bounces"). */
+  bounced: (reason: string) => `Bounced: ${reason}`,
+  bounceNoReason: 'The receiving server returned the mail.',
+} as const;
+
+const host = z
+  .string()
+  .trim()
+  .min(1, EMAIL_STRINGS.hostRequired)
+  .max(253)
+  .regex(/^[A-Za-z0-9.:[\]-]+$/, 'A server name is letters, digits, dots and dashes (or an IP address).');
+const port = z
+  .number({ error: EMAIL_STRINGS.badPort })
+  .int(EMAIL_STRINGS.badPort)
+  .min(1, EMAIL_STRINGS.badPort)
+  .max(65535, EMAIL_STRINGS.badPort);
+/** Empty or missing: keep the stored password (a change); required for IMAP when the mailbox is new. */
+const password = z.string().max(1000).optional();
+
+export const MailServerInput = z.object({
+  host,
+  port,
+  /** TLS from the first byte (IMAPS 993, SMTPS 465); false: plain, upgraded with STARTTLS when offered. */
+  tls: z.boolean(),
+  user: z.string().trim().min(1, EMAIL_STRINGS.userRequired).max(320),
+  password,
+});
+export type MailServerInput = z.infer<typeof MailServerInput>;
+
+export const MailboxInput = z.object({
+  address: z
+    .string()
+    .trim()
+    .max(320)
+    .refine(isEmailAddress, { error: (i) => EMAIL_STRINGS.badAddress(String(i.input)) }),
+  /** The name mail from this address goes out under ("Acme Support"). */
+  name: z.string().trim().max(200).default(''),
+  /** The department new tickets of this mailbox go to; null: none. */
+  departmentId: z.number().int().positive().nullable().default(null),
+  /** False: kept, but not fetched. */
+  active: z.boolean().default(true),
+  imap: MailServerInput,
+  smtp: MailServerInput,
+  /** Replies are DKIM-signed under this selector of the address's domain; '' none (the stored key is dropped). */
+  dkimSelector: z
+    .string()
+    .trim()
+    .max(63)
+    .regex(/^$|^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,61}[A-Za-z0-9])?$/, EMAIL_STRINGS.dkimBadSelector)
+    .default(''),
+  /** The DKIM private key (PEM); empty or missing keeps the stored one. */
+  dkimPrivateKey: z.string().max(20_000).optional(),
+});
+export type MailboxInput = z.infer<typeof MailboxInput>;
+
+/** A mail server as the API shows it: never its password, only whether one is stored. */
+export const MailServer = z.object({
+  host: z.string(),
+  port: z.number(),
+  tls: z.boolean(),
+  user: z.string(),
+  hasPassword: z.boolean(),
+});
+
+export const Mailbox = z.object({
+  id: z.number(),
+  address: z.string(),
+  name: z.string(),
+  departmentId: z.number().nullable(),
+  active: z.boolean(),
+  imap: MailServer,
+  smtp: MailServer,
+  /** The DKIM selector replies are signed under ('' none), and whether a key is stored (never the key). */
+  dkimSelector: z.string(),
+  hasDkimKey: z.boolean(),
+  /**
+   * Where to forward the mailbox's mail (`mbx-<id>-<token>@<domain>`) when the server's inbound SMTP listener
+   * is on; null when it is off.
+   */
+  forwardingAddress: z.string().nullable(),
+  /** The fetcher's last error in the server's own words, and when (ms); null since the last good fetch. */
+  lastError: z.string().nullable(),
+  lastErrorAt: z.number().nullable(),
+  /** When mail was last fetched (ms), null before the first time. */
+  lastFetchAt: z.number().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Mailbox = z.infer<typeof Mailbox>;
+
+export const MailboxIdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export const MailboxAnswer = z.object({ result: z.literal('success'), data: Mailbox });
+export const MailboxListAnswer = z.object({
+  result: z.literal('success'),
+  /** False: the server has no SECRETS_KEY, so mailboxes cannot be added or changed (nor fetched). */
+  configured: z.boolean(),
+  /** Set when not configured: what to tell the admin. */
+  description: z.string().optional(),
+  /** Mailboxes the plan allows; null: unlimited. */
+  limit: z.number().nullable(),
+  data: z.array(Mailbox),
+});
+export type MailboxListAnswer = z.infer<typeof MailboxListAnswer>;
+
+/** One side of a connection test: did the login work, and the server's own words. */
+export const MailTestResult = z.object({ ok: z.boolean(), response: z.string() });
+export const MailboxTestAnswer = z.object({
+  result: z.literal('success'),
+  imap: MailTestResult,
+  smtp: MailTestResult,
+});
+export type MailboxTestAnswer = z.infer<typeof MailboxTestAnswer>;
