@@ -110,7 +110,7 @@ describe('SHELL banners and modals in Chromium (a server with a newer version)',
     expect(await axeClean(page, '[data-testid="expired-notice"]')).toEqual([]);
     await notice.getByRole('link', { name: 'Upgrade' }).click();
     await page.waitForURL(`${server.url}/plan`);
-    await page.getByRole('heading', { name: 'Your plan' }).waitFor();
+    await page.getByRole('heading', { name: 'Plans' }).waitFor();
 
     const paid = await signUp('paid');
     await cli(
@@ -136,7 +136,7 @@ describe('SHELL banners and modals in Chromium (a server with a newer version)',
     await other.waitForURL(`${server.url}/plan`);
     await lapsed.getByRole('link', { name: 'Pay Now' }).click();
     await other.waitForURL(`${server.url}/payment`);
-    await other.getByRole('heading', { name: 'Your plan' }).waitFor();
+    await other.getByRole('heading', { name: 'Plans' }).waitFor();
   });
 
   it('STATUS-08 STATUS-15 STATUS-16 STATUS-17 Update is disabled while unchanged; a custom status shows the Go Online banner; Go Online returns to Online', async () => {

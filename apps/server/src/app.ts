@@ -6,6 +6,7 @@ import { aiRoutes, emotionListener, httpHints } from './modules/ai/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from './modules/auth/index.js';
+import { billingRoutes, sandboxProvider, stripeProvider } from './modules/billing/index.js';
 import { callRoutes } from './modules/calls/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import {
@@ -38,6 +39,7 @@ import {
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
+import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
@@ -185,6 +187,22 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey, pushAllowedHosts: config.PUSH_ALLOWED_HOSTS });
   profileRoutes(app, { db });
   replyRoutes(app, { db, conversations });
+  searchRoutes(app, { db, conversations });
+  const stripe =
+    config.PAYMENT_PROVIDER === 'stripe'
+      ? stripeProvider({
+          secretKey: config.STRIPE_SECRET_KEY ?? '',
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
+          apiBase: config.STRIPE_API_BASE,
+          publicUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`,
+        })
+      : null;
+  billingRoutes(app, {
+    db,
+    provider: config.PAYMENT_PROVIDER === 'sandbox' ? sandboxProvider : stripe,
+    stripe,
+    trustProxy: config.TRUST_PROXY,
+  });
   const secrets = config.SECRETS_KEY ? new Secrets(config.SECRETS_KEY) : null;
   const email = new EmailFetchers({
     db,

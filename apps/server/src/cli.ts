@@ -3,6 +3,7 @@ import { ACCOUNT_FEATURES, USER_TYPES, type UserType } from '@parley/contracts';
 import { seedDemo } from './cli/demo.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createAccount, createUser } from './modules/accounts/index.js';
+import { allPrices, removePrice, setPrice } from './modules/billing/index.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { openDatabase } from './platform/db/db.js';
 import { AppError } from './platform/http/errors.js';
@@ -22,6 +23,12 @@ const HELP = `Parley command line. Usage: npm run cli -- <command> [options]
                                   create a user in an account
   user:sip --account ID --username U [--active 0|1] [--number N] [--sip-password P]
                                   set a user's SIP line (CALL-02, CALL-03: the softphone shows when active)
+  pricing:list                    list the price rows (country, plan, currency, price, tax)
+  pricing:set --country CC|* --plan 1|2|3 --currency CUR --price 20.00 --tax 0.06
+                                  set the price per user per month of a plan in a country (* is the
+                                  default for countries without rows); tax is a fraction (0.06 = 6%)
+  pricing:remove --country CC --plan N
+                                  remove a country's row (the country falls back to the default)
   demo [--tickets N] [--password P]
                                   create a demo workspace (admin, 3 agents, departments, labels,
                                   tickets with messages) and print the sign-in credentials
@@ -57,6 +64,10 @@ async function main() {
       active: { type: 'string' },
       number: { type: 'string' },
       'sip-password': { type: 'string' },
+      country: { type: 'string' },
+      currency: { type: 'string' },
+      price: { type: 'string' },
+      tax: { type: 'string' },
     },
   });
   const num = (v: string | undefined, what: string, def?: number): number => {
@@ -161,6 +172,41 @@ async function main() {
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) fail(`There is no user ${values.username} in account ${accountId}`);
         process.stdout.write(`Updated the SIP line of ${values.username} in account ${accountId}\n`);
+        break;
+      }
+      case 'pricing:list': {
+        for (const p of await allPrices(db))
+          process.stdout.write(`${p.country}\t${p.plan}\t${p.currency}\t${p.price}\t${p.tax}\n`);
+        break;
+      }
+      case 'pricing:set': {
+        const row = {
+          country: (values.country ?? '').trim().toUpperCase(),
+          plan: num(values.plan, 'plan'),
+          currency: (values.currency ?? '').trim().toUpperCase(),
+          price: (values.price ?? '').trim(),
+          tax: (values.tax ?? '').trim(),
+        };
+        try {
+          await setPrice(db, row);
+        } catch (err) {
+          fail(`pricing:set: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        process.stdout.write(
+          `Price set: ${row.country} plan ${row.plan} ${row.currency} ${row.price}, tax ${row.tax}\n`,
+        );
+        break;
+      }
+      case 'pricing:remove': {
+        const country = (values.country ?? '').trim().toUpperCase();
+        let removed = false;
+        try {
+          removed = await removePrice(db, country, num(values.plan, 'plan'));
+        } catch (err) {
+          fail(`pricing:remove: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        if (!removed) fail(`There is no price row for ${country} plan ${values.plan}`);
+        process.stdout.write(`Removed the price of plan ${values.plan} in ${country}\n`);
         break;
       }
       case 'demo': {

@@ -1,4 +1,5 @@
 export * from './auth.js';
+export * from './billing.js';
 export * from './businessHours.js';
 export * from './calls.js';
 export * from './constants.js';
@@ -14,6 +15,7 @@ export * from './notifications.js';
 export * from './profile.js';
 export * from './realtime.js';
 export * from './replies.js';
+export * from './search.js';
 export * from './seqTracker.js';
 export * from './services.js';
 export * from './shell.js';

@@ -102,6 +102,12 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1_048_576, 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** Who takes payments (docs/billing.md): none (plans set by the operator), sandbox (built-in test page) or stripe. */
+  PAYMENT_PROVIDER: z.enum(['none', 'sandbox', 'stripe']).default('none'),
+  /** Stripe: the secret API key, the webhook signing secret, and the API's address (tests: a loopback stand-in). */
+  STRIPE_SECRET_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(500).optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(500).optional()),
+  STRIPE_API_BASE: url(['http:', 'https:']),
   /** `/metrics` for anyone; by default only a Bearer METRICS_TOKEN or a call from this machine. */
   METRICS_PUBLIC: z.enum(['true', 'false']).default('false'),
   /** At least 16 characters; empty is unset. */
@@ -218,6 +224,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
   }
   const c = parsed.data;
+  if (c.PAYMENT_PROVIDER === 'stripe' && (!c.STRIPE_SECRET_KEY || !c.STRIPE_WEBHOOK_SECRET))
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_PROVIDER stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    );
   const root = path.resolve(import.meta.dirname, '../../../..');
   return {
     ...c,

@@ -32,7 +32,7 @@ const Forms = S('FormsScreen');
 const Campaign = S('CampaignScreen');
 const Product = S('ProductScreen');
 const Timer = S('TimerScreen');
-const Plan = S('PlanScreen');
+const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
 const Knowledge = S('KnowledgeScreen');
 const About = S('AboutPage');

@@ -4,6 +4,7 @@ import { type AuthCheckAnswer, COOKIES, CUSTOM_STATUS_FETCH_FAILED, LOCAL_KEYS }
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { SearchButton, SearchModal, useSearchShortcut } from '../features/search';
 import { MyStatusModal } from '../features/status/MyStatusModal';
 import { subscribePresence, useCustomStatuses } from '../features/status/presence';
 import { getCookie, local, setCookie } from '../lib/cookies';
@@ -38,6 +39,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
   const variant = navContextOf(session).variant;
   const chatAllowed = session.productDetails?.chat_allowed !== false;
   useShortcuts();
+  useSearchShortcut();
   useShellFeed(session);
   useOpenSavedTab(variant, chatAllowed);
 
@@ -94,16 +96,20 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
             <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }}>
               <Logo title={title} />
             </Link>
+            <Group ml="auto">
+              <SearchButton />
+            </Group>
           </Group>
         </AppShell.Header>
       )}
       {!noNav && (
         <AppShell.Navbar aria-label="Navigation">
           {!narrow && (
-            <Group h={56} px="md" justify={isCollapsed ? 'center' : 'flex-start'}>
+            <Group h={56} px="md" justify={isCollapsed ? 'center' : 'space-between'} wrap="nowrap">
               <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }} aria-label={title}>
                 <Logo title={isCollapsed ? '' : title} />
               </Link>
+              {!isCollapsed && <SearchButton />}
             </Group>
           )}
           <NavPanel session={session} collapsed={isCollapsed} onToggle={toggle} />
@@ -122,6 +128,7 @@ export function SignedInLayout({ session }: { session: AuthCheckAnswer }) {
       )}
       <ShellModals />
       <MyStatusModal />
+      <SearchModal />
       <ColleagueProfileModal />
       <DebugPanel session={session} />
     </AppShell>

@@ -107,3 +107,9 @@ export const departmentsKey = ['departments'] as const;
 export const servicesKey = ['services'] as const;
 /** The account's call server (Call Configurations). */
 export const callConfigKey = ['callConfig'] as const;
+
+export const searchKeys = {
+  all: ['search'] as const,
+  /** One page set of the global search: what was entered and the two 0-based pages. */
+  results: (text: string, page: number, messagePage: number) => ['search', text, page, messagePage] as const,
+};

@@ -47,7 +47,10 @@ export type AuditAction =
   | 'department.deleted'
   | 'mailbox.created'
   | 'mailbox.updated'
-  | 'mailbox.deleted';
+  | 'mailbox.deleted'
+  | 'payment.created'
+  | 'payment.succeeded'
+  | 'payment.failed';
 
 /** Writes one audit entry, in the caller's transaction when given one. Never holds a secret. */
 export async function recordAudit(db: DB | Trx, e: AuditEntry): Promise<void> {

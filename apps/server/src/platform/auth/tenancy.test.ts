@@ -237,10 +237,12 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
     // grace: A's agent chose a status over HTTP with no socket, and a walk slower than the grace (a busy
     // machine) would otherwise see the presence sweep set them Offline, a change no call of B made.
     // The inbound SMTP listener on: mailboxes answer their forwarding addresses, whose token is A's secret.
+    // The sandbox payment provider, so B's payments reach the handlers (B's own rows; A's refs are not found).
     const own = await startTestServer(dialect, {
       PRESENCE_GRACE_MS: '600000',
       SECRETS_KEY: WALK_SECRETS_KEY,
       INBOUND_SMTP_PORT: '0',
+      PAYMENT_PROVIDER: 'sandbox',
     });
     try {
       await walkAsAnotherAccount(own);
@@ -477,8 +479,27 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         created_at: Date.now(),
       })
       .execute();
+    // A message of A's, for the search to be asked for by B.
+    const messageText = `message-a-${sfx}`;
+    await db()
+      .insertInto('messages')
+      .values({
+        account_id: aAccountId,
+        ticket_id: aTicketId,
+        type: 'text',
+        message: messageText,
+        sender: agent.username,
+        client_id: null,
+        created_at: Date.now(),
+        reply_id: null,
+        deleted_at: null,
+        deleted_by: null,
+        email_meta: null,
+      })
+      .execute();
 
     const markers = [
+      messageText,
       mailboxAddress,
       mailboxUser,
       'a imap password',
@@ -678,6 +699,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         imap: { host: '127.0.0.1', port: 9, tls: false, user: 'b', password: 'b password' },
         smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
       }),
+      // B (a trial) starts a payment of its own; the sandbox page's button for a ref that is not B's is 404.
+      'POST /api/payment/create': async () => ({ plan: 2, quantity: '3' }),
+      'POST /api/payment/sandbox/:ref': async () => ({ outcome: 'decline' }),
       'PUT /api/mailboxes/:id': async () => ({
         address: `b-${uniq()}@example.org`,
         active: false,
@@ -686,6 +710,19 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       }),
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
       'PUT /api/user/photo': async () => ({ file: null }),
+    };
+    /** GET routes that search: B asks for A's words, which must find nothing of A's. */
+    const searches: Record<string, string[]> = {
+      '/api/search/data': [
+        `?entity=${encodeURIComponent(ticketTitle)}`,
+        `?entity=${encodeURIComponent(messageText)}`,
+        `?message=${encodeURIComponent(messageText)}`,
+        `?contact=${encodeURIComponent(`customer-a-${sfx}`)}`,
+        `?label=${encodeURIComponent(label)}`,
+        `?username=${encodeURIComponent(agent.username)}`,
+        `?entity=${encodeURIComponent(agent.username)}`,
+        '?ticket=1',
+      ],
     };
     /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
     const ONLY_BAD_REQUEST: Record<string, string> = {
@@ -727,6 +764,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
           );
       }
       queries.push(`?_token=${a.token}`);
+      for (const q of searches[r.url] ?? []) queries.push(q);
       const bodySchema = op?.requestBody?.content?.['application/json']?.schema;
       const hasBody = ['POST', 'PUT', 'PATCH'].includes(r.method);
       const bodies: (() => Promise<unknown>)[] = hasBody ? [async () => ({})] : [async () => undefined];

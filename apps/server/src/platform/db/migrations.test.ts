@@ -19,6 +19,8 @@ const GLOBAL_TABLES: Record<string, string> = {
   nodes: 'heartbeats of the server processes of the cluster, shared by all accounts',
   server_state: 'settings of the installation itself (the Web Push VAPID key pair), the same for every account',
   rate_limit_hits: 'hits of public calls (sign-up, reset requests) per IP or address, before any account is known',
+  pricing:
+    "the installation's price list by country and plan, the same for every account in a country (docs/billing.md)",
 };
 
 /** Tables whose account_id may be null, each with the reason. */
@@ -42,9 +44,16 @@ const kindOf = (dataType: string) => {
   return t;
 };
 
+/**
+ * SQLite's full-text index of the search (migration 0032): FTS5 virtual tables and their shadow tables. They
+ * hold no rows of their own, only an index over messages and tickets (whose rows carry account_id); on
+ * Postgres the same index is a GIN index, not a table.
+ */
+const isSearchIndex = (name: string) => /^(messages|tickets)_fts(_(data|idx|docsize|config|content))?$/.test(name);
+
 async function tables(db: DB): Promise<TableMetadata[]> {
   const all = await db.introspection.getTables();
-  return all.filter((t) => !t.isView).sort((a, b) => a.name.localeCompare(b.name));
+  return all.filter((t) => !t.isView && !isSearchIndex(t.name)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The primary-key columns of a table. */

@@ -57,6 +57,8 @@ export interface Database {
   macro_runs: MacroRunsTable;
   mailboxes: MailboxesTable;
   email_message_ids: EmailMessageIdsTable;
+  pricing: PricingTable;
+  payments: PaymentsTable;
 }
 
 export interface AccountsTable {
@@ -75,6 +77,8 @@ export interface AccountsTable {
   settings: Generated<string>;
   /** CALL-14: the account's own call server (SIP over WebSocket), or null for the installation's. */
   sip_ws_url: string | null;
+  /** 0033: the number of users the subscription is paid for (0 none). */
+  seats: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -777,4 +781,38 @@ export interface EmailMessageIdsTable {
   created_at: number;
   /** 0029: an inbound mail's References, space-separated, oldest first; null when none. */
   refs: Generated<string | null>;
+}
+
+/** 0033: the installation's price of a plan per user per month in a country ('*' the default). */
+export interface PricingTable {
+  country: string;
+  plan: number;
+  currency: string;
+  /** Decimal text, 2 decimals. */
+  price: string;
+  /** A fraction as decimal text ("0.06"). */
+  tax: string;
+  updated_at: number;
+}
+
+/** 0033: a payment an account started (PAY-22). */
+export interface PaymentsTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number | null;
+  ref: string;
+  provider: string;
+  provider_ref: Generated<string>;
+  provider_subscription: Generated<string>;
+  plan: number;
+  quantity: number;
+  country: string;
+  currency: string;
+  price: string;
+  tax: string;
+  total: string;
+  status: Generated<string>;
+  payment_desc: Generated<string>;
+  created_at: number;
+  settled_at: number | null;
 }

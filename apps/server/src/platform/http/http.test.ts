@@ -280,6 +280,21 @@ describe.each(dialects)('HTTP pipeline (%s)', (dialect) => {
         body: { username: nul, name: nul, password: 'user password 1', type: 'agent' },
       },
       {
+        name: 'NUL and exponent in payment',
+        method: 'POST',
+        path: '/api/payment/create',
+        token: admin.token,
+        body: { plan: nul, quantity: '1e3' },
+      },
+      {
+        name: 'NUL in payment ref',
+        method: 'GET',
+        path: `/api/payment/status?ref=${encodeURIComponent(nul)}`,
+        token: admin.token,
+      },
+      { name: 'bad pricing country', method: 'GET', path: '/api/pricing?country=%00x' },
+      { name: 'unsigned webhook', method: 'POST', path: '/api/payment/webhook/stripe', raw: `{"a":${deep}}` },
+      {
         name: 'NUL in status',
         method: 'POST',
         path: '/api/online_status/update',

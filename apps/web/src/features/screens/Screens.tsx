@@ -8,7 +8,6 @@ import {
   IconCalendar,
   IconChartBar,
   IconClock,
-  IconCreditCard,
   IconEye,
   IconFileText,
   IconLink,
@@ -100,13 +99,6 @@ export const ProductScreen = () => (
 );
 export const TimerScreen = () => (
   <NotBuilt icon={IconClock} title="Timer" will="It will show the time tracked on tickets and chats." />
-);
-export const PlanScreen = () => (
-  <NotBuilt
-    icon={IconCreditCard}
-    title="Your plan"
-    will="It will show this workspace's plan, subscription and invoices."
-  />
 );
 export const NoConversationsScreen = () => (
   <EmptyScreen

@@ -1,0 +1,95 @@
+import { PAY_STRINGS, PLAN_NAMES, paymentTotal } from '@parley/contracts';
+import Stripe from 'stripe';
+import type { PaymentProvider } from './providers.js';
+
+/** Whole cents of a decimal string with at most 2 decimals ("20.5" -> 2050). */
+export function cents(v: string): number {
+  const [whole, frac = ''] = v.split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2));
+}
+
+export interface StripeOptions {
+  secretKey: string;
+  webhookSecret: string;
+  /** The API's address; Stripe's own when unset. Tests point it at a loopback stand-in. */
+  apiBase?: string;
+  /** Where Checkout sends the popup back to (`/api/payment/done` under it). */
+  publicUrl: string;
+}
+
+export type StripeProvider = PaymentProvider & {
+  /** The verified event of a webhook delivery; throws when the signature does not match the raw body. */
+  verify(rawBody: string, signature: string | undefined): Stripe.Event;
+};
+
+/**
+ * The Stripe adapter (official `stripe` package): a payment is a Checkout session in subscription mode, one
+ * recurring line of `quantity` seats at the plan's price and, when the country has a tax, one recurring
+ * "Sales and Service Tax" line with the difference to the total, so Stripe charges exactly the total shown.
+ * The ref is the session's client_reference_id and, prefixed, its idempotency key: a retried start never
+ * makes a second session. The outcome comes by webhook (billing.routes.ts).
+ */
+export function stripeProvider(o: StripeOptions): StripeProvider {
+  const base = o.apiBase ? new URL(o.apiBase) : null;
+  const client = new Stripe(o.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol.replace(':', '') as 'http' | 'https',
+        }
+      : {}),
+  });
+  const back = `${o.publicUrl.replace(/\/$/, '')}/api/payment/done`;
+  return {
+    name: 'stripe',
+    async start(p) {
+      const currency = p.currency.toLowerCase();
+      const seatCents = cents(p.price);
+      const taxCents = cents(p.total) - cents(paymentTotal(p.quantity, p.price, '0'));
+      const recurring = { interval: 'month' as const };
+      const session = await client.checkout.sessions.create(
+        {
+          mode: 'subscription',
+          client_reference_id: p.ref,
+          metadata: { ref: p.ref, account_id: String(p.accountId), plan: String(p.plan) },
+          success_url: back,
+          cancel_url: back,
+          line_items: [
+            {
+              quantity: p.quantity,
+              price_data: {
+                currency,
+                unit_amount: seatCents,
+                recurring,
+                product_data: { name: `Parley ${PLAN_NAMES[p.plan] ?? p.plan} (per user)` },
+              },
+            },
+            ...(taxCents > 0
+              ? [
+                  {
+                    quantity: 1,
+                    price_data: {
+                      currency,
+                      unit_amount: taxCents,
+                      recurring,
+                      product_data: { name: PAY_STRINGS.taxLabel },
+                    },
+                  },
+                ]
+              : []),
+          ],
+        },
+        { idempotencyKey: `parley-checkout-${p.ref}` },
+      );
+      if (!session.url) throw new Error('The payment provider gave no payment page.');
+      return { url: session.url, providerRef: session.id };
+    },
+    verify(rawBody, signature) {
+      return client.webhooks.constructEvent(rawBody, signature ?? '', o.webhookSecret);
+    },
+  };
+}

@@ -1,0 +1,443 @@
+import {
+  CHANNEL_CODES,
+  isLiveChatChannel,
+  SEARCH_MAX_WORDS,
+  SEARCH_PAGE_SIZE,
+  type SearchAgent,
+  type SearchAnswer,
+  type SearchContact,
+  type SearchLabel,
+  type SearchMessage,
+  type SearchQuery,
+  type SearchTicket,
+  WORKSPACE_CHANNEL,
+} from '@parley/contracts';
+import { type RawBuilder, sql } from 'kysely';
+import { type DB, onPostgres } from '../../platform/db/db.js';
+import type { Conversations } from '../messages/index.js';
+
+/** Who searches: results are the account's, and only conversations this user may read. */
+export interface Searcher {
+  accountId: number;
+  userId: number;
+}
+
+/** Marks the database puts around a match; private-use characters, replaced after the text is escaped. */
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const LIVECHAT_CODES = CHANNEL_CODES.filter(isLiveChatChannel);
+
+/**
+ * The words of what was typed: letters and digits only, lower case, at most SEARCH_MAX_WORDS of at most 64
+ * characters. User text never reaches the FTS syntax itself: quotes, `*`, `-`, `:`, NEAR, OR are either
+ * dropped (punctuation) or become plain words that the query quotes.
+ */
+export function searchWords(text: string | undefined): string[] {
+  if (!text) return [];
+  const words =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.slice(0, SEARCH_MAX_WORDS).map((w) => w.slice(0, 64));
+}
+
+/** FTS5: every word as a quoted prefix term, all required. */
+const ftsMatch = (words: string[]) => words.map((w) => `"${w}"*`).join(' ');
+/** Postgres: every word as a prefix lexeme, all required (words are letters and digits only). */
+const tsQuery = (words: string[]) => words.map((w) => `'${w}':*`).join(' & ');
+
+/** Escapes HTML, then turns the database's match marks into `<mark>`: the only markup a snippet carries. */
+export function highlight(raw: string): string {
+  return raw
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replaceAll(OPEN, '<mark>')
+    .replaceAll(CLOSE, '</mark>');
+}
+
+/** A LIKE pattern for "starts with", its wildcards escaped (used with `escape '\'`). */
+const startsWith = (s: string) => `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const like = (col: RawBuilder<unknown>, s: string) => sql`lower(${col}) like ${startsWith(s)} escape '\\'`;
+
+/**
+ * Which tickets the user may read, as SQL over the ticket alias `t`: the channels Conversations has a rule
+ * for, and a Workspace chat only for its members (the Workspace rule). Each row of a page is then checked
+ * with `Conversations.canRead` itself, so a rule stricter than this filter still decides.
+ */
+function readable(conversations: Conversations, who: Searcher) {
+  const channels = CHANNEL_CODES.filter((c) => conversations.covers(c));
+  return sql`t.account_id = ${who.accountId} and t.channel in (${sql.join(channels)})
+    and (t.channel <> ${WORKSPACE_CHANNEL} or exists (select 1 from chat_members cm
+      where cm.account_id = t.account_id and cm.ticket_id = t.id and cm.user_id = ${who.userId}))`;
+}
+
+interface Plan {
+  /** Free text: searched in messages and tickets. */
+  words: string[];
+  /** `message:` words: messages only. */
+  messageWords: string[];
+  contactWords: string[];
+  from: string;
+  label: string;
+  number: number | null;
+}
+
+function plan(q: SearchQuery): Plan {
+  const number = q.ticket?.trim() ? Number(q.ticket.trim()) : null;
+  return {
+    words: searchWords(q.entity),
+    messageWords: searchWords(q.message),
+    contactWords: searchWords(q.contact),
+    from: (q.username ?? '').trim(),
+    label: (q.label ?? '').trim(),
+    number,
+  };
+}
+
+/** Tickets whose customer (name, e-mail, phone) has every word as a prefix, as SQL over `t`. */
+function contactMatch(db: DB, accountId: number, words: string[]) {
+  if (onPostgres(db)) return sql`to_tsvector('simple', ${CONTACT_TEXT}) @@ to_tsquery('simple', ${tsQuery(words)})`;
+  // Column filter: the words must be in name, email or phone (not the title).
+  return sql`t.id in (select rowid from tickets_fts where tickets_fts match ${`{name email phone} : (${ftsMatch(words)})`})
+    and t.account_id = ${accountId}`;
+}
+const CONTACT_TEXT = sql.raw(`coalesce(t.name, '') || ' ' || coalesce(t.email, '') || ' ' || coalesce(t.phone, '')`);
+
+/** The label filter (an exact name, any case, of a label not removed), as SQL over `t`. */
+const labelMatch = (accountId: number, label: string) =>
+  sql`exists (select 1 from ticket_labels tl join labels l on l.id = tl.label_id and l.account_id = tl.account_id
+    where tl.account_id = ${accountId} and tl.ticket_id = t.id and l.removed = 0 and lower(l.name) = ${label.toLowerCase()})`;
+
+/**
+ * The count of all matches. A page query carries it (`count(*) over ()`, one pass over the matches) where it
+ * can; FTS5 cannot (bm25() has no cursor inside a window query), so SQLite's full-text pages leave it null
+ * and it is counted on its own. A page past the end carries nothing either.
+ */
+async function total(
+  rows: { total: number | string | null }[],
+  offset: number,
+  countRows: () => Promise<number>,
+): Promise<number> {
+  const first = rows[0];
+  if (first && first.total !== null) return Number(first.total);
+  if (!first && offset === 0) return 0;
+  return countRows();
+}
+
+/** Lower case without diacritics, as unicode61 `remove_diacritics 2` reads a word. */
+const fold = (w: string) => w.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * SQLite: a snippet of `text` around the first word that starts with one of `words`, the matching words
+ * marked, about 24 words long. Made here for the page's rows only: FTS5's snippet() in the page query would
+ * be made for every match before the sort, and a lookup per row runs the whole match again.
+ */
+export function snippetOf(text: string, words: string[], size = 24): string {
+  const folded = words.map(fold);
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    hit: folded.some((w) => fold(m[0]).startsWith(w)),
+  }));
+  const firstHit = Math.max(
+    0,
+    tokens.findIndex((t) => t.hit),
+  );
+  const from = Math.max(0, Math.min(firstHit - 6, tokens.length - size));
+  const to = Math.min(tokens.length, from + size);
+  if (tokens.length === 0) return text.slice(0, 200);
+  const a = from === 0 ? 0 : tokens[from]!.start;
+  const b = to === tokens.length ? text.length : tokens[to - 1]!.end;
+  let out = from === 0 ? '' : '…';
+  let at = a;
+  for (const t of tokens.slice(from, to))
+    if (t.hit) {
+      out += `${text.slice(at, t.start)}${OPEN}${text.slice(t.start, t.end)}${CLOSE}`;
+      at = t.end;
+    }
+  out += text.slice(at, b);
+  return to === tokens.length ? out : `${out}…`;
+}
+
+/** The filters every ticket-side row must pass (contact, label, number), as SQL over `t`. */
+function ticketFilters(db: DB, accountId: number, p: Plan) {
+  const out: RawBuilder<unknown>[] = [];
+  if (p.contactWords.length > 0) out.push(contactMatch(db, accountId, p.contactWords));
+  if (p.label) out.push(labelMatch(accountId, p.label));
+  if (p.number !== null) out.push(sql`t.ticket_number = ${p.number}`);
+  return out.length > 0 ? sql`and ${sql.join(out, sql` and `)}` : sql``;
+}
+
+async function searchMessages(
+  db: DB,
+  conversations: Conversations,
+  who: Searcher,
+  p: Plan,
+  offset: number,
+): Promise<{ rows: SearchMessage[]; count: number }> {
+  const words = [...p.words, ...p.messageWords].slice(0, SEARCH_MAX_WORDS);
+  // The Message group needs words or a sender; filters alone (a number, a label) list tickets, not messages.
+  if (words.length === 0 && !p.from) return { rows: [], count: 0 };
+  const pg = onPostgres(db);
+  const where = sql`${readable(conversations, who)} and m.account_id = ${who.accountId} and m.deleted_at is null
+    ${ticketFilters(db, who.accountId, p)}
+    ${p.from ? sql`and (${like(sql`m.sender`, p.from)} or ${like(sql`m.sender_name`, p.from)})` : sql``}`;
+  type Row = {
+    id: number;
+    ticket_id: number;
+    channel: string;
+    ticket_number: number;
+    snip: string;
+    sender: string;
+    sender_name: string;
+    created_at: number;
+    total: number | string | null;
+  };
+  let rows: Row[];
+  let countRows: () => Promise<number>;
+  if (words.length === 0) {
+    // A sender only: the newest of their messages, the start of each as the snippet.
+    rows = (
+      await sql<Row>`select m.id, m.ticket_id, t.channel, t.ticket_number, substr(m.message, 1, 200) as snip,
+          m.sender, m.sender_name, m.created_at, count(*) over () as total
+        from messages m join tickets t on t.id = m.ticket_id
+        where ${where} order by m.created_at desc, m.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
+    ).rows;
+    countRows = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`select count(*) as n from messages m join tickets t on t.id = m.ticket_id
+          where ${where}`.execute(db)
+        ).rows[0]?.n ?? 0,
+      );
+  } else if (pg) {
+    const q = tsQuery(words);
+    const match = sql`to_tsvector('simple', m.message) @@ to_tsquery('simple', ${q})`;
+    // The headline is made for the page's rows only, after the sort and the limit.
+    rows = (
+      await sql<Row>`select s.id, s.ticket_id, s.channel, s.ticket_number, s.sender, s.sender_name, s.created_at, s.total,
+          ts_headline('simple', s.message, to_tsquery('simple', ${q}),
+            ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`}) as snip
+        from (select m.id, m.ticket_id, t.channel, t.ticket_number, m.message, m.sender, m.sender_name, m.created_at,
+            ts_rank(to_tsvector('simple', m.message), to_tsquery('simple', ${q})) as r, count(*) over () as total
+          from messages m join tickets t on t.id = m.ticket_id
+          where ${match} and ${where}
+          order by r desc, m.created_at desc, m.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}) s
+        order by s.r desc, s.created_at desc, s.id desc`.execute(db)
+    ).rows;
+    countRows = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from messages m join tickets t on t.id = m.ticket_id
+          where ${match} and ${where}`.execute(db)
+        ).rows[0]?.n ?? 0,
+      );
+  } else {
+    const match = ftsMatch(words);
+    rows = (
+      await sql<Row>`select m.id, m.ticket_id, t.channel, t.ticket_number, m.sender, m.sender_name, m.created_at,
+          null as total, m.message as snip
+        from messages_fts f join messages m on m.id = f.rowid join tickets t on t.id = m.ticket_id
+        where messages_fts match ${match} and ${where}
+        order by bm25(messages_fts), m.created_at desc, m.id desc
+        limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
+    ).rows;
+    for (const r of rows) r.snip = snippetOf(r.snip, words);
+    countRows = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`select count(*) as n
+          from messages_fts f join messages m on m.id = f.rowid join tickets t on t.id = m.ticket_id
+          where messages_fts match ${match} and ${where}`.execute(db)
+        ).rows[0]?.n ?? 0,
+      );
+  }
+  const count = await total(rows, offset, countRows);
+  const out: SearchMessage[] = [];
+  for (const r of rows)
+    if (
+      await conversations.canRead(
+        db,
+        { id: Number(r.ticket_id), accountId: who.accountId, channel: r.channel },
+        who.userId,
+      )
+    )
+      out.push({
+        id: Number(r.id),
+        ticket_id: Number(r.ticket_id),
+        channel: r.channel,
+        ticket_number: Number(r.ticket_number),
+        message: highlight(r.snip ?? ''),
+        sender: r.sender,
+        sender_name: r.sender_name,
+        created_at: Number(r.created_at),
+      });
+  return { rows: out, count };
+}
+
+/** Tickets (`liveChat` false) or live chats (true) that match. */
+async function searchTickets(
+  db: DB,
+  conversations: Conversations,
+  who: Searcher,
+  p: Plan,
+  offset: number,
+  liveChat: boolean,
+): Promise<{ rows: SearchTicket[]; count: number }> {
+  // `from:` and `message:` are about messages: the ticket groups answer nothing for them.
+  if (p.from || p.messageWords.length > 0) return { rows: [], count: 0 };
+  if (p.words.length === 0 && p.contactWords.length === 0 && !p.label && p.number === null)
+    return { rows: [], count: 0 };
+  const pg = onPostgres(db);
+  const kind = liveChat
+    ? sql`t.channel in (${sql.join(LIVECHAT_CODES)})`
+    : sql`t.channel not in (${sql.join(LIVECHAT_CODES)})`;
+  const where = sql`${readable(conversations, who)} and ${kind} ${ticketFilters(db, who.accountId, p)}`;
+  type Row = {
+    id: number;
+    ticket_number: number;
+    title: string;
+    channel: string;
+    name: string;
+    closed: number;
+    updated_at: number;
+    snip: string;
+    total: number | string | null;
+  };
+  let rows: Row[];
+  let countRows: () => Promise<number>;
+  const cols = sql`t.id, t.ticket_number, t.title, t.channel, t.name, t.closed, t.updated_at`;
+  if (p.words.length === 0) {
+    rows = (
+      await sql<Row>`select ${cols}, t.title as snip, count(*) over () as total from tickets t where ${where}
+        order by t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
+    ).rows;
+    countRows = async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from tickets t where ${where}`.execute(db)).rows[0]?.n ?? 0,
+      );
+  } else if (pg) {
+    const q = tsQuery(p.words);
+    const match = sql`to_tsvector('simple', ${TICKET_SEARCH_TEXT_T}) @@ to_tsquery('simple', ${q})`;
+    rows = (
+      await sql<Row>`select s.id, s.ticket_number, s.title, s.channel, s.name, s.closed, s.updated_at, s.total,
+          ts_headline('simple', s.text, to_tsquery('simple', ${q}),
+            ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=24, MinWords=12`}) as snip
+        from (select ${cols}, ${TICKET_SEARCH_TEXT_T} as text,
+            ts_rank(to_tsvector('simple', ${TICKET_SEARCH_TEXT_T}), to_tsquery('simple', ${q})) as r,
+            count(*) over () as total
+          from tickets t where ${match} and ${where}
+          order by r desc, t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}) s
+        order by s.r desc, s.updated_at desc, s.id desc`.execute(db)
+    ).rows;
+    countRows = async () =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from tickets t where ${match} and ${where}`.execute(db)).rows[0]
+          ?.n ?? 0,
+      );
+  } else {
+    const match = ftsMatch(p.words);
+    rows = (
+      await sql<Row>`select ${cols}, null as total,
+          t.title || ' · ' || t.name || ' · ' || t.email || ' · ' || t.phone as snip
+        from tickets_fts f join tickets t on t.id = f.rowid
+        where tickets_fts match ${match} and ${where}
+        order by bm25(tickets_fts), t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
+    ).rows;
+    for (const r of rows) r.snip = snippetOf(r.snip, p.words);
+    countRows = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`select count(*) as n from tickets_fts f join tickets t on t.id = f.rowid
+          where tickets_fts match ${match} and ${where}`.execute(db)
+        ).rows[0]?.n ?? 0,
+      );
+  }
+  const count = await total(rows, offset, countRows);
+  const out: SearchTicket[] = [];
+  for (const r of rows)
+    if (await conversations.canRead(db, { id: Number(r.id), accountId: who.accountId, channel: r.channel }, who.userId))
+      out.push({
+        id: Number(r.id),
+        ticket_number: Number(r.ticket_number),
+        title: r.title,
+        channel: r.channel,
+        name: r.name,
+        closed: Number(r.closed),
+        updated_at: Number(r.updated_at),
+        snippet: highlight(r.snip ?? ''),
+      });
+  return { rows: out, count };
+}
+/** The ticket text of the migration's index, over the alias `t` (Postgres uses the index only for the same expression). */
+const TICKET_SEARCH_TEXT_T = sql.raw(
+  `coalesce(t.title, '') || ' ' || coalesce(t.name, '') || ' ' || coalesce(t.email, '') || ' ' || coalesce(t.phone, '')`,
+);
+
+/** Labels whose name starts with the `label:` term, or else with the free text. */
+async function searchLabels(db: DB, who: Searcher, q: SearchQuery): Promise<SearchLabel[]> {
+  const term = (q.label ?? q.entity ?? '').trim();
+  if (!term) return [];
+  const rows = await sql<{ id: number; name: string; color: string }>`select id, name, color from labels
+    where account_id = ${who.accountId} and removed = 0 and ${like(sql`name`, term)}
+    order by name limit ${SEARCH_PAGE_SIZE}`.execute(db);
+  return rows.rows.map((r) => ({ id: Number(r.id), name: r.name, color: r.color }));
+}
+
+/** Agents whose username or name starts with the `from:` term, or else with the free text. */
+async function searchAgents(db: DB, who: Searcher, q: SearchQuery): Promise<SearchAgent[]> {
+  const term = (q.username ?? q.entity ?? '').trim();
+  if (!term) return [];
+  const rows = await sql<{ id: number; name: string; username: string }>`select id, name, username from users
+    where account_id = ${who.accountId} and active = 1 and (${like(sql`username`, term)} or ${like(sql`name`, term)})
+    order by username limit ${SEARCH_PAGE_SIZE}`.execute(db);
+  return rows.rows.map((r) => ({ id: Number(r.id), name: r.name, username: r.username }));
+}
+
+/**
+ * Customers whose name, e-mail or phone has the `contact:` words (or else the free text's) as prefixes, one
+ * per name and address, newest first. A customer is known by its tickets (there is no contact table): `id`
+ * is its latest readable ticket, `uid` its e-mail, else its phone, else its name.
+ */
+async function searchContacts(db: DB, conversations: Conversations, who: Searcher, p: Plan): Promise<SearchContact[]> {
+  const words = p.contactWords.length > 0 ? p.contactWords : p.words;
+  if (words.length === 0) return [];
+  const rows = await sql<{ id: number; name: string; email: string; phone: string }>`
+    select max(t.id) as id, t.name, t.email, t.phone from tickets t
+    where ${readable(conversations, who)} and t.channel <> ${WORKSPACE_CHANNEL} and ${contactMatch(db, who.accountId, words)}
+    group by t.name, t.email, t.phone order by max(t.updated_at) desc limit ${SEARCH_PAGE_SIZE}`.execute(db);
+  return rows.rows.map((r) => ({
+    uid: r.email || r.phone || r.name,
+    id: Number(r.id),
+    name: r.name,
+    salutation: '',
+  }));
+}
+
+/** SEARCH-08: one page of every group. */
+export async function search(
+  db: DB,
+  conversations: Conversations,
+  who: Searcher,
+  q: SearchQuery,
+): Promise<Omit<SearchAnswer, 'result'>> {
+  const p = plan(q);
+  const messages = await searchMessages(db, conversations, who, p, q.search_message_index);
+  const tickets = await searchTickets(db, conversations, who, p, q.search_index, false);
+  const chats = await searchTickets(db, conversations, who, p, q.search_index, true);
+  return {
+    post: tickets.rows,
+    postCount: tickets.count,
+    message: messages.rows,
+    messageCount: messages.count,
+    liveChat: chats.rows,
+    liveChatCount: chats.count,
+    label: await searchLabels(db, who, q),
+    contact: await searchContacts(db, conversations, who, p),
+    agent: await searchAgents(db, who, q),
+  };
+}

@@ -1,0 +1,14 @@
+import type { PaymentCreateAnswer, PaymentStatusAnswer, PricingAnswer } from '@parley/contracts';
+import { api } from '../../lib/http';
+
+export const billingKeys = { pricing: ['billing', 'pricing'] as const };
+
+export const billingApi = {
+  /** PAY-23: the prices of the caller's country (the server finds it from the address). */
+  pricing: () => api<PricingAnswer>('GET', '/api/pricing'),
+  /** PAY-25: `plan` only while the account has none. */
+  create: (quantity: string, plan?: number) =>
+    api<PaymentCreateAnswer>('POST', '/api/payment/create', plan === undefined ? { quantity } : { plan, quantity }),
+  /** PAY-27 */
+  status: (ref: string) => api<PaymentStatusAnswer>('GET', `/api/payment/status?ref=${encodeURIComponent(ref)}`),
+};

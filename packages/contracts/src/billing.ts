@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { PLANS } from './constants.js';
+
+/** PAY: user-visible strings, copied from the spec as written (DECISIONS 18). */
+export const PAY_STRINGS = {
+  /** PAY-28: a payment that could not be created; the server's description follows. */
+  createFailed: 'Payment failed.',
+  /** PAY-30: the status call failed; the response data follows. */
+  statusFailed: 'Payment failed',
+  /** PAY-29: the description that brings the Add Now button. */
+  billingMissing: 'Billing information could not be found.',
+  addNow: 'Add Now',
+  continue: 'Continue',
+  /** PAY-19 */
+  empty: 'This cannot be empty.',
+  /** PAY-04 */
+  taxLabel: 'Sales and Service Tax',
+  /** PAY-10 (design): the in-progress text around the spec's "do not close". */
+  inProgress: 'Payment in progress, do not close this window.',
+  /** PAY-16 (design) */
+  success: 'Your plan is now active.',
+} as const;
+
+/** Server answers of `POST /api/payment/create` and the sandbox page (design, the spec is silent). */
+export const PAY_ERRORS = {
+  quantity: 'Number of users must be a whole number from 1 to 10000.',
+  plan: 'Choose Starter, Basic or Pro.',
+  enterprise: 'Enterprise is pay as you go: please contact sales.',
+  subscribed: 'This account already has a plan; pay without choosing one.',
+  noPlan: 'Choose a plan.',
+  noPrice: 'There is no price for this plan in your country.',
+  settled: 'This payment is already complete.',
+} as const;
+
+/** PLAN-07: plan numbers to names (DECISIONS 5). */
+export const PLAN_NAMES: Record<number, string> = {
+  [PLANS.trial]: 'Trial',
+  [PLANS.starter]: 'Starter',
+  [PLANS.basic]: 'Basic',
+  [PLANS.pro]: 'Pro',
+  [PLANS.enterprise]: 'Enterprise',
+  [PLANS.console]: 'Console',
+};
+
+/** The plans that can be bought on line (Enterprise is contact sales, PLAN-02). */
+export const PURCHASABLE_PLANS = [PLANS.starter, PLANS.basic, PLANS.pro] as const;
+export const MAX_SEATS = 10000;
+
+export const PAYMENT_STATUSES = ['PENDING', 'FAILED', 'SUCCESS'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** A price: a decimal string with at most 2 decimals (money is never a float). */
+export const PRICE_PATTERN = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
+/** A tax: a fraction as a decimal string with at most 4 decimals, below 1 (0.06 is 6%). */
+export const TAX_PATTERN = /^0(\.\d{1,4})?$/;
+
+/** PAY-21, PAY-23: one price row for the caller's country. */
+export const PriceRow = z.object({
+  plan: z.number().int(),
+  currency: z.string(),
+  /** Per user per month, e.g. "20.00". */
+  price: z.string(),
+  /** A fraction, e.g. "0.06". */
+  tax: z.string(),
+});
+export type PriceRow = z.infer<typeof PriceRow>;
+export const PricingQuery = z.object({
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'country is a two-letter code.')
+    .optional(),
+});
+export const PricingAnswer = z.object({
+  result: z.literal('success'),
+  /** The country the prices are for ('*' is the default row). */
+  country: z.string(),
+  data: z.array(PriceRow),
+});
+export type PricingAnswer = z.infer<typeof PricingAnswer>;
+
+/** Digits only, as text or a JSON whole number; range checked by the server with PAY_ERRORS.quantity. */
+const quantity = z.union([z.string().max(100), z.number()]);
+export const PaymentCreateInput = z.object({
+  _token: z.string().max(500).optional(),
+  plan: z.union([z.string().max(100), z.number()]).optional(),
+  quantity,
+});
+export type PaymentCreateInput = z.infer<typeof PaymentCreateInput>;
+export const PaymentCreateAnswer = z.object({
+  result: z.literal('success'),
+  payment_ref: z.string(),
+  /** PAY-26: the page the payment popup opens. */
+  url: z.string(),
+});
+export type PaymentCreateAnswer = z.infer<typeof PaymentCreateAnswer>;
+export const PaymentStatusQuery = z.object({
+  _token: z.string().max(500).optional(),
+  ref: z.string().min(1, 'ref is required.').max(64),
+});
+export const PaymentStatusAnswer = z.object({
+  result: z.literal('success'),
+  status: z.enum(PAYMENT_STATUSES),
+  payment_desc: z.string(),
+});
+export type PaymentStatusAnswer = z.infer<typeof PaymentStatusAnswer>;
+
+/** Parses a quantity of users: digits only, 1 to MAX_SEATS; null when it is not one. */
+export function parseQuantity(v: unknown): number | null {
+  const s = typeof v === 'number' ? (Number.isSafeInteger(v) ? String(v) : '') : typeof v === 'string' ? v : '';
+  if (!/^\d{1,6}$/.test(s)) return null;
+  const n = Number(s);
+  return n >= 1 && n <= MAX_SEATS ? n : null;
+}
+
+/** A decimal string as an integer count of 10^-scale units ("1.5", 2 -> 150n). */
+function units(v: string, scale: number): bigint {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(v.trim());
+  if (!m) throw new Error(`not a decimal: ${v}`);
+  const frac = (m[2] ?? '').padEnd(scale, '0');
+  if (frac.length > scale) throw new Error(`too many decimals: ${v}`);
+  return BigInt(m[1]!) * 10n ** BigInt(scale) + BigInt(frac || '0');
+}
+
+const fixed = (u: bigint, scale: number) => {
+  const s = u.toString().padStart(scale + 1, '0');
+  return scale ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s;
+};
+
+/**
+ * PAY-20: total = quantity x price x (1 + tax), rounded half up to 2 decimals, in exact decimal arithmetic
+ * (price in cents, tax in 1/10000), never floats.
+ */
+export function paymentTotal(quantity: number, price: string, tax: string): string {
+  const cents = BigInt(quantity) * units(price, 2);
+  const scaled = cents * (10000n + units(tax, 4));
+  return fixed((scaled + 5000n) / 10000n, 2);
+}
+
+/** PAY-04: a tax fraction as a percent without trailing zeros ("0.06" -> "6", "0.065" -> "6.5"). */
+export function taxPercent(tax: string): string {
+  const s = fixed(units(tax, 4), 2);
+  return s.replace(/\.?0+$/, '') || '0';
+}
