@@ -39,8 +39,8 @@ export interface Dovecot {
   /** Users and their password (`user@example.test` / `secret`). */
   users: string[];
   password: string;
-  /** Appends a raw mail to a user's INBOX (unread). */
-  append(user: string, raw: string): Promise<void>;
+  /** Appends a raw mail to a user's INBOX (unread); its UID. */
+  append(user: string, raw: string | Buffer): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -102,7 +102,8 @@ service imap-login {
         await c.connect();
         clients.set(user, c);
       }
-      await c.append('INBOX', raw);
+      const r = await c.append('INBOX', raw);
+      return r ? r.uid : undefined;
     },
     async stop() {
       for (const c of clients.values()) await c.logout().catch(() => c.close());

@@ -28,6 +28,13 @@ const LEASE_MS = 30_000;
 const SCAN_MS = 5_000;
 /** UIDs fetched in one round; the next round follows at once. */
 const ROUND = 200;
+/**
+ * One FETCH brings the sources of up to this many mails, or this many bytes (a bigger mail comes alone): a
+ * round trip per mail cost more than parsing and storing it, and a cap on bytes keeps a round of big mails
+ * from being held in memory at once.
+ */
+const BATCH_MAILS = 50;
+const BATCH_BYTES = 4 * 1024 * 1024;
 const BACKOFF_MAX_MS = 60_000;
 
 /** The lease went to another node (or the mailbox is gone or off): stop fetching, try to take it again. */
@@ -229,8 +236,7 @@ class MailboxFetcher {
     const found = (await client.search({ uid: `${last + 1}:*` }, { uid: true })) || [];
     // `n:*` always names the newest mail, even when its UID is below n.
     const uids = found.filter((u) => u > last).sort((a, b) => a - b);
-    for (const uid of uids.slice(0, ROUND))
-      await this.fetchOne(client, row, { nodeId: this.deps.nodeId, uidValidity: validity, uid });
+    await this.take(client, row, validity, uids.slice(0, ROUND));
     if (uids.length === 0) await this.touch();
     return uids.length > ROUND;
   }
@@ -252,8 +258,8 @@ class MailboxFetcher {
     const unseen = ((await client.search({ seen: false }, { uid: true })) || [])
       .filter((u) => u < uidNext)
       .sort((a, b) => a - b);
-    for (const uid of unseen)
-      await this.fetchOne(client, row, { nodeId: this.deps.nodeId, uidValidity: validity, uid });
+    for (let at = 0; at < unseen.length; at += ROUND)
+      await this.take(client, row, validity, unseen.slice(at, at + ROUND));
     if (uidNext > 1)
       await this.deps.db
         .updateTable('mailboxes')
@@ -277,21 +283,69 @@ class MailboxFetcher {
       .execute();
   }
 
-  private async fetchOne(client: ImapFlow, row: MailboxRow, fence: MailFence): Promise<void> {
+  /**
+   * Stores the mails of these UIDs (ascending) in order: their sizes first, then their sources in batches
+   * of at most BATCH_MAILS mails and BATCH_BYTES bytes, one FETCH each.
+   */
+  private async take(client: ImapFlow, row: MailboxRow, validity: string, uids: number[]): Promise<void> {
+    if (uids.length === 0) return;
+    const sizes = new Map<number, number>();
+    for await (const m of client.fetch(uids.join(','), { uid: true, size: true }, { uid: true }))
+      sizes.set(m.uid, m.size ?? 0);
+    let at = 0;
+    while (at < uids.length) {
+      const batch: number[] = [];
+      let bytes = 0;
+      for (; at < uids.length && batch.length < BATCH_MAILS; at++) {
+        const size = sizes.get(uids[at]!) ?? 0;
+        if (batch.length > 0 && bytes + size > BATCH_BYTES) break;
+        batch.push(uids[at]!);
+        bytes += size;
+      }
+      if (this.stopped) throw new LeaseLost();
+      const sources = new Map<number, Buffer>();
+      // Gathered before any is stored: no other IMAP command may run while a FETCH is answered.
+      for await (const m of client.fetch(batch.join(','), { uid: true, source: true }, { uid: true }))
+        if (m.source) sources.set(m.uid, m.source);
+      for (const uid of batch) {
+        const source = sources.get(uid) ?? null;
+        sources.delete(uid);
+        await this.storeOne(row, { nodeId: this.deps.nodeId, uidValidity: validity, uid }, source);
+      }
+    }
+  }
+
+  private async storeOne(row: MailboxRow, fence: MailFence, source: Buffer | null): Promise<void> {
     if (this.stopped) throw new LeaseLost();
     const box = this.ref(row);
-    const msg = await client.fetchOne(String(fence.uid), { source: true }, { uid: true });
     // Expunged since the search: nothing to store.
-    if (!msg || !msg.source) return skipMail(this.deps.db, box, fence);
+    if (!source) return skipMail(this.deps.db, box, fence);
     let mail: Awaited<ReturnType<typeof parseMail>>;
     try {
-      mail = await parseMail(msg.source);
+      mail = await parseMail(source);
     } catch (err) {
-      // A mail that cannot be parsed at all must not hold up the mailbox: it is passed over and said so.
-      await this.recordError(new Error(`Mail UID ${fence.uid} could not be read: ${serverWords(err)}`));
-      return skipMail(this.deps.db, box, fence);
+      // A mail that cannot be parsed at all must not hold up the mailbox: it is passed over and said so,
+      // in that order (moving the UID clears the row's error, so the error is kept after it).
+      await skipMail(this.deps.db, box, fence);
+      return this.recordError(new Error(`Mail UID ${fence.uid} could not be read: ${serverWords(err)}`));
     }
+    if (!mail.noise && mail.from && (await this.ownAddress(mail.from.address))) mail.noise = 'own_mailbox';
     await storeMail(this.deps, box, fence, mail);
+  }
+
+  /**
+   * Whether an address is one of the account's own mailboxes: a mail from one (another mailbox's
+   * auto-reply or forward) is noise, so two mailboxes that answer each other automatically cannot make a
+   * ticket per round; read per mail, so a mailbox added meanwhile counts at once.
+   */
+  private async ownAddress(address: string): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('mailboxes')
+      .select('id')
+      .where('account_id', '=', this.accountId)
+      .where('address_lower', '=', address.toLowerCase())
+      .executeTakeFirst();
+    return !!row;
   }
 }
 

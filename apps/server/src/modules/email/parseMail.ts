@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { EMAIL_STRINGS, MESSAGE_MAX_HTML } from '@parley/contracts';
+import { Readable } from 'node:stream';
+import { setImmediate as turn } from 'node:timers/promises';
+import { EMAIL_STRINGS, isEmailAddress, MESSAGE_MAX_HTML } from '@parley/contracts';
 import { type AddressObject, type HeaderValue, simpleParser } from 'mailparser';
 
 /** What the store needs of one inbound mail. */
@@ -16,8 +18,11 @@ export interface InboundMail {
   cc: string[];
   /** The body as HTML (the text part made HTML when there is none), kept as sent: sanitized at display. */
   html: string;
-  /** An automatic mail: it never makes a ticket and never makes one wait for the team. */
-  noise: 'auto_reply' | 'bounce' | null;
+  /**
+   * An automatic mail, or one sent from one of the account's own mailboxes (a loop between two of them):
+   * it never makes a ticket and never makes one wait for the team.
+   */
+  noise: 'auto_reply' | 'bounce' | 'own_mailbox' | null;
   attachments: { name: string; content: Buffer }[];
 }
 
@@ -48,27 +53,85 @@ export function noiseOf(headers: Map<string, HeaderValue>): InboundMail['noise']
   return null;
 }
 
+/**
+ * NUL and the other C0 controls but tab, line feed and carriage return: header garbage carries them, and
+ * Postgres refuses NUL in text, which would hold the mail (and the mailbox behind it) up for good.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const clean = (s: string) => s.replace(CONTROLS, '');
+
 const addresses = (o: AddressObject | AddressObject[] | undefined) =>
-  (Array.isArray(o) ? o : o ? [o] : []).flatMap((a) => a.value.flatMap((v) => (v.address ? [v.address] : [])));
+  (Array.isArray(o) ? o : o ? [o] : []).flatMap((a) =>
+    a.value.flatMap((v) => (v.address && isEmailAddress(clean(v.address)) ? [clean(v.address)] : [])),
+  );
+
+/** Mails above this are fed to the parser in slices, a turn of the event loop apart. */
+const SLICED_ABOVE = 1024 * 1024;
+const SLICE = 64 * 1024;
+
+/**
+ * A big mail as a stream of slices with a turn of the event loop between them: the parser's work (line
+ * splitting, base64 and charset decoding) is then spread over many short turns instead of one long one, so
+ * a 30 MB mail does not hold up the other mailboxes, the relay and the HTTP server while it is read.
+ */
+function sliced(source: Buffer): Readable {
+  return Readable.from(
+    (async function* () {
+      for (let at = 0; at < source.length; at += SLICE) {
+        if (at > 0) await turn();
+        yield source.subarray(at, at + SLICE);
+      }
+    })(),
+    { objectMode: false },
+  );
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The body of a mail the MIME parser found nothing in (a multipart whose boundary never comes, a body
+ * before any part): its raw text after the header, as UTF-8 where it is, else Latin-1, as HTML text. Only
+ * when nothing else was read and there is something printable there.
+ */
+function rawBodyHtml(source: Buffer): string {
+  let at = source.indexOf('\r\n\r\n');
+  let skip = 4;
+  if (at < 0) {
+    at = source.indexOf('\n\n');
+    skip = 2;
+  }
+  if (at < 0) return '';
+  const bytes = source.subarray(at + skip, at + skip + MESSAGE_MAX_HTML);
+  const utf8 = bytes.toString('utf8');
+  const body = clean(utf8.includes('\ufffd') ? bytes.toString('latin1') : utf8).trim();
+  if (!body) return '';
+  return `<pre>${escapeHtml(body)}</pre>`;
+}
 
 /** Parses a raw mail (mailparser's `simpleParser`: MIME, charsets, encoded words, attachments). */
 export async function parseMail(source: Buffer): Promise<InboundMail> {
-  const parsed = await simpleParser(source, { skipImageLinks: true });
-  const sender = parsed.from?.value.find((v) => v.address);
-  const html = parsed.html || parsed.textAsHtml || '';
-  const references = idsIn(parsed.references);
+  const parsed = await simpleParser(source.length > SLICED_ABOVE ? sliced(source) : source, {
+    skipImageLinks: true,
+  });
+  const sender = parsed.from?.value.find((v) => v.address && isEmailAddress(clean(v.address)));
+  let html = clean(parsed.html || parsed.textAsHtml || '');
+  if (!html.trim() && parsed.attachments.length === 0) html = rawBodyHtml(source);
+  const references = idsIn(parsed.references).map(clean).filter(Boolean);
+  const messageId = clean(idsIn(parsed.messageId)[0] ?? '');
   return {
-    messageId: idsIn(parsed.messageId)[0] ?? `sha256.${createHash('sha256').update(source).digest('hex')}@parley`,
-    parents: [...new Set([...idsIn(parsed.inReplyTo), ...[...references].reverse()])],
+    messageId: messageId || `sha256.${createHash('sha256').update(source).digest('hex')}@parley`,
+    parents: [...new Set([...idsIn(parsed.inReplyTo).map(clean), ...[...references].reverse()])].filter(Boolean),
     references,
-    subject: (parsed.subject ?? '').trim(),
-    from: sender?.address ? { name: sender.name ?? '', address: sender.address } : null,
+    subject: clean(parsed.subject ?? '').trim(),
+    from: sender?.address ? { name: clean(sender.name ?? '').trim(), address: clean(sender.address) } : null,
     to: addresses(parsed.to),
     cc: addresses(parsed.cc),
     html: html.length > MESSAGE_MAX_HTML ? html.slice(0, MESSAGE_MAX_HTML) : html,
     noise: noiseOf(parsed.headers),
     attachments: parsed.attachments.map((a, i) => ({
-      name: a.filename || `attachment-${i + 1}`,
+      name: clean(a.filename || '') || `attachment-${i + 1}`,
       content: a.content,
     })),
   };
