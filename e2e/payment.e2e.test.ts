@@ -68,6 +68,10 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
     await input.fill('');
     await dialog.getByText('This cannot be empty.').waitFor(WAIT);
     expect(await dialog.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true);
+    // PAY-18: an integer above 0 only; 0 users cannot be bought.
+    await input.fill('0');
+    expect(await dialog.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true);
+    await input.fill('');
     // PAY-17: digits only; anything else is not taken.
     await input.pressSequentially(`x-${users}.`);
     expect(await input.inputValue()).toBe(users);
@@ -90,7 +94,7 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
     return popup;
   }
 
-  it('PLAN-04 PLAN-05 PAY-01 PAY-04 PAY-07 PAY-09 PAY-11 PAY-12 PAY-15 PAY-16 PAY-20 a trial admin buys Basic for 3 users through the sandbox popup', async () => {
+  it('PLAN-04 PLAN-05 PAY-01 PAY-02 PAY-03 PAY-04 PAY-05 PAY-07 PAY-08 PAY-18 PAY-19 PAY-09 PAY-11 PAY-12 PAY-15 PAY-16 PAY-20 a trial admin buys Basic for 3 users through the sandbox popup', async () => {
     const buyer = await signUp('basic');
     const page = await openPlans('light', { width: 1440, height: 900 }, buyer.username);
     expect(await page.locator('[data-testid^="plan-card-"]').count()).toBe(4);
