@@ -129,6 +129,21 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
       expect(await page.getByTestId(`plan-card-${plan}`).getByRole('button', { name: 'Purchase' }).isDisabled()).toBe(
         true,
       );
+    // The payment joins the history at once, paid, with its receipt.
+    const history = page.getByTestId('payment-history');
+    const row = history.getByTestId('payment-row');
+    await row.getByText('Paid').waitFor(WAIT);
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('Basic');
+    expect(await row.textContent()).toContain('USD 60.00');
+    await row.getByRole('button', { name: 'Receipt' }).click();
+    const receipt = page.getByTestId('payment-receipt');
+    await receipt.waitFor(WAIT);
+    for (const text of ['Basic', 'USD 20.00', '0%', 'USD 60.00']) expect(await receipt.textContent()).toContain(text);
+    await modalSettled(page);
+    await screenshot(page, 'payment-receipt-light');
+    await receipt.getByRole('button', { name: 'Close' }).click();
+    await receipt.waitFor({ state: 'detached', ...WAIT });
   }, 90_000);
 
   it('PAY-13 PAY-14 PAY-28 a declined payment shows "Payment failed." and its description; a popup closed early (PENDING) fails too', async () => {
@@ -159,6 +174,16 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
     expect(await page.getByRole('dialog').getByTestId('payment-failed').textContent()).toContain('Payment failed.');
     expect(await planOf(buyer.token)).toBe(0);
     await screenshot(page, 'payment-pending-dark-390');
+    await page.getByRole('dialog').getByTestId('payment-failed').getByRole('button', { name: 'Close' }).click();
+    // Both tries are in the history, newest first: not completed, then failed with the provider's words; no receipt.
+    const rows = page.getByTestId('payment-history').getByTestId('payment-row');
+    await rows.nth(1).waitFor(WAIT);
+    expect(await rows.nth(0).textContent()).toContain('Not completed');
+    expect(await rows.nth(1).textContent()).toContain('Failed');
+    expect(await rows.nth(1).textContent()).toContain('The card was declined (sandbox).');
+    expect(await page.getByTestId('payment-history').getByRole('button', { name: 'Receipt' }).count()).toBe(0);
+    await page.getByTestId('payment-history').scrollIntoViewIfNeeded();
+    await screenshot(page, 'payment-history-dark-390');
   }, 90_000);
 });
 

@@ -104,6 +104,44 @@ export const PaymentStatusAnswer = z.object({
 });
 export type PaymentStatusAnswer = z.infer<typeof PaymentStatusAnswer>;
 
+/** Design: one page of the account's payments, newest first (billing settings, section 17). */
+export const PAYMENT_HISTORY_PAGE = 20;
+export const PaymentHistoryQuery = z.object({
+  _token: z.string().max(500).optional(),
+  /** 0-based. */
+  page: z
+    .string()
+    .regex(/^\d{1,6}$/, 'page is a whole number from 0.')
+    .optional()
+    .transform((v) => (v === undefined ? 0 : Number(v))),
+});
+/** One payment as the account's admins see it: what was bought, for how much, and how it ended. */
+export const PaymentHistoryItem = z.object({
+  ref: z.string(),
+  plan: z.number().int(),
+  quantity: z.number().int(),
+  currency: z.string(),
+  /** Per user per month, decimal text. */
+  price: z.string(),
+  /** A fraction as decimal text ("0.06"). */
+  tax: z.string(),
+  total: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  payment_desc: z.string(),
+  provider: z.string(),
+  /** Who started it (their display name), '' when the user is gone. */
+  by: z.string(),
+  created_at: z.number(),
+  settled_at: z.number().nullable(),
+});
+export type PaymentHistoryItem = z.infer<typeof PaymentHistoryItem>;
+export const PaymentHistoryAnswer = z.object({
+  result: z.literal('success'),
+  data: z.array(PaymentHistoryItem),
+  total: z.number().int(),
+});
+export type PaymentHistoryAnswer = z.infer<typeof PaymentHistoryAnswer>;
+
 /** Parses a quantity of users: digits only, 1 to MAX_SEATS; null when it is not one. */
 export function parseQuantity(v: unknown): number | null {
   const s = typeof v === 'number' ? (Number.isSafeInteger(v) ? String(v) : '') : typeof v === 'string' ? v : '';

@@ -1,7 +1,10 @@
 import {
   PAY_ERRORS,
+  PAYMENT_HISTORY_PAGE,
   PaymentCreateAnswer,
   PaymentCreateInput,
+  PaymentHistoryAnswer,
+  PaymentHistoryQuery,
   PaymentStatusAnswer,
   PaymentStatusQuery,
   PLAN_NAMES,
@@ -108,6 +111,63 @@ export function billingRoutes(app: FastifyInstance, deps: BillingDeps): void {
         result: 'success' as const,
         status: p.status as PaymentStatusAnswer['status'],
         payment_desc: p.payment_desc,
+      };
+    },
+  );
+
+  // Design: the account's payments, newest first, a page at a time (the receipts of billing settings).
+  r.get(
+    '/api/payment/history',
+    {
+      config: { auth: 'admin' },
+      schema: { querystring: PaymentHistoryQuery, response: { 200: PaymentHistoryAnswer } },
+    },
+    async (req) => {
+      const accountId = req.auth!.accountId;
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('payments as p')
+          .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'p.user_id').onRef('u.account_id', '=', 'p.account_id'))
+          .select([
+            'p.ref',
+            'p.plan',
+            'p.quantity',
+            'p.currency',
+            'p.price',
+            'p.tax',
+            'p.total',
+            'p.status',
+            'p.payment_desc',
+            'p.provider',
+            'p.created_at',
+            'p.settled_at',
+            'u.name as by_name',
+            'u.username as by_username',
+          ])
+          .where('p.account_id', '=', accountId)
+          .orderBy('p.created_at', 'desc')
+          .orderBy('p.id', 'desc')
+          .limit(PAYMENT_HISTORY_PAGE)
+          .offset(req.query.page * PAYMENT_HISTORY_PAGE)
+          .execute(),
+        db
+          .selectFrom('payments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', accountId)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        result: 'success' as const,
+        total: Number(count.n),
+        data: rows.map(({ by_name, by_username, ...p }) => ({
+          ...p,
+          plan: Number(p.plan),
+          quantity: Number(p.quantity),
+          created_at: Number(p.created_at),
+          settled_at: p.settled_at === null ? null : Number(p.settled_at),
+          status: p.status as PaymentHistoryAnswer['data'][number]['status'],
+          by: by_name || by_username || '',
+        })),
       };
     },
   );

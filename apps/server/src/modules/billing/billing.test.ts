@@ -181,6 +181,45 @@ describe.each(dialects)('PAY pricing and payments (%s)', (dialect) => {
     expect(await counts(a.accountId)).toEqual(before);
   });
 
+  it("payment history: the account's own payments, newest first, a page at a time; admins only; a bad page is a 400", async () => {
+    const a = await signUpVia(call);
+    const b = await signUpVia(call);
+    const empty = await call('GET', '/api/payment/history', { token: a.token });
+    expect(empty.body).toEqual({ result: 'success', data: [], total: 0 });
+    // Two payments of A's: one declined, one left pending; and one of B's.
+    const first = await call('POST', '/api/payment/create', { token: a.token, body: { plan: 2, quantity: '3' } });
+    expect((await sandboxPost(first.body.payment_ref, a.token, 'decline')).status).toBe(200);
+    const second = await call('POST', '/api/payment/create', { token: a.token, body: { plan: 3, quantity: '2' } });
+    await call('POST', '/api/payment/create', { token: b.token, body: { plan: 1, quantity: '1' } });
+    const h = await call('GET', '/api/payment/history', { token: a.token });
+    expect(h.status).toBe(200);
+    expect(h.body.total).toBe(2);
+    expect(h.body.data.map((p: { ref: string }) => p.ref)).toEqual([second.body.payment_ref, first.body.payment_ref]);
+    expect(h.body.data[1]).toMatchObject({
+      plan: 2,
+      quantity: 3,
+      currency: 'USD',
+      price: '20.00',
+      total: '60.00',
+      status: 'FAILED',
+      payment_desc: SANDBOX_DECLINED,
+      provider: 'sandbox',
+      by: a.name,
+    });
+    expect(h.body.data[1].settled_at).toEqual(expect.any(Number));
+    expect(h.body.data[0]).toMatchObject({ plan: 3, quantity: 2, status: 'PENDING', settled_at: null });
+    // Past the last page: nothing, the same total.
+    expect((await call('GET', '/api/payment/history?page=1', { token: a.token })).body).toEqual({
+      result: 'success',
+      data: [],
+      total: 2,
+    });
+    for (const page of ['-1', 'x', '1e3', '0.5'])
+      expect((await call('GET', `/api/payment/history?page=${page}`, { token: a.token })).status, page).toBe(400);
+    const agent = await addUserVia(call, a.token, { username: `hist-agent-${a.accountId}`, type: 'agent' });
+    expect((await call('GET', '/api/payment/history', { token: agent.token })).status).toBe(403);
+  });
+
   it('PAY-29 with no provider the answer is "Billing information could not be found." and nothing is created', async () => {
     const a = await signUpVia(call);
     const before = await counts(a.accountId);

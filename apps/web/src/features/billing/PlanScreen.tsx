@@ -1,11 +1,12 @@
 import { Badge, Button, Card, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PLAN_NAMES, PLANS } from '@parley/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSession } from '../../lib/session';
 import { billingApi, billingKeys } from './api';
 import { PaymentDialog } from './PaymentDialog';
+import { PaymentHistory } from './PaymentHistory';
 import { PLAN_CARDS, PLAN_SCREEN } from './strings';
 
 /**
@@ -20,6 +21,7 @@ export function PlanScreen() {
   const admin = session?.type === 'admin';
   const { pathname } = useLocation();
   const pricing = useQuery({ queryKey: billingKeys.pricing, queryFn: billingApi.pricing });
+  const queryClient = useQueryClient();
   const [buying, setBuying] = useState<{ plan: number; sendPlan: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const onBusy = useCallback((b: boolean) => setBusy(b), []);
@@ -86,6 +88,7 @@ export function PlanScreen() {
             );
           })}
         </SimpleGrid>
+        {admin && <PaymentHistory />}
       </Stack>
       {buying && (
         <PaymentDialog
@@ -95,6 +98,8 @@ export function PlanScreen() {
           onClose={() => {
             setBuying(null);
             setBusy(false);
+            // The payment just made (or given up) joins the history.
+            void queryClient.invalidateQueries({ queryKey: billingKeys.history(1).slice(0, 2) });
           }}
         />
       )}

@@ -1,7 +1,11 @@
-import type { PaymentCreateAnswer, PaymentStatusAnswer, PricingAnswer } from '@parley/contracts';
+import type { PaymentCreateAnswer, PaymentHistoryAnswer, PaymentStatusAnswer, PricingAnswer } from '@parley/contracts';
 import { api } from '../../lib/http';
 
-export const billingKeys = { pricing: ['billing', 'pricing'] as const };
+export const billingKeys = {
+  pricing: ['billing', 'pricing'] as const,
+  /** One 1-based page of the account's payments. */
+  history: (page: number) => ['billing', 'history', page] as const,
+};
 
 export const billingApi = {
   /** PAY-23: the prices of the caller's country (the server finds it from the address). */
@@ -11,4 +15,6 @@ export const billingApi = {
     api<PaymentCreateAnswer>('POST', '/api/payment/create', plan === undefined ? { quantity } : { plan, quantity }),
   /** PAY-27 */
   status: (ref: string) => api<PaymentStatusAnswer>('GET', `/api/payment/status?ref=${encodeURIComponent(ref)}`),
+  /** The account's payments, newest first; `page` is 0-based on the wire. */
+  history: (page: number) => api<PaymentHistoryAnswer>('GET', `/api/payment/history?page=${page}`),
 };

@@ -38,3 +38,24 @@ export const PLAN_SCREEN = {
   adminsOnly: 'Only an admin can buy a plan.',
   payNow: 'Pay Now',
 } as const;
+
+/** Design: the account's payments and their receipts under the plans (billing, section 17). */
+export const PAYMENT_HISTORY = {
+  title: 'Payment history',
+  none: 'No payments yet.',
+  when: 'Date',
+  plan: 'Plan',
+  users: 'Users',
+  total: 'Total',
+  status: 'Status',
+  by: 'By',
+  receipt: 'Receipt',
+  statuses: { SUCCESS: 'Paid', FAILED: 'Failed', PENDING: 'Not completed' },
+  receiptTitle: 'Receipt',
+  number: 'Payment reference',
+  paidOn: 'Paid on',
+  unitPrice: 'Price per user per month',
+  tax: 'Sales and Service Tax',
+  print: 'Print',
+  close: 'Close',
+} as const;
