@@ -168,6 +168,10 @@ describe('live chat from a website visitor in Chromium', () => {
     await screenshot(page, 'livechat-visitor-queue-light');
 
     const ticketId = await takeOne(agent, 'Vera');
+    // The chat list names who chats by display name, never the bare username.
+    const item = agent.getByTestId(`livechat-${ticketId}`);
+    await item.getByText('Amy Agent').waitFor();
+    expect(await item.textContent()).not.toMatch(/\bamy\b/);
     // VISITOR-23: the accepted line, then the chat 2 s later.
     await w.getByTestId('visitor-messages').waitFor({ timeout: 10_000 });
     await visitorMessages(w).filter({ hasText: 'Hello, I am Vera' }).waitFor();

@@ -18,6 +18,7 @@ import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
 import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../lib/http';
+import { useDisplayName } from '../../lib/people';
 import { useRealtimeEvent } from '../../lib/realtime';
 import { useFitHeight } from '../../lib/useFitHeight';
 import { toast } from '../../ui/toast';
@@ -215,6 +216,7 @@ function GroupItem({
   current: number | null;
   groups: LiveChatGroup[];
 }) {
+  const displayName = useDisplayName();
   const navigate = useNavigate();
   return (
     <Paper withBorder p="xs" data-testid="livechat-group">
@@ -253,7 +255,7 @@ function GroupItem({
                 #{c.ticket_number} {c.title}
               </Text>
               <Text size="xs" c="dimmed">
-                {c.state === 'chatting' ? c.agent : c.state === 'converted' ? L.converted : L.ended}
+                {c.state === 'chatting' ? displayName(c.agent) : c.state === 'converted' ? L.converted : L.ended}
               </Text>
             </Group>
           </UnstyledButton>

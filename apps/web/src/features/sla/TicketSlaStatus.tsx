@@ -2,6 +2,7 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import { SLA_POLICY_STRINGS as P, type SlaTarget, slaTimeLeft } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { formatDateTime } from '../../lib/dates';
 import { slaKeys } from '../../lib/queryKeys';
 import { slaApi } from './api';
 import { S } from './strings';
@@ -26,7 +27,7 @@ function Row({ label, target, now }: { label: string; target: SlaTarget; now: nu
         variant="light"
         color={COLORS[target.state]}
         tt="none"
-        title={new Date(target.dueAt).toLocaleString()}
+        title={formatDateTime(target.dueAt)}
       >
         {text}
       </Badge>
