@@ -419,4 +419,50 @@ describe.each(dialects)('SLA policies and business hours (%s)', (dialect) => {
       'back to the account hours',
     );
   });
+  it("SLA policy chosen by one of the ticket's labels and by its department; the department's holiday moves its due time", async () => {
+    const dep = await ok('/api/departments', { name: `Billing ${uniq()}` });
+    const depId = dep.body.data.id as number;
+    const before = (await call('GET', '/api/sla/settings', { token: a.token })).body.data.policies;
+    const policy = (o: { name: string; labelId?: number; departmentId?: number; firstResponse: number }) => ({
+      priority: null,
+      channel: null,
+      labelId: null,
+      departmentId: null,
+      nextResponse: null,
+      resolution: null,
+      calendar: false,
+      ...o,
+    });
+    await ok('/api/sla/policies', {
+      policies: [
+        policy({ name: 'Urgent label', labelId, firstResponse: 120 }),
+        policy({ name: 'Billing department', departmentId: depId, firstResponse: 240 }),
+      ],
+    });
+    const monday = utc('2026-12-21T10:00');
+    now = monday;
+    const labelled = await ticket({ at: monday, priority: 'L', label: [labelId] });
+    const billing = await ticket({ at: monday, priority: 'L' });
+    await db().updateTable('tickets').set({ department_id: depId }).where('id', '=', billing.id).execute();
+    const plain = await ticket({ at: monday, priority: 'L' });
+    await runCommand(db(), (trx) => syncSlaTimer(trx, a.accountId, billing.id, monday));
+    await node.sla.check();
+    const policyOf = async (id: number) => (await call('GET', `/api/sla/ticket/${id}`, { token: a.token })).body.data;
+    expect((await policyOf(labelled.id)).policy.name).toBe('Urgent label');
+    expect(iso(Number((await timer(labelled.id))!.due_at))).toBe('2026-12-21T12:00');
+    expect((await policyOf(billing.id)).policy.name).toBe('Billing department');
+    expect(iso(Number((await timer(billing.id))!.due_at))).toBe('2026-12-21T14:00');
+    // Neither label nor department: no policy.
+    expect((await policyOf(plain.id)).policy).toBeNull();
+    // The department closes that Monday: its ticket's four business hours run from Tuesday 09:00; the
+    // label's ticket (no department) keeps the account's hours.
+    await ok('/api/sla/holidays', { departmentId: depId, holidays: [{ date: '2026-12-21', name: 'Stocktake' }] });
+    await waitFor(
+      async () => iso(Number((await timer(billing.id))!.due_at)) === '2026-12-22T13:00',
+      "the department's ticket re-timed by its holiday",
+    );
+    expect(iso(Number((await timer(labelled.id))!.due_at))).toBe('2026-12-21T12:00');
+    await ok('/api/sla/holidays', { departmentId: depId, holidays: [] });
+    await ok('/api/sla/policies', { policies: before.map(({ id: _id, ...p }: { id: number }) => p) });
+  });
 });
