@@ -89,4 +89,14 @@ describe('web app layers', () => {
       .flatMap((f) => f.imports.filter((i) => i.endsWith('.test-support')).map((i) => `${f.rel} -> ${i}`));
     expect(bad).toEqual([]);
   });
+
+  it('dates are shown only through lib/dates (one format per place, docs/decisions.md 1)', () => {
+    const formatsItself =
+      /\.toLocale(Date|Time)?String\(|Intl\.DateTimeFormat\([^)]*\)\.format|\.getDate\(\)\s*\)\.padStart/;
+    const offenders = sources(src)
+      .map((f) => path.relative(src, f).split(path.sep).join('/'))
+      .filter((rel) => rel !== 'lib/dates.ts' && !/\.test\.tsx?$/.test(rel))
+      .filter((rel) => formatsItself.test(fs.readFileSync(path.join(src, rel), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
 });
