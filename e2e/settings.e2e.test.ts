@@ -233,6 +233,13 @@ describe('settings in Chromium', () => {
     expect(await button('Previous page').isDisabled()).toBe(true);
     expect(await page.getByTestId('audit-row').count()).toBe(25);
     expect(await firstAction()).toBe('signin.succeeded'); // newest first: this sign-in
+    // Who and what in words: the display name, a sentence, never the event's code or raw JSON.
+    const first = page.getByTestId('audit-row').first();
+    expect(await first.locator('td').nth(1).textContent()).toBe('Ann Admin');
+    expect(await first.locator('td').nth(2).textContent()).toBe('Ann Admin signed in');
+    const statusRow = page.getByTestId('audit-row').nth(1);
+    expect(await statusRow.locator('td').nth(2).textContent()).toBe('Ann Admin deleted a custom status');
+    expect(await page.getByTestId('audit-row').allTextContents()).not.toContainEqual(expect.stringMatching(/[{}]|\.succeeded|custom_/));
     await screenshot(page, 'settings-audit-pager-dark');
 
     await button('Next page').click();
