@@ -249,6 +249,15 @@ describe('my work: views, bulk actions and merge', () => {
         const title = row(wide, 'Late delivery of the spare parts for the warehouse');
         const box = await title.locator('p').first().boundingBox();
         expect(box?.width ?? 0).toBeGreaterThan(180);
+        // Every row's date shows whole in the ticket format (time today, Yesterday, else D/M/YYYY).
+        const dates = await area
+          .locator('[title^="Received "]')
+          .evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth })));
+        expect(dates.length).toBeGreaterThan(3);
+        for (const d of dates) {
+          expect(d.text).toMatch(/^(\d{2}:\d{2}|Yesterday|\d{1,2}\/\d{1,2}\/\d{4})$/);
+          expect(d.cut, d.text).toBe(false);
+        }
         await screenshot(wide, `mywork-list-beside-ticket-1440-${scheme}`);
         const phone = await open('dana', '/ticket', { scheme, width: 390, height: 844 });
         await phone.getByTestId('ticket-row').first().waitFor();
