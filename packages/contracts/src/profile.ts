@@ -176,6 +176,12 @@ export const AgentListAnswer = z.object({
   ),
 });
 export type AgentListAnswer = z.infer<typeof AgentListAnswer>;
+/** SEARCH-11: `search` and `keyword` narrow the agents by name or username (keyword first). */
+export const AgentListQuery = z.object({
+  _token: z.string().max(500).optional(),
+  search: z.string().max(200, 'search is 200 characters at most.').optional(),
+  keyword: z.string().max(200, 'keyword is 200 characters at most.').optional(),
+});
 
 /** PROFILE-16 (design): image types a profile picture may be (they get a thumbnail when uploaded). */
 export const PROFILE_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;

@@ -281,12 +281,21 @@ export async function experienceOf(db: DB, viewer: Viewer, s: Subject): Promise<
 }
 
 /** PROFILE-14: the account's active users with their user info and status. */
-export async function listAgents(db: DB, accountId: number) {
+export async function listAgents(db: DB, accountId: number, keyword = '') {
+  // SEARCH-11: a keyword keeps the agents whose name or username holds it (any case; LIKE's own characters
+  // are taken as written).
+  const pattern = `%${keyword.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
   const rows = await db
     .selectFrom('users')
     .select(['id', 'name', 'username', 'status', 'second_status', 'photo'])
     .where('account_id', '=', accountId)
     .where('active', '=', 1)
+    .$if(keyword !== '', (q) =>
+      q.where(
+        (eb) =>
+          sql<SqlBool>`(lower(${eb.ref('name')}) like ${pattern} escape '!' or lower(${eb.ref('username')}) like ${pattern} escape '!')`,
+      ),
+    )
     .orderBy('name')
     .orderBy('id')
     .execute();

@@ -1,5 +1,6 @@
 import {
   AgentListAnswer,
+  AgentListQuery,
   ContactProfileParams,
   ContactProfileQuery,
   ProfileAnswer,
@@ -100,13 +101,22 @@ export function profileRoutes(app: FastifyInstance, deps: { db: DB }): void {
     },
   );
 
-  // PROFILE-13, PROFILE-14: the account's agents; the token may be the path segment.
-  r.get(
-    '/agent/:token',
-    {
-      config: { auth: 'user' },
-      schema: { params: z.object({ token: z.string().max(200) }), response: { 200: AgentListAnswer } },
-    },
-    async (req) => ({ result: 'success' as const, data: await listAgents(db, req.auth!.accountId) }),
-  );
+  // PROFILE-13, PROFILE-14, SEARCH-11: the account's agents, those whose name or username holds `keyword`
+  // (else `search`) when one is given; the token may be the path segment.
+  for (const path of ['/agent/:token', '/api/agent/:token'])
+    r.get(
+      path,
+      {
+        config: { auth: 'user' },
+        schema: {
+          params: z.object({ token: z.string().max(200) }),
+          querystring: AgentListQuery,
+          response: { 200: AgentListAnswer },
+        },
+      },
+      async (req) => ({
+        result: 'success' as const,
+        data: await listAgents(db, req.auth!.accountId, (req.query.keyword || req.query.search || '').trim()),
+      }),
+    );
 }

@@ -219,6 +219,31 @@ describe.each(dialects)('profile (%s)', (dialect) => {
     expect((await call('GET', `/agent/${aAgent.token}`)).status).toBe(401);
   });
 
+  it('SEARCH-11 GET /api/agent/:token with keyword or search: the agents whose name or username holds it', async () => {
+    const a = await signUpVia(call);
+    const tag = uniq();
+    const dana = await addUserVia(call, a.token, { username: `dana-${tag}`, type: 'agent', name: 'Dana Scully' });
+    await addUserVia(call, a.token, { username: `fox-${tag}`, type: 'agent', name: 'Fox Mulder' });
+    const b = await signUpVia(call);
+    await addUserVia(call, b.token, { username: `dana2-${tag}`, type: 'agent', name: 'Dana Other' });
+    const names = async (path: string, token = a.token) => {
+      const r = await call('GET', path, { token });
+      expect(r.status, r.text).toBe(200);
+      return r.body.data.map((x: { username: string }) => x.username);
+    };
+    expect(await names(`/api/agent/${a.token}?keyword=scully`)).toEqual([dana.username]);
+    expect(await names(`/api/agent/${a.token}?search=DANA`)).toEqual([dana.username]);
+    // keyword wins over search; an empty one lists everyone; LIKE's own characters match only themselves.
+    expect(await names(`/api/agent/${a.token}?search=dana&keyword=mulder`)).toEqual([`fox-${tag}`]);
+    expect((await names(`/api/agent/${a.token}?keyword=`)).length).toBe(3);
+    expect(await names(`/api/agent/${a.token}?keyword=%25`)).toEqual([]);
+    expect(await names(`/api/agent/${a.token}?keyword=_`)).toEqual([]);
+    // The path token alone is enough, as on the older path.
+    const bare = await call('GET', `/api/agent/${a.token}?keyword=fox`);
+    expect(bare.body.data.map((x: { name: string }) => x.name)).toEqual(['Fox Mulder']);
+    expect((await call('GET', `/api/agent/${a.token}?keyword=${'x'.repeat(201)}`)).status).toBe(400);
+  });
+
   it("PROFILE-08 PROFILE-09 PROFILE-11 another account's user or contact is 404; bad paging input is 400", async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
