@@ -64,7 +64,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         // Tests sign up many times from 127.0.0.1.
         SIGNUP_LIMIT_PER_IP: '100000',
         RESET_LIMIT_PER_IP: '100000',
-        ...env,
+        // `{url}` in a value is the server's own address (PUBLIC_URL for a callback that must reach it).
+        ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll('{url}', url)])),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -13,6 +13,10 @@ import {
   EmailFetchers,
   emailRoutes,
   failInterruptedEmails,
+  fetchGraphMessages,
+  GraphClient,
+  GraphSync,
+  graphRoutes,
   InboundSmtp,
   Secrets,
   sendMailboxReplies,
@@ -86,6 +90,8 @@ export interface Parley {
   email: EmailFetchers;
   /** The inbound SMTP listener for forwarded mail (started with the background work); null when off. */
   inbound: InboundSmtp | null;
+  /** Microsoft 365 mailboxes' subscriptions and delta rounds of this node (started with the background work). */
+  graphSync: GraphSync;
   nodeId: string;
   /** Listens on config.HOST:PORT; resolves to the bound port. */
   listen(): Promise<number>;
@@ -213,6 +219,14 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     secrets,
     pollMs: config.EMAIL_POLL_MS,
   });
+  const graph = new GraphClient({ baseUrl: config.GRAPH_BASE_URL, loginUrl: config.GRAPH_LOGIN_URL });
+  const graphIn = { db, conversations, dataDir: config.DATA_DIR, secrets, graph, log: logger };
+  const graphSync = new GraphSync({
+    ...graphIn,
+    nodeId,
+    publicUrl: config.PUBLIC_URL,
+    pollMs: config.EMAIL_POLL_MS,
+  });
   const inbound =
     config.INBOUND_SMTP_PORT === undefined
       ? null
@@ -232,7 +246,10 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     secrets,
     fetchers: email,
     forwardDomain: inbound ? config.INBOUND_SMTP_DOMAIN : null,
+    graph,
+    graphSync,
   });
+  graphRoutes(app, graphIn);
   servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
 
@@ -302,7 +319,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(mentionListener(conversations));
   relay.register(emotionListener({ dataDir: config.DATA_DIR, conversations }));
   relay.register(conversationPushListener(push));
-  relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger }));
+  relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger, graph }));
+  relay.register(fetchGraphMessages(graphIn));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   metrics.gauge(
     'parley_relay_events_fanned_out_at_commit',
@@ -327,6 +345,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   scheduler.schedule(presence.sweepTask());
   scheduler.schedule(sweepOffersTask(db));
   scheduler.schedule(failInterruptedEmails(db, conversations));
+  scheduler.schedule(graphSync.task());
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });
   scheduler.schedule(sla.task());
   const background = opts.background ?? true;
@@ -344,12 +363,14 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     sla,
     email,
     inbound,
+    graphSync,
     async listen() {
       await presence.start();
       if (background) {
         relay.start();
         scheduler.start();
         email.start();
+        graphSync.start();
         await inbound?.start();
       }
       await app.listen({ port: config.PORT, host: config.HOST });
@@ -363,6 +384,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
       // listener takes no new session and lets the open ones finish theirs.
       await inbound?.stop();
       await email.stop();
+      await graphSync.stop();
       await relay.stop();
       await scheduler.stop();
       presence.stop();

@@ -51,7 +51,22 @@ export const EMAIL_STRINGS = {
   /** A bounce of our reply: why the receiving server refused it (see docs/email.md, "Bounces"). */
   bounced: (reason: string) => `Bounced: ${reason}`,
   bounceNoReason: 'The receiving server returned the mail.',
+  graphTenantRequired: 'The directory (tenant) ID is required.',
+  graphClientRequired: 'The application (client) ID is required.',
+  graphSecretRequired: 'The client secret is required.',
+  graphIdShape: 'An ID is letters, digits, dots and dashes (a GUID or a domain such as contoso.onmicrosoft.com).',
+  /** A mailbox keeps its kind: IMAP settings and a Microsoft 365 app are different things to connect. */
+  kindFixed: 'A mailbox cannot change between IMAP and Microsoft 365: remove it and add it again.',
+  /** The connection test of a Microsoft 365 mailbox, when Graph knows the user. */
+  graphTestOk: (name: string) => `Microsoft Graph accepted the app and knows the mailbox${name ? ` (${name})` : ''}.`,
+  /** Said of a Microsoft 365 mailbox when the server has no PUBLIC_URL: Graph cannot notify it. */
+  graphNoPublicUrl:
+    'PUBLIC_URL is not set, so Microsoft Graph cannot notify this server: new mail is picked up by the poll only.',
 } as const;
+
+/** How a mailbox is connected: IMAP and SMTP, or Microsoft 365 through the Microsoft Graph mail API. */
+export const MAILBOX_KINDS = ['imap', 'graph'] as const;
+export type MailboxKind = (typeof MAILBOX_KINDS)[number];
 
 const host = z
   .string()
@@ -77,7 +92,8 @@ export const MailServerInput = z.object({
 });
 export type MailServerInput = z.infer<typeof MailServerInput>;
 
-export const MailboxInput = z.object({
+/** What every kind of mailbox has: its address, sender name, department and whether it is read. */
+const mailboxCommon = {
   address: z
     .string()
     .trim()
@@ -89,6 +105,12 @@ export const MailboxInput = z.object({
   departmentId: z.number().int().positive().nullable().default(null),
   /** False: kept, but not fetched. */
   active: z.boolean().default(true),
+};
+
+/** An IMAP mailbox (the kind when none is given). */
+export const MailboxInput = z.object({
+  kind: z.literal('imap').optional(),
+  ...mailboxCommon,
   imap: MailServerInput,
   smtp: MailServerInput,
   /** Replies are DKIM-signed under this selector of the address's domain; '' none (the stored key is dropped). */
@@ -103,6 +125,35 @@ export const MailboxInput = z.object({
 });
 export type MailboxInput = z.infer<typeof MailboxInput>;
 
+const graphId = (required: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, required)
+    .max(200)
+    .regex(/^[A-Za-z0-9.-]+$/, EMAIL_STRINGS.graphIdShape);
+
+/** The Entra ID app registration a Microsoft 365 mailbox is read and sent with (client-credentials flow). */
+export const GraphAppInput = z.object({
+  tenantId: graphId(EMAIL_STRINGS.graphTenantRequired),
+  clientId: graphId(EMAIL_STRINGS.graphClientRequired),
+  /** Empty or missing: keep the stored secret (a change); required when the mailbox is new. */
+  clientSecret: z.string().max(1000).optional(),
+});
+export type GraphAppInput = z.infer<typeof GraphAppInput>;
+
+/** A Microsoft 365 mailbox: `address` is the Graph user whose Inbox is read and who sends the replies. */
+export const GraphMailboxInput = z.object({
+  kind: z.literal('graph'),
+  ...mailboxCommon,
+  graph: GraphAppInput,
+});
+export type GraphMailboxInput = z.infer<typeof GraphMailboxInput>;
+
+/** The body of `POST /api/mailboxes` and `PUT /api/mailboxes/:id`: an IMAP or a Microsoft 365 mailbox. */
+export const MailboxBody = z.discriminatedUnion('kind', [MailboxInput, GraphMailboxInput]);
+export type MailboxBody = z.infer<typeof MailboxBody>;
+
 /** A mail server as the API shows it: never its password, only whether one is stored. */
 export const MailServer = z.object({
   host: z.string(),
@@ -112,14 +163,28 @@ export const MailServer = z.object({
   hasPassword: z.boolean(),
 });
 
+/** A Microsoft 365 mailbox's app as the API shows it: never its secret, only whether one is stored. */
+export const GraphApp = z.object({
+  tenantId: z.string(),
+  clientId: z.string(),
+  hasClientSecret: z.boolean(),
+  /** When the Graph subscription that notifies us of new mail expires (ms); null while there is none. */
+  subscriptionExpiresAt: z.number().nullable(),
+});
+export type GraphApp = z.infer<typeof GraphApp>;
+
 export const Mailbox = z.object({
   id: z.number(),
   address: z.string(),
   name: z.string(),
   departmentId: z.number().nullable(),
   active: z.boolean(),
+  kind: z.enum(MAILBOX_KINDS),
+  /** A Microsoft 365 mailbox's IMAP and SMTP are empty (host ''). */
   imap: MailServer,
   smtp: MailServer,
+  /** Set for a Microsoft 365 mailbox, null for an IMAP one. */
+  graph: GraphApp.nullable(),
   /** The DKIM selector replies are signed under ('' none), and whether a key is stored (never the key). */
   dkimSelector: z.string(),
   hasDkimKey: z.boolean(),
@@ -155,9 +220,26 @@ export type MailboxListAnswer = z.infer<typeof MailboxListAnswer>;
 
 /** One side of a connection test: did the login work, and the server's own words. */
 export const MailTestResult = z.object({ ok: z.boolean(), response: z.string() });
+/** An IMAP mailbox answers `imap` and `smtp`; a Microsoft 365 one answers `graph`. */
 export const MailboxTestAnswer = z.object({
   result: z.literal('success'),
-  imap: MailTestResult,
-  smtp: MailTestResult,
+  imap: MailTestResult.optional(),
+  smtp: MailTestResult.optional(),
+  graph: MailTestResult.optional(),
 });
 export type MailboxTestAnswer = z.infer<typeof MailboxTestAnswer>;
+
+/**
+ * A Microsoft Graph change notification as Graph posts it to our notification URL (`resourceData` carries
+ * the message's id). Fields Graph adds that we do not use are let through.
+ */
+export const GraphNotification = z.object({
+  subscriptionId: z.string().min(1).max(200),
+  clientState: z.string().max(255).optional(),
+  changeType: z.string().max(100),
+  resource: z.string().max(2000).optional(),
+  resourceData: z.object({ id: z.string().min(1).max(1000) }).optional(),
+});
+export const GraphNotificationBody = z.object({ value: z.array(GraphNotification).max(1000) });
+export type GraphNotificationBody = z.infer<typeof GraphNotificationBody>;
+export const GraphNotifyQuery = z.object({ validationToken: z.string().max(4000).optional() });

@@ -28,6 +28,7 @@ import { m0027_sla_targets_resolution } from './0027_sla_targets_resolution.js';
 import { m0028_mailboxes } from './0028_mailboxes.js';
 import { m0029_email_out } from './0029_email_out.js';
 import { m0030_email_inbound } from './0030_email_inbound.js';
+import { m0031_graph_mailboxes } from './0031_graph_mailboxes.js';
 import { m0032_search } from './0032_search.js';
 import { m0033_billing } from './0033_billing.js';
 import type { ParleyMigration } from './helpers.js';
@@ -62,6 +63,7 @@ const all: Record<string, ParleyMigration> = {
   '0028_mailboxes': m0028_mailboxes,
   '0029_email_out': m0029_email_out,
   '0030_email_inbound': m0030_email_inbound,
+  '0031_graph_mailboxes': m0031_graph_mailboxes,
   '0032_search': m0032_search,
   '0033_billing': m0033_billing,
 };

@@ -191,6 +191,14 @@ export const ConfigSchema = z.object({
     .optional(),
   /** The largest mail taken (bytes as sent, so base64 attachments count a third more); larger ones get 552. */
   INBOUND_SMTP_MAX_BYTES: int(31_457_280, 1024, 1_073_741_824),
+  /** Microsoft 365 mailboxes: the Graph API they are read and sent through. */
+  GRAPH_BASE_URL: url(['http:', 'https:']).transform((v) =>
+    (v ?? 'https://graph.microsoft.com/v1.0').replace(/\/+$/, ''),
+  ),
+  /** Microsoft 365 mailboxes: where their apps get tokens (`{url}/{tenant}/oauth2/v2.0/token`). */
+  GRAPH_LOGIN_URL: url(['http:', 'https:']).transform((v) =>
+    (v ?? 'https://login.microsoftonline.com').replace(/\/+$/, ''),
+  ),
 });
 
 export type Config = Omit<

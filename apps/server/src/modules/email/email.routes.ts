@@ -1,8 +1,8 @@
 import {
   EMAIL_STRINGS,
   MailboxAnswer,
+  MailboxBody,
   MailboxIdParams,
-  MailboxInput,
   MailboxListAnswer,
   MailboxTestAnswer,
   OkAnswer,
@@ -14,9 +14,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import type { Conversations } from '../messages/index.js';
 import { retryMailboxReply } from './commands/retryMailboxReply.js';
+import { createGraphMailbox, updateGraphMailbox } from './commands/saveGraphMailbox.js';
 import { createMailbox, deleteMailbox, updateMailbox } from './commands/saveMailbox.js';
 import { testMailbox } from './commands/testMailbox.js';
 import type { EmailFetchers } from './fetcher.js';
+import type { GraphClient } from './graphClient.js';
+import type { GraphSync } from './graphSync.js';
 import { accountMailboxLimit, listMailboxes } from './mailboxes.queries.js';
 import type { Secrets } from './secrets.js';
 
@@ -33,11 +36,16 @@ export function emailRoutes(
     fetchers: EmailFetchers;
     /** The domain of forwarding addresses while the inbound SMTP listener is on; null: none are shown. */
     forwardDomain: string | null;
+    graph: GraphClient;
+    graphSync: GraphSync;
   },
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, conversations, secrets, fetchers, forwardDomain } = deps;
+  const { db, conversations, secrets, fetchers, forwardDomain, graph, graphSync } = deps;
   const ok = 'success' as const;
+  /** The fetchers (IMAP) or a round of Graph (its subscription at once) follow a saved mailbox. */
+  const follow = (accountId: number, id: number, kind: string) =>
+    kind === 'graph' ? graphSync.kick(accountId, id) : fetchers.refresh();
 
   r.get(
     '/api/mailboxes',
@@ -52,10 +60,14 @@ export function emailRoutes(
   );
   r.post(
     '/api/mailboxes',
-    { config: { auth: 'admin' }, schema: { body: MailboxInput, response: { 200: MailboxAnswer } } },
+    { config: { auth: 'admin' }, schema: { body: MailboxBody, response: { 200: MailboxAnswer } } },
     async (req) => {
-      const data = await createMailbox(db, secrets, req.auth!, req.body, forwardDomain);
-      fetchers.refresh();
+      const body = req.body;
+      const data =
+        body.kind === 'graph'
+          ? await createGraphMailbox(db, secrets, req.auth!, body)
+          : await createMailbox(db, secrets, req.auth!, body, forwardDomain);
+      follow(req.auth!.accountId, data.id, data.kind);
       return { result: ok, data };
     },
   );
@@ -63,11 +75,15 @@ export function emailRoutes(
     '/api/mailboxes/:id',
     {
       config: { auth: 'admin' },
-      schema: { params: MailboxIdParams, body: MailboxInput, response: { 200: MailboxAnswer } },
+      schema: { params: MailboxIdParams, body: MailboxBody, response: { 200: MailboxAnswer } },
     },
     async (req) => {
-      const data = await updateMailbox(db, secrets, req.auth!, req.params.id, req.body, forwardDomain);
-      fetchers.refresh();
+      const body = req.body;
+      const data =
+        body.kind === 'graph'
+          ? await updateGraphMailbox(db, secrets, req.auth!, req.params.id, body)
+          : await updateMailbox(db, secrets, req.auth!, req.params.id, body, forwardDomain);
+      follow(req.auth!.accountId, data.id, data.kind);
       return { result: ok, data };
     },
   );
@@ -75,15 +91,16 @@ export function emailRoutes(
     '/api/mailboxes/:id',
     { config: { auth: 'admin' }, schema: { params: MailboxIdParams, response: { 200: OkAnswer } } },
     async (req) => {
-      await deleteMailbox(db, req.auth!, req.params.id);
-      fetchers.refresh();
+      const gone = await deleteMailbox(db, req.auth!, req.params.id);
+      if (gone.kind === 'graph') graphSync.unsubscribe(gone);
+      else fetchers.refresh();
       return { result: ok };
     },
   );
   r.post(
     '/api/mailboxes/:id/test',
     { config: { auth: 'admin' }, schema: { params: MailboxIdParams, response: { 200: MailboxTestAnswer } } },
-    async (req) => ({ result: ok, ...(await testMailbox(db, secrets, req.auth!, req.params.id)) }),
+    async (req) => ({ result: ok, ...(await testMailbox(db, secrets, req.auth!, req.params.id, graph)) }),
   );
   r.post(
     '/api/ticket/message/reply/retry',

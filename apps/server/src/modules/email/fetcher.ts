@@ -387,6 +387,8 @@ export class EmailFetchers {
       .selectFrom('mailboxes')
       .select(['id', 'account_id', 'updated_at'])
       .where('active', '=', 1)
+      // A Microsoft 365 mailbox is read through Graph (graphSync.ts), never by IMAP.
+      .where('kind', '=', 'imap')
       .execute();
     const seen = new Set<number>();
     for (const r of rows) {

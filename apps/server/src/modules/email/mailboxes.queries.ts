@@ -47,6 +47,7 @@ export const toMailbox = (r: MailboxRow, forwardDomain: string | null = null): M
   name: r.name,
   departmentId: r.department_id === null ? null : Number(r.department_id),
   active: Number(r.active) === 1,
+  kind: r.kind === 'graph' ? 'graph' : 'imap',
   imap: {
     host: r.imap_host,
     port: Number(r.imap_port),
@@ -61,6 +62,15 @@ export const toMailbox = (r: MailboxRow, forwardDomain: string | null = null): M
     user: r.smtp_user,
     hasPassword: r.smtp_secret !== '',
   },
+  graph:
+    r.kind === 'graph'
+      ? {
+          tenantId: r.graph_tenant_id,
+          clientId: r.graph_client_id,
+          hasClientSecret: r.graph_secret !== '',
+          subscriptionExpiresAt: r.graph_subscription_until === null ? null : Number(r.graph_subscription_until),
+        }
+      : null,
   dkimSelector: r.dkim_selector,
   hasDkimKey: r.dkim_secret !== '',
   forwardingAddress: forwardingAddress(r, forwardDomain),

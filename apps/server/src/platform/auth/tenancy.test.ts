@@ -467,6 +467,43 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A's Microsoft 365 mailbox, subscribed: its notifications come to a public route that B can post to too.
+    // Its lease is held elsewhere, so this server's Graph rounds leave the row alone.
+    const graphSubscription = `sub-a-${sfx}`;
+    const graphClientState = `client-state-a-${sfx}`;
+    const sealer = new Secrets(WALK_SECRETS_KEY);
+    await db()
+      .insertInto('mailboxes')
+      .values({
+        account_id: aAccountId,
+        kind: 'graph',
+        address: `m365-a-${sfx}@example.net`,
+        address_lower: `m365-a-${sfx}@example.net`,
+        name: `Microsoft 365 A ${sfx}`,
+        department_id: null,
+        active: 1,
+        imap_host: '',
+        imap_port: 0,
+        imap_tls: 1,
+        imap_user: '',
+        imap_secret: '',
+        smtp_host: '',
+        smtp_port: 0,
+        smtp_tls: 1,
+        smtp_user: '',
+        smtp_secret: '',
+        graph_tenant_id: `tenant-a-${sfx}`,
+        graph_client_id: `client-a-${sfx}`,
+        graph_secret: sealer.seal(aAccountId, 'a graph secret'),
+        graph_subscription_id: graphSubscription,
+        graph_subscription_until: Date.now() + 86_400_000 * 2,
+        graph_client_state: sealer.seal(aAccountId, graphClientState),
+        lease_owner: 'elsewhere',
+        lease_until: Date.now() + 86_400_000,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
     await db()
       .insertInto('email_message_ids')
       .values({
@@ -506,6 +543,10 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       inboundToken,
       dkimSelector,
       'a dkim key',
+      `m365-a-${sfx}`,
+      `tenant-a-${sfx}`,
+      'a graph secret',
+      graphClientState,
       holiday,
       policy,
       campaign,
@@ -807,6 +848,16 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       .map(([key, statuses]) => `${key} answered only ${[...new Set(statuses)]}`);
     expect(onlyRefused).toEqual([]);
     expect(calls).toBeGreaterThan(routes.length);
+
+    // Graph's public notification route: B, naming A's subscription without its clientState, feeds nothing.
+    for (const clientState of [undefined, '', `client-state-b-${sfx}`, graphClientState.slice(0, -1)]) {
+      const res = await call('POST', '/api/email/graph/notify', {
+        body: {
+          value: [{ subscriptionId: graphSubscription, clientState, changeType: 'created', resourceData: { id: 'x' } }],
+        },
+      });
+      expect(res.status, res.text).toBe(202);
+    }
 
     expect(await snapshot()).toEqual(before);
     // A's people are untouched: their sessions still work and they can still sign in.

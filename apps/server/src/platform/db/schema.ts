@@ -765,6 +765,19 @@ export interface MailboxesTable {
   dkim_selector: Generated<string>;
   /** 0030: the DKIM private key (PEM) sealed with SECRETS_KEY; '' none. */
   dkim_secret: Generated<string>;
+  /** 0031: imap | graph (Microsoft 365 through the Graph mail API). */
+  kind: Generated<string>;
+  graph_tenant_id: Generated<string>;
+  graph_client_id: Generated<string>;
+  /** 0031: the app's client secret, sealed with SECRETS_KEY ('' none). */
+  graph_secret: Generated<string>;
+  /** 0031: the Graph subscription on the Inbox and when it expires (ms); null before one is made. */
+  graph_subscription_id: string | null;
+  graph_subscription_until: number | null;
+  /** 0031: the subscription's clientState, sealed; a notification must carry it. */
+  graph_client_state: Generated<string>;
+  /** 0031: the Inbox's delta link (the fallback poll); null before the first round. */
+  graph_delta_link: string | null;
 }
 
 /** 0028: a Message-ID the account has seen and its ticket; unique per account. */

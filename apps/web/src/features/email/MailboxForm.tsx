@@ -1,12 +1,15 @@
 import {
   Fieldset,
   Group,
+  Input,
   NumberInput,
   PasswordInput,
+  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
   Switch,
+  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
@@ -16,7 +19,14 @@ import { useWrite } from '../../lib/useWrite';
 import { FormActions } from '../../ui/ModalFormCard';
 import { toast } from '../../ui/toast';
 import { mailboxesApi } from './api';
-import { type MailboxDraft, mailboxBody, type ServerDraft, type ServerKind, withTls } from './mailboxDraft';
+import {
+  type GraphDraft,
+  type MailboxDraft,
+  mailboxBody,
+  type ServerDraft,
+  type ServerKind,
+  withTls,
+} from './mailboxDraft';
 import { M } from './strings';
 
 /** One mail server's fields in a fieldset named after it (IMAP or SMTP), so its labels are told apart. */
@@ -76,6 +86,40 @@ function ServerFields({
   );
 }
 
+/** A Microsoft 365 mailbox's app: tenant, client id and the write-only client secret. */
+function GraphFields({ value, onChange }: { value: GraphDraft; onChange(next: GraphDraft): void }) {
+  return (
+    <Fieldset legend={M.graph} data-testid="mailbox-graph">
+      <Stack gap="xs">
+        <Text size="sm" c="dimmed">
+          {M.graphIntro}
+        </Text>
+        <TextInput
+          label={M.tenantId}
+          value={value.tenantId}
+          placeholder="contoso.onmicrosoft.com"
+          autoComplete="off"
+          onChange={(e) => onChange({ ...value, tenantId: e.currentTarget.value })}
+        />
+        <TextInput
+          label={M.clientId}
+          value={value.clientId}
+          placeholder="00000000-0000-0000-0000-000000000000"
+          autoComplete="off"
+          onChange={(e) => onChange({ ...value, clientId: e.currentTarget.value })}
+        />
+        <PasswordInput
+          label={M.clientSecret}
+          value={value.clientSecret}
+          description={value.hasClientSecret ? M.secretSaved : undefined}
+          autoComplete="new-password"
+          onChange={(e) => onChange({ ...value, clientSecret: e.currentTarget.value })}
+        />
+      </Stack>
+    </Fieldset>
+  );
+}
+
 /**
  * Add or change a mailbox. Passwords are write-only: a stored one is never shown, and an empty field sends
  * nothing, so the server keeps it. The server's refusal shows under the form and nothing is saved.
@@ -115,6 +159,22 @@ export function MailboxForm({
       }}
     >
       <Stack>
+        {/* A mailbox keeps its kind once it exists (the server answers 409 to a change). */}
+        <Input.Wrapper label={M.kind} description={d.id ? M.kindFixedHint : undefined}>
+          <SegmentedControl
+            display="flex"
+            mt={4}
+            data-testid="mailbox-kind"
+            aria-label={M.kind}
+            disabled={!!d.id}
+            value={d.kind}
+            onChange={(v) => setD({ ...d, kind: v === 'graph' ? 'graph' : 'imap' })}
+            data={[
+              { value: 'imap', label: M.kindImap },
+              { value: 'graph', label: M.kindGraph },
+            ]}
+          />
+        </Input.Wrapper>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label={M.address}
@@ -146,38 +206,42 @@ export function MailboxForm({
             mt="lg"
           />
         </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <ServerFields kind="imap" value={d.imap} onChange={(imap) => setD({ ...d, imap })} />
-          <Stack gap="sm">
-            <ServerFields kind="smtp" value={d.smtp} onChange={(smtp) => setD({ ...d, smtp })} />
-            <Fieldset legend={M.dkim} data-testid="mailbox-dkim">
-              <Stack gap="xs">
-                <TextInput
-                  label={M.dkimSelector}
-                  description={M.dkimSelectorHint}
-                  placeholder="parley"
-                  autoComplete="off"
-                  value={d.dkimSelector}
-                  onChange={(e) => setD({ ...d, dkimSelector: e.currentTarget.value })}
-                />
-                {/* Write-only like the passwords: a stored key is never shown. */}
-                <Textarea
-                  label={M.dkimKey}
-                  description={d.hasDkimKey ? M.dkimKeySaved : M.dkimKeyHint}
-                  placeholder="-----BEGIN PRIVATE KEY-----"
-                  autoComplete="off"
-                  spellCheck={false}
-                  autosize
-                  minRows={2}
-                  maxRows={6}
-                  styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
-                  value={d.dkimPrivateKey}
-                  onChange={(e) => setD({ ...d, dkimPrivateKey: e.currentTarget.value })}
-                />
-              </Stack>
-            </Fieldset>
-          </Stack>
-        </SimpleGrid>
+        {d.kind === 'graph' ? (
+          <GraphFields value={d.graph} onChange={(graph) => setD({ ...d, graph })} />
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <ServerFields kind="imap" value={d.imap} onChange={(imap) => setD({ ...d, imap })} />
+            <Stack gap="sm">
+              <ServerFields kind="smtp" value={d.smtp} onChange={(smtp) => setD({ ...d, smtp })} />
+              <Fieldset legend={M.dkim} data-testid="mailbox-dkim">
+                <Stack gap="xs">
+                  <TextInput
+                    label={M.dkimSelector}
+                    description={M.dkimSelectorHint}
+                    placeholder="parley"
+                    autoComplete="off"
+                    value={d.dkimSelector}
+                    onChange={(e) => setD({ ...d, dkimSelector: e.currentTarget.value })}
+                  />
+                  {/* Write-only like the passwords: a stored key is never shown. */}
+                  <Textarea
+                    label={M.dkimKey}
+                    description={d.hasDkimKey ? M.dkimKeySaved : M.dkimKeyHint}
+                    placeholder="-----BEGIN PRIVATE KEY-----"
+                    autoComplete="off"
+                    spellCheck={false}
+                    autosize
+                    minRows={2}
+                    maxRows={6}
+                    styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
+                    value={d.dkimPrivateKey}
+                    onChange={(e) => setD({ ...d, dkimPrivateKey: e.currentTarget.value })}
+                  />
+                </Stack>
+              </Fieldset>
+            </Stack>
+          </SimpleGrid>
+        )}
         <FormActions
           error={error}
           testId="mailbox"

@@ -26,7 +26,8 @@ import { M } from './strings';
 const ERROR_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
 
 /** One side of a connection test: whether the login worked, and the server's own words. */
-function TestSide({ kind, result }: { kind: 'IMAP' | 'SMTP'; result: MailboxTestAnswer['imap'] }) {
+function TestSide({ kind, result }: { kind: 'IMAP' | 'SMTP' | 'Graph'; result: MailboxTestAnswer['imap'] }) {
+  if (!result) return null;
   return (
     <Paper withBorder p="xs" data-testid={`mailbox-test-${kind.toLowerCase()}`} data-ok={result.ok}>
       <Group gap="xs" mb={4}>
@@ -102,14 +103,27 @@ export function MailboxRow({
             }}
           />
         </Group>
-        <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-imap-summary">
-            IMAP {serverSummary(m.imap)}
-          </Text>
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-smtp-summary">
-            SMTP {serverSummary(m.smtp)}
-          </Text>
-        </Group>
+        {m.graph ? (
+          <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-graph-summary">
+              {M.graphSummary(m.graph.tenantId)}
+            </Text>
+            {m.graph.subscriptionExpiresAt && (
+              <Text size="sm" c="dimmed" data-testid="mailbox-graph-subscription">
+                {M.subscribedUntil(formatDateTime(m.graph.subscriptionExpiresAt))}
+              </Text>
+            )}
+          </Group>
+        ) : (
+          <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-imap-summary">
+              IMAP {serverSummary(m.imap)}
+            </Text>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-smtp-summary">
+              SMTP {serverSummary(m.smtp)}
+            </Text>
+          </Group>
+        )}
         {m.forwardingAddress && (
           <Stack gap={2} data-testid="mailbox-forwarding" title={M.forwardHint}>
             <Text size="sm">{M.forwardTo}</Text>
@@ -171,9 +185,10 @@ export function MailboxRow({
           )}
         </Group>
         {result && (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" data-testid="mailbox-test-result">
+          <SimpleGrid cols={{ base: 1, sm: result.graph ? 1 : 2 }} spacing="xs" data-testid="mailbox-test-result">
             <TestSide kind="IMAP" result={result.imap} />
             <TestSide kind="SMTP" result={result.smtp} />
+            <TestSide kind="Graph" result={result.graph} />
           </SimpleGrid>
         )}
       </Stack>

@@ -9,8 +9,10 @@ const stored: Mailbox = {
   name: 'Acme Support',
   departmentId: 3,
   active: true,
+  kind: 'imap',
   imap: { host: 'imap.acme.test', port: 993, tls: true, user: 'help', hasPassword: true },
   smtp: { host: 'smtp.acme.test', port: 587, tls: false, user: 'help', hasPassword: false },
+  graph: null,
   dkimSelector: 'parley',
   hasDkimKey: true,
   forwardingAddress: null,
@@ -43,9 +45,11 @@ describe('the mailbox form', () => {
     const d = draftOf(stored);
     d.dkimPrivateKey = '\n-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n ';
     const r = mailboxBody(d);
-    expect('body' in r && r.body.dkimPrivateKey).toBe('-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----');
+    expect('body' in r && 'imap' in r.body && r.body.dkimPrivateKey).toBe(
+      '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+    );
     const b = activeBody(stored, false);
-    expect(b.dkimSelector).toBe('parley');
+    expect('imap' in b && b.dkimSelector).toBe('parley');
     expect('dkimPrivateKey' in b).toBe(false);
   });
 
@@ -54,7 +58,7 @@ describe('the mailbox form', () => {
     d.address = '  help@acme.test ';
     d.imap = { ...d.imap, host: ' imap.acme.test ', password: ' pass word ' };
     const r = mailboxBody(d);
-    expect('body' in r && r.body.imap).toEqual({
+    expect('body' in r && 'imap' in r.body && r.body.imap).toEqual({
       host: 'imap.acme.test',
       port: 993,
       tls: true,
@@ -72,6 +76,37 @@ describe('the mailbox form', () => {
     }
   });
 
+  it('GRAPH_EMAIL a Microsoft 365 mailbox sends its app, the secret only when typed, and no IMAP/SMTP', () => {
+    const graph: Mailbox = {
+      ...stored,
+      kind: 'graph',
+      graph: {
+        tenantId: 'contoso.onmicrosoft.com',
+        clientId: 'abc-123',
+        hasClientSecret: true,
+        subscriptionExpiresAt: null,
+      },
+    };
+    const kept = mailboxBody(draftOf(graph));
+    expect(kept).toEqual({
+      body: {
+        kind: 'graph',
+        address: 'help@acme.test',
+        name: 'Acme Support',
+        departmentId: 3,
+        active: true,
+        graph: { tenantId: 'contoso.onmicrosoft.com', clientId: 'abc-123' },
+      },
+    });
+    const d = draftOf(graph);
+    d.graph = { ...d.graph, clientSecret: 's3cret' };
+    expect('body' in mailboxBody(d) && JSON.stringify(mailboxBody(d))).toContain('"clientSecret":"s3cret"');
+    const active = activeBody(graph, false);
+    expect(active).toMatchObject({ kind: 'graph', active: false });
+    expect(JSON.stringify(active)).not.toContain('imap');
+    expect(JSON.stringify(active)).not.toContain('clientSecret');
+  });
+
   it('TLS moves a usual port to the other mode, and leaves a typed one', () => {
     const d = blankMailbox();
     expect(withTls('imap', d.imap, false).port).toBe(143);
@@ -83,7 +118,7 @@ describe('the mailbox form', () => {
   it('the active switch sends the stored mailbox with no password', () => {
     const b = activeBody(stored, false);
     expect(b.active).toBe(false);
-    expect(b.imap).toEqual({ host: 'imap.acme.test', port: 993, tls: true, user: 'help' });
+    expect('imap' in b && b.imap).toEqual({ host: 'imap.acme.test', port: 993, tls: true, user: 'help' });
     expect(JSON.stringify(b)).not.toContain('password');
   });
 

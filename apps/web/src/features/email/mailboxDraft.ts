@@ -1,4 +1,11 @@
-import { EMAIL_STRINGS, type Mailbox, type MailboxInput, type MailServerInput } from '@parley/contracts';
+import {
+  EMAIL_STRINGS,
+  type Mailbox,
+  type MailboxBody,
+  type MailboxInput,
+  type MailboxKind,
+  type MailServerInput,
+} from '@parley/contracts';
 
 /** One mail server in the form: the password typed now ('' keeps the stored one), and whether one is stored. */
 export interface ServerDraft {
@@ -10,15 +17,25 @@ export interface ServerDraft {
   hasPassword: boolean;
 }
 
+/** A Microsoft 365 mailbox's app in the form: the secret typed now ('' keeps the stored one). */
+export interface GraphDraft {
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  hasClientSecret: boolean;
+}
+
 /** A mailbox in the form: a new one has no id yet. */
 export interface MailboxDraft {
   id?: number;
+  kind: MailboxKind;
   address: string;
   name: string;
   departmentId: number | null;
   active: boolean;
   imap: ServerDraft;
   smtp: ServerDraft;
+  graph: GraphDraft;
   /** DKIM: the selector ('' none) and a key typed now ('' keeps the stored one). */
   dkimSelector: string;
   dkimPrivateKey: string;
@@ -42,13 +59,17 @@ const blankServer = (kind: ServerKind): ServerDraft => ({
   hasPassword: false,
 });
 
+const blankGraph = (): GraphDraft => ({ tenantId: '', clientId: '', clientSecret: '', hasClientSecret: false });
+
 export const blankMailbox = (): MailboxDraft => ({
+  kind: 'imap',
   address: '',
   name: '',
   departmentId: null,
   active: true,
   imap: blankServer('imap'),
   smtp: blankServer('smtp'),
+  graph: blankGraph(),
   dkimSelector: '',
   dkimPrivateKey: '',
   hasDkimKey: false,
@@ -57,12 +78,22 @@ export const blankMailbox = (): MailboxDraft => ({
 /** A stored mailbox in the form: its passwords are never known here, only whether they are stored. */
 export const draftOf = (m: Mailbox): MailboxDraft => ({
   id: m.id,
+  kind: m.kind,
   address: m.address,
   name: m.name,
   departmentId: m.departmentId,
   active: m.active,
-  imap: { ...m.imap, password: '' },
-  smtp: { ...m.smtp, password: '' },
+  // A Microsoft 365 mailbox's empty IMAP/SMTP are not shown; should it ever become IMAP, it starts blank.
+  imap: m.kind === 'graph' ? blankServer('imap') : { ...m.imap, password: '' },
+  smtp: m.kind === 'graph' ? blankServer('smtp') : { ...m.smtp, password: '' },
+  graph: m.graph
+    ? {
+        tenantId: m.graph.tenantId,
+        clientId: m.graph.clientId,
+        clientSecret: '',
+        hasClientSecret: m.graph.hasClientSecret,
+      }
+    : blankGraph(),
   dkimSelector: m.dkimSelector,
   dkimPrivateKey: '',
   hasDkimKey: m.hasDkimKey,
@@ -81,10 +112,26 @@ export function withTls(kind: ServerKind, s: ServerDraft, tls: boolean): ServerD
 const validPort = (port: number | '') => Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65535;
 
 /**
- * The request body of a draft, or the check it fails first. An empty password is not sent, so a change keeps
- * the stored one (the server keeps it for a missing password; the form never holds it).
+ * The request body of a draft, or the check it fails first. An empty password (or client secret) is not
+ * sent, so a change keeps the stored one (the server keeps it for a missing one; the form never holds it).
+ * A Microsoft 365 mailbox sends its app instead of the two servers.
  */
-export function mailboxBody(d: MailboxDraft): { body: MailboxInput } | { error: string } {
+export function mailboxBody(d: MailboxDraft): { body: MailboxBody } | { error: string } {
+  if (d.kind === 'graph')
+    return {
+      body: {
+        kind: 'graph',
+        address: d.address.trim(),
+        name: d.name.trim(),
+        departmentId: d.departmentId,
+        active: d.active,
+        graph: {
+          tenantId: d.graph.tenantId.trim(),
+          clientId: d.graph.clientId.trim(),
+          ...(d.graph.clientSecret === '' ? {} : { clientSecret: d.graph.clientSecret }),
+        },
+      },
+    };
   if (!validPort(d.imap.port) || !validPort(d.smtp.port)) return { error: EMAIL_STRINGS.badPort };
   const server = (s: ServerDraft): MailServerInput => ({
     host: s.host.trim(),
@@ -107,10 +154,22 @@ export function mailboxBody(d: MailboxDraft): { body: MailboxInput } | { error: 
   };
 }
 
-/** A stored mailbox's body with only `active` changed (the list's switch): no password, so both are kept. */
-export function activeBody(m: Mailbox, active: boolean): MailboxInput {
+/**
+ * A stored mailbox's body with only `active` changed (the list's switch): no password or secret, so the
+ * stored ones are kept.
+ */
+export function activeBody(m: Mailbox, active: boolean): MailboxBody {
+  if (m.kind === 'graph')
+    return {
+      kind: 'graph',
+      address: m.address,
+      name: m.name,
+      departmentId: m.departmentId,
+      active,
+      graph: { tenantId: m.graph?.tenantId ?? '', clientId: m.graph?.clientId ?? '' },
+    };
   const server = (s: Mailbox['imap']): MailServerInput => ({ host: s.host, port: s.port, tls: s.tls, user: s.user });
-  return {
+  const body: MailboxInput = {
     address: m.address,
     name: m.name,
     departmentId: m.departmentId,
@@ -120,6 +179,7 @@ export function activeBody(m: Mailbox, active: boolean): MailboxInput {
     // No key sent: the stored one is kept.
     dkimSelector: m.dkimSelector,
   };
+  return body;
 }
 
 /** "imap.acme.test:993, TLS" : a server in one line of the list. */

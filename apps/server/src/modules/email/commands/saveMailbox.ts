@@ -5,7 +5,7 @@ import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
 import { AppError, conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
-import { accountMailboxLimit, findMailbox, newInboundToken, toMailbox } from '../mailboxes.queries.js';
+import { accountMailboxLimit, findMailbox, type MailboxRow, newInboundToken, toMailbox } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
@@ -16,7 +16,7 @@ export function requireSecrets(secrets: Secrets | null): Secrets {
   return secrets;
 }
 
-async function checkDepartment(trx: Trx, accountId: number, departmentId: number | null) {
+export async function checkDepartment(trx: Trx, accountId: number, departmentId: number | null) {
   if (departmentId === null) return;
   const found = await trx
     .selectFrom('departments')
@@ -83,7 +83,7 @@ function columnsOf(
   };
 }
 
-async function withAddressGuard<T>(address: string, fn: () => Promise<T>): Promise<T> {
+export async function withAddressGuard<T>(address: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -92,7 +92,7 @@ async function withAddressGuard<T>(address: string, fn: () => Promise<T>): Promi
   }
 }
 
-async function refuseTakenAddress(trx: Trx, accountId: number, address: string, except = 0) {
+export async function refuseTakenAddress(trx: Trx, accountId: number, address: string, except = 0) {
   const taken = await trx
     .selectFrom('mailboxes')
     .select('id')
@@ -101,6 +101,26 @@ async function refuseTakenAddress(trx: Trx, accountId: number, address: string, 
     .where('id', '!=', except)
     .executeTakeFirst();
   if (taken) throw conflict(EMAIL_STRINGS.addressTaken(address));
+}
+
+/** Refuses a new mailbox past the plan's limit (403), the account's row locked so two cannot both pass. */
+export async function takePlanPlace(trx: Trx, accountId: number): Promise<void> {
+  // A no-op write locks the account's row to commit (Postgres), so two creations cannot both take the
+  // plan's last place; SQLite has one writer anyway.
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ plan: eb.ref('plan') }))
+    .where('id', '=', accountId)
+    .execute();
+  const limit = await accountMailboxLimit(trx, accountId);
+  if (limit !== null) {
+    const count = await trx
+      .selectFrom('mailboxes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (Number(count?.n ?? 0) >= limit) throw forbidden(EMAIL_STRINGS.planLimit(limit));
+  }
 }
 
 /** A new mailbox of the account (admins), within the plan's limit; the IMAP password is required. */
@@ -115,22 +135,7 @@ export async function createMailbox(
   if (!input.imap.password) throw bad(EMAIL_STRINGS.imapPasswordRequired);
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
-      // A no-op write locks the account's row to commit (Postgres), so two creations cannot both take the
-      // plan's last place; SQLite has one writer anyway.
-      await trx
-        .updateTable('accounts')
-        .set((eb) => ({ plan: eb.ref('plan') }))
-        .where('id', '=', auth.accountId)
-        .execute();
-      const limit = await accountMailboxLimit(trx, auth.accountId);
-      if (limit !== null) {
-        const count = await trx
-          .selectFrom('mailboxes')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('account_id', '=', auth.accountId)
-          .executeTakeFirst();
-        if (Number(count?.n ?? 0) >= limit) throw forbidden(EMAIL_STRINGS.planLimit(limit));
-      }
+      await takePlanPlace(trx, auth.accountId);
       await checkDepartment(trx, auth.accountId, input.departmentId);
       await refuseTakenAddress(trx, auth.accountId, input.address);
       const at = Date.now();
@@ -174,6 +179,7 @@ export async function updateMailbox(
     runCommand(db, async (trx) => {
       const current = await findMailbox(trx, auth.accountId, id);
       if (!current) throw notFound(EMAIL_STRINGS.notFound);
+      if (current.kind !== 'imap') throw conflict(EMAIL_STRINGS.kindFixed);
       await checkDepartment(trx, auth.accountId, input.departmentId);
       await refuseTakenAddress(trx, auth.accountId, input.address, id);
       const moved =
@@ -216,14 +222,17 @@ export async function updateMailbox(
   );
 }
 
-/** Removes a mailbox; its tickets stay. Allowed without SECRETS_KEY (nothing is sealed). */
-export async function deleteMailbox(db: DB, auth: AuthContext, id: number): Promise<void> {
-  await runCommand(db, async (trx) => {
+/**
+ * Removes a mailbox; its tickets stay. Allowed without SECRETS_KEY (nothing is sealed). Answers the removed
+ * row, so what it held outside (a Graph subscription) can be let go.
+ */
+export async function deleteMailbox(db: DB, auth: AuthContext, id: number): Promise<MailboxRow> {
+  return runCommand(db, async (trx) => {
     const done = await trx
       .deleteFrom('mailboxes')
       .where('account_id', '=', auth.accountId)
       .where('id', '=', id)
-      .returning(['id', 'address'])
+      .returningAll()
       .executeTakeFirst();
     if (!done) throw notFound(EMAIL_STRINGS.notFound);
     await recordAudit(trx, {
@@ -233,5 +242,6 @@ export async function deleteMailbox(db: DB, auth: AuthContext, id: number): Prom
       action: 'mailbox.deleted',
       detail: { id, address: done.address },
     });
+    return done;
   });
 }

@@ -5,9 +5,11 @@ import type { DB } from '../../../platform/db/db.js';
 import { appendEvent, type Listener, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import type { Task } from '../../../platform/scheduler.js';
 import { type Conversations, htmlToText, keyOf, uploadPath } from '../../messages/index.js';
+import type { GraphClient } from '../graphClient.js';
 import { findMailbox, type MailboxRow } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
 import { outMessageId, taggedSubject, threadHeaders } from '../threading.js';
+import { sendGraphReply } from './sendGraphReply.js';
 import { serverWords } from './testMailbox.js';
 
 /** Tries of one send (the first and the relay's retries with its backoff: 1, 2, 4, 8 s) before it fails. */
@@ -30,6 +32,8 @@ export interface SendDeps {
   secrets: Secrets | null;
   dataDir: string;
   log: pino.Logger;
+  /** Microsoft Graph, for the replies of Microsoft 365 mailboxes. */
+  graph?: GraphClient;
 }
 
 /** A send that may go through later: a connection error or a 4xx (the server's "try again later"). */
@@ -45,7 +49,7 @@ const refusedForGood = (err: unknown) => {
  * Records a send's outcome and tells the conversation's staff (`messageEmailState`), only if the attempt
  * that began at `attemptAt` still owns the row (the sweep may have settled it meanwhile).
  */
-async function settle(
+export async function settle(
   trx: Trx,
   conversations: Conversations,
   m: { accountId: number; id: number; ticketId: number; channel: string; attemptAt: number | null },
@@ -162,8 +166,9 @@ export async function sendMailboxReply(deps: SendDeps, accountId: number, q: Rep
     const id = box
       ? outMessageId({ accountId, messageId: Number(row.id), createdAt: Number(row.created_at), address: box.address })
       : null;
-    // Stored before the mail leaves: the customer's answer threads back however fast it comes.
-    if (box && id)
+    // Stored before the mail leaves: the customer's answer threads back however fast it comes. Graph's
+    // sendMail cannot carry our Message-ID, so a Microsoft 365 mailbox's reply stores none.
+    if (box && id && box.kind !== 'graph')
       await trx
         .insertInto('email_message_ids')
         .values({
@@ -185,6 +190,15 @@ export async function sendMailboxReply(deps: SendDeps, accountId: number, q: Rep
   const fail = (words: string) => runCommand(db, (trx) => settle(trx, conversations, m, 'failed', words));
 
   if (!box || !id) return void (await fail(MESSAGE_STRINGS.emailNoMailbox));
+  if (box.kind === 'graph')
+    return sendGraphReply(deps, m, box, {
+      id: m.id,
+      ticketNumber: Number(row.ticket_number),
+      type: row.type,
+      message: row.message,
+      files: row.files,
+      emailMeta: row.email_meta,
+    });
   const opened = transportOf(box, deps.secrets, accountId);
   if (!opened.transport) return void (await fail(opened.error));
   const { transport } = opened;

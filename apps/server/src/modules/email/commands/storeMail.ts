@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EMAIL_STRINGS, isDone, type MessageFile, SENDERS, TICKET_STATUS } from '@parley/contracts';
-import type { DB } from '../../../platform/db/db.js';
+import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
 import { AppError } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type Conversations, discardUploads, postMessage, storeUploads } from '../../messages/index.js';
@@ -17,6 +17,8 @@ export interface MailboxRef {
   accountId: number;
   address: string;
   departmentId: number | null;
+  /** The channel of a new ticket: EMAIL (IMAP) by default, GRAPH_EMAIL for a Microsoft 365 mailbox. */
+  channel?: 'EMAIL' | 'GRAPH_EMAIL';
 }
 
 /**
@@ -157,7 +159,9 @@ const escapeHtml = (s: string) =>
  * Message-ID row and the mailbox's last UID in one transaction. A Message-ID already stored is skipped (a
  * UIDVALIDITY change, the same mail sent to two of the account's mailboxes); noise that threads to no ticket
  * is dropped. Throws `StaleFetch` when the lease or the UID is no longer this node's (nothing written).
- * `fence` null: a mail from the inbound SMTP listener (no lease, no UID; the Message-ID still dedups).
+ * `fence` null: a mail from the inbound SMTP listener or Microsoft Graph (no lease, no UID): it is kept once
+ * by its Message-ID alone: of two stores at once, the second's Message-ID row breaks the unique index and its
+ * whole transaction rolls back (a duplicate).
  */
 export async function storeMail(
   deps: StoreDeps,
@@ -190,7 +194,7 @@ export async function storeMail(
       if (!ticket) {
         const id = await createTicket(trx, conversations, {
           accountId: box.accountId,
-          channel: 'EMAIL',
+          channel: box.channel ?? 'EMAIL',
           title: titleOf(mail.subject),
           name: sender.name || sender.address,
           email: sender.address,
@@ -199,7 +203,7 @@ export async function storeMail(
           mailboxId: box.id,
           fromCustomer: true,
         });
-        ticket = { id, closed: TICKET_STATUS.open, channel: 'EMAIL' };
+        ticket = { id, closed: TICKET_STATUS.open, channel: box.channel ?? 'EMAIL' };
       } else if (!mail.noise && isDone(ticket.closed)) {
         await changeTicketIn(trx, conversations, serverActor(box.accountId), ticket.id, async () => ({
           set: { closed: TICKET_STATUS.open },
@@ -238,6 +242,9 @@ export async function storeMail(
         .execute();
       return 'stored';
     });
+  } catch (err) {
+    if (fence || !isUniqueViolation(err) || !(await knownId(db, box.accountId, mail.messageId))) throw err;
+    outcome = 'duplicate';
   } finally {
     if (outcome !== 'stored' && files.length > 0) await discardUploads(db, deps.dataDir, box.accountId, files);
   }

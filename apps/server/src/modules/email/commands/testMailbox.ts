@@ -4,9 +4,11 @@ import nodemailer from 'nodemailer';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { notFound } from '../../../platform/http/errors.js';
+import type { GraphClient } from '../graphClient.js';
 import { findMailbox, type MailboxRow } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
 import { requireSecrets } from './saveMailbox.js';
+import { testGraphMailbox } from './testGraphMailbox.js';
 
 /** A connection test answers within seconds, whatever the server does. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -78,10 +80,12 @@ export async function testMailbox(
   secrets: Secrets | null,
   auth: AuthContext,
   id: number,
+  graph?: GraphClient,
 ): Promise<Omit<MailboxTestAnswer, 'result'>> {
   const box = requireSecrets(secrets);
   const row = await findMailbox(db, auth.accountId, id);
   if (!row) throw notFound(EMAIL_STRINGS.notFound);
+  if (row.kind === 'graph' && graph) return { graph: await testGraphMailbox(graph, box, auth.accountId, row) };
   const open = (sealed: string) => (sealed === '' ? '' : box.open(auth.accountId, sealed));
   const [imap, smtp] = await Promise.all([testImap(row, open(row.imap_secret)), testSmtp(row, open(row.smtp_secret))]);
   return { imap, smtp };
