@@ -239,7 +239,9 @@ describe('settings in Chromium', () => {
     expect(await first.locator('td').nth(2).textContent()).toBe('Ann Admin signed in');
     const statusRow = page.getByTestId('audit-row').nth(1);
     expect(await statusRow.locator('td').nth(2).textContent()).toBe('Ann Admin deleted a custom status');
-    expect(await page.getByTestId('audit-row').allTextContents()).not.toContainEqual(expect.stringMatching(/[{}]|\.succeeded|custom_/));
+    expect(await page.getByTestId('audit-row').allTextContents()).not.toContainEqual(
+      expect.stringMatching(/[{}]|\.succeeded|custom_/),
+    );
     await screenshot(page, 'settings-audit-pager-dark');
 
     await button('Next page').click();

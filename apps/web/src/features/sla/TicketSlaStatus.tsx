@@ -22,13 +22,7 @@ function Row({ label, target, now }: { label: string; target: SlaTarget; now: nu
   return (
     <Group justify="space-between" gap="xs" wrap="nowrap" data-testid="ticket-sla-row">
       <Text size="sm">{label}</Text>
-      <Badge
-        size="sm"
-        variant="light"
-        color={COLORS[target.state]}
-        tt="none"
-        title={formatDateTime(target.dueAt)}
-      >
+      <Badge size="sm" variant="light" color={COLORS[target.state]} tt="none" title={formatDateTime(target.dueAt)}>
         {text}
       </Badge>
     </Group>
