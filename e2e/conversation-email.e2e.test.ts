@@ -234,7 +234,8 @@ describe('the e-mail reply composer in Chromium', () => {
     const body = page.getByTestId('email-body');
     await body.click();
     await body.pressSequentially('/prin');
-    await page.getByTestId('canned-picker').waitFor();
+    // The reply Enter is to insert, highlighted (the list has come).
+    await page.locator('[data-testid="canned-option"][aria-selected="true"]').filter({ hasText: '/printer' }).waitFor();
     await body.press('Enter');
     await expect.poll(() => body.inputValue()).toMatch(/^Dear Pat Lee, ticket #\d+ is with our printer team\.$/);
     const filled = await body.inputValue();
@@ -242,6 +243,39 @@ describe('the e-mail reply composer in Chromium', () => {
     await page.getByTestId('email-send').click();
     await expect.poll(() => bodies(page)).toEqual(['My printer is on fire.', filled]);
     expect(sink.mail.at(-1)!.raw).toContain('with our printer team');
+  });
+
+  it('REPLIES Enter pressed while the canned replies are still loading inserts the best match once they come', async () => {
+    const page = await open(server, tickets.canned!);
+    // The list's request is held at the browser until Enter has been pressed, then goes to the server.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let asked!: () => void;
+    const requested = new Promise<void>((r) => {
+      asked = r;
+    });
+    await page.route(
+      (url) => url.pathname === '/api/replies/canned',
+      async (route) => {
+        asked();
+        await held;
+        await route.continue();
+      },
+    );
+    const body = page.getByTestId('email-body');
+    await body.click();
+    await body.pressSequentially('/prin');
+    await page.getByTestId('canned-picker').waitFor();
+    await requested;
+    await body.press('Enter');
+    // Kept by the picker: no line break in the body, the `/word` stays until the list comes.
+    expect(await body.inputValue()).toBe('/prin');
+    expect(await page.getByTestId('canned-option').count()).toBe(0);
+    release();
+    await expect.poll(() => body.inputValue()).toMatch(/^Dear Pat Lee, ticket #\d+ is with our printer team\.$/);
+    expect(await page.getByTestId('canned-picker').count()).toBe(0);
   });
 
   it('MSG-31 a refused reply shows an alert with the raw response and keeps the draft', async () => {

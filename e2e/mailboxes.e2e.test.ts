@@ -15,6 +15,7 @@ import {
   seedWorkspace,
   signInAs,
   startServer,
+  waitConnected,
 } from './support.js';
 
 const BOX = 'help@acme.test';
@@ -181,6 +182,8 @@ describe.skipIf(!hasDovecot)('Settings -> Mailboxes in Chromium', () => {
 
     // The ticket list, open before the mail is sent: the mail arrives by IDLE and joins it without a reload.
     await page.goto(`${server.url}/ticket`);
+    // Connected first: the list is read again when the page's socket comes up.
+    await waitConnected(page);
     await expect.poll(async () => page.getByTestId('ticket-count').textContent()).toBe('0');
     let loads = 0;
     page.on('request', (r) => {

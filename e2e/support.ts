@@ -171,19 +171,34 @@ export async function apiJson(url: string, method: string, body?: unknown, token
   return JSON.parse(text);
 }
 
-/** Signs in through the sign-in page and waits for the connected home screen. */
+/** Signs in through the sign-in page and waits for the connected landing screen (Home; a tab on a phone). */
 export async function signInUi(page: Page, base: string, username: string, password = PASSWORD): Promise<void> {
   await page.goto(base);
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('welcome').waitFor();
+  await signedInLanding(page);
   await waitConnected(page);
 }
 
 /**
- * Signs in through the API and hands the session cookies to the browser, then waits for the connected home
- * screen: the same session as the form gives, without loading the sign-in page first (the form itself is
+ * The screen the app opens on at its start address: Home ("Welcome, ..."); on a narrow screen (the app's
+ * NARROW_QUERY, a phone) the saved bottom tab instead, at once (SHELL-33), so Home is never the landing
+ * there and its welcome shows for a frame at most.
+ */
+async function signedInLanding(page: Page): Promise<void> {
+  const narrow = await page.evaluate(() => window.matchMedia('(max-width: 48em)').matches);
+  if (!narrow) {
+    await page.getByTestId('welcome').waitFor();
+    return;
+  }
+  await page.waitForFunction(() => window.location.pathname !== '/' && window.location.pathname !== '/login');
+  await page.getByRole('navigation', { name: 'Sections' }).locator('[aria-current="page"]').waitFor();
+}
+
+/**
+ * Signs in through the API and hands the session cookies to the browser, then waits for the connected landing
+ * screen (Home; the saved tab on a phone): the same session as the form gives, without loading the sign-in page first (the form itself is
  * tested by auth.e2e and first-run.e2e). A browser test's main cost here is loading pages.
  */
 export async function signInAs(
@@ -200,7 +215,7 @@ export async function signInAs(
     { name: 'parley_refresh', value: r.refresh_token, url: base },
   ]);
   await page.goto(base);
-  await page.getByTestId('welcome').waitFor();
+  await signedInLanding(page);
   await waitConnected(page);
 }
 

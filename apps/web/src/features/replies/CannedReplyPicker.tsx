@@ -28,8 +28,11 @@ interface Options {
 /**
  * The composer's canned replies: typing `/` at the start of a word opens a list of the replies offered on the
  * ticket's channel, searched by what follows the slash. Up/Down move, Enter or Tab (or a click) insert the
- * reply with its variables filled from the ticket and the signed-in agent, Esc closes it. The composer passes
- * its key presses to `onKeyDown` first (true: the picker used it) and its caret moves to `onCaret`.
+ * reply with its variables filled from the ticket and the signed-in agent, Esc closes it. Enter or Tab pressed
+ * while the list is still loading is kept, not passed on (in the chat composer Enter would send the `/word`
+ * as a message): the best match is inserted once the list comes, if the `/word` is still the one typed. The
+ * composer passes its key presses to `onKeyDown` first (true: the picker used it) and its caret moves to
+ * `onCaret`.
  */
 export function useCannedReplyPicker({ text, setText, ticket, agent, input }: Options): {
   picker: ReactNode;
@@ -40,6 +43,8 @@ export function useCannedReplyPicker({ text, setText, ticket, agent, input }: Op
   // The highlighted option, for the query it was chosen under (a new query starts at the top).
   const [chosen, setChosen] = useState({ query: '', index: 0 });
   const [dismissed, setDismissed] = useState<number | null>(null);
+  // The `/word` an Enter or Tab was pressed on while the list was loading: picked when it comes.
+  const [waiting, setWaiting] = useState<{ start: number; query: string } | null>(null);
   const slash = ticket ? slashQuery(text, caret) : null;
   const open = slash !== null && dismissed !== slash.start;
   const channel = ticket?.channel ?? '';
@@ -74,10 +79,27 @@ export function useCannedReplyPicker({ text, setText, ticket, agent, input }: Op
     });
   };
 
+  // The list came after an Enter or Tab: the best match goes in, if the same `/word` is still being typed.
+  const loaded = !list.isPending;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the list comes; `pick` reads this render's text.
+  useEffect(() => {
+    if (!waiting || !loaded) return;
+    setWaiting(null);
+    const first = matches[0];
+    if (first && slash?.start === waiting.start && slash.query === waiting.query) pick(first);
+  }, [waiting, loaded]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (!open || !slash) return false;
     if (e.key === 'Escape') {
       setDismissed(slash.start);
+      setWaiting(null);
+      e.preventDefault();
+      return true;
+    }
+    const choose = (e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab';
+    if (choose && list.isPending) {
+      setWaiting({ start: slash.start, query: slash.query });
       e.preventDefault();
       return true;
     }
@@ -88,7 +110,7 @@ export function useCannedReplyPicker({ text, setText, ticket, agent, input }: Op
       e.preventDefault();
       return true;
     }
-    if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+    if (choose) {
       pick(matches[Math.min(active, matches.length - 1)]!);
       e.preventDefault();
       return true;

@@ -7,7 +7,7 @@ import {
   type TicketLoadAnswer,
   type UnreadCount,
 } from '@parley/contracts';
-import { type InfiniteData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTicketStatuses } from '../../lib/api/ticketStatuses';
 import { applyRead, applyTicketUpdate, loadQuery, type TicketFilters, ticketsApi } from '../../lib/api/tickets';
@@ -22,6 +22,17 @@ function knownLastMessage(qc: QueryClient, id: number): number | null {
   for (const [, data] of qc.getQueriesData<Pages>({ queryKey: ticketKeys.all }))
     for (const p of data?.pages ?? []) for (const t of p.data) if (t.id === id) return t.last_message_at;
   return null;
+}
+
+/**
+ * Reads the queries under `queryKey` again from the server. A load already under way may have been answered
+ * before what calls for the reload (a list's first load, its answer on the way when a ticket arrives):
+ * invalidating alone would join it, as React Query only restarts a running fetch of a query that already has
+ * data. It is cancelled first, so a new load starts in every case.
+ */
+async function readAgain(qc: QueryClient, queryKey: QueryKey): Promise<void> {
+  await qc.cancelQueries({ queryKey });
+  await qc.invalidateQueries({ queryKey });
 }
 
 /**
@@ -97,7 +108,7 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
           // A filter set the server would refuse lists nothing new; reading it again shows its error.
           query: query ?? undefined,
         });
-        if (out.reload || query === null) void qc.invalidateQueries({ queryKey: ticketKeys.list(filters) });
+        if (out.reload || query === null) void readAgain(qc, ticketKeys.list(filters));
         if (out.insert && query !== null)
           qc.setQueryData<Pages>(ticketKeys.list(filters), (data) => {
             if (!data?.pages?.length) return data;
@@ -127,6 +138,19 @@ export function useTicketLive(o: { filters: TicketFilters; isAdmin: boolean; ope
       for (const off of offs) off();
     };
   }, [qc, custom, popupOnCall, markRead, setStack]);
+
+  // A connect's catch-up starts from the page's first socket: a ticket created between the list's load and
+  // that connect (a page just opened, the socket slower than the load) comes in no event. The lists and
+  // the unread counts are read again whenever the socket comes up, as the chat and live chat lists are.
+  useEffect(
+    () =>
+      realtime.onState((up) => {
+        if (!up) return;
+        void readAgain(qc, [...ticketKeys.all, 'list']);
+        void qc.invalidateQueries({ queryKey: ticketKeys.unread });
+      }),
+    [qc],
+  );
 
   // TICKET-41: the open ticket is read while the page has focus (now, and whenever focus comes back), also
   // when its news comes with a list load rather than an event (a refetch on focus can bring it first).
