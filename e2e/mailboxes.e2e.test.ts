@@ -159,9 +159,22 @@ describe.skipIf(!hasDovecot)('Settings -> Mailboxes in Chromium', () => {
     expect(await row.getByTestId('mailbox-imap-summary').textContent()).toBe(`IMAP 127.0.0.1:${dovecot.port}`);
     expect(await row.getByTestId('mailbox-smtp-summary').textContent()).toBe(`SMTP 127.0.0.1:${smtp.port}`);
     expect(await row.getByRole('switch', { name: `Fetch mail of ${BOX}` }).isChecked()).toBe(true);
-    expect(await row.getByTestId('mailbox-forwarding').textContent()).toMatch(
-      /^Forward mail to:mbx-\d+-[0-9a-f]{20}@in\.parley\.testCopy$/,
+    const forwarding = row.getByTestId('mailbox-forwarding');
+    expect(await forwarding.textContent()).toMatch(
+      /^Forward mail to:mbx-\d+-[0-9a-f]{20}@in\.parley\.testCopyNew address$/,
     );
+    // A new address asks first; Cancel keeps the old one, confirming shows another.
+    const oldAddress = await forwarding.locator('code').textContent();
+    await forwarding.getByRole('button', { name: 'New address' }).click();
+    const ask = row.getByTestId('mailbox-renew-ask');
+    await ask.getByText('Mail sent to this address will be refused from now on. Make a new address?').waitFor();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await forwarding.locator('code').textContent()).toBe(oldAddress);
+    await forwarding.getByRole('button', { name: 'New address' }).click();
+    await ask.getByRole('button', { name: 'Make a new address' }).click();
+    await expect.poll(() => forwarding.locator('code').textContent()).not.toBe(oldAddress);
+    expect(await forwarding.locator('code').textContent()).toMatch(/^mbx-\d+-[0-9a-f]{20}@in\.parley\.test$/);
 
     // Both logins, side by side, in the servers' words.
     await row.getByTestId('mailbox-test').click();

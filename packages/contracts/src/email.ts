@@ -24,6 +24,8 @@ export const EMAIL_STRINGS = {
   notConfigured:
     'E-mail mailboxes need SECRETS_KEY on the server (32 random bytes in base64) to keep their passwords encrypted. Ask your administrator to set it and restart.',
   notFound: 'Mailbox not found.',
+  /** A new forwarding address asked for while the server takes no forwarded mail. */
+  forwardingOff: 'This server takes no forwarded mail (its inbound SMTP listener is off).',
   planLimit: (limit: number) =>
     `Your plan allows ${limit} e-mail ${limit === 1 ? 'mailbox' : 'mailboxes'}. Upgrade your plan to connect more.`,
   addressTaken: (address: string) => `The mailbox ${address} is already connected.`,

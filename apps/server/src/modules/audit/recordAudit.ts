@@ -48,6 +48,7 @@ export type AuditAction =
   | 'mailbox.created'
   | 'mailbox.updated'
   | 'mailbox.deleted'
+  | 'mailbox.forwarding_renewed'
   | 'payment.created'
   | 'payment.succeeded'
   | 'payment.failed';

@@ -15,7 +15,7 @@ import type { DB } from '../../platform/db/db.js';
 import type { Conversations } from '../messages/index.js';
 import { retryMailboxReply } from './commands/retryMailboxReply.js';
 import { createGraphMailbox, updateGraphMailbox } from './commands/saveGraphMailbox.js';
-import { createMailbox, deleteMailbox, updateMailbox } from './commands/saveMailbox.js';
+import { createMailbox, deleteMailbox, renewForwardingAddress, updateMailbox } from './commands/saveMailbox.js';
 import { testMailbox } from './commands/testMailbox.js';
 import type { EmailFetchers } from './fetcher.js';
 import type { GraphClient } from './graphClient.js';
@@ -96,6 +96,15 @@ export function emailRoutes(
       else fetchers.refresh();
       return { result: ok };
     },
+  );
+  // A new forwarding address; the old one is refused from now on.
+  r.post(
+    '/api/mailboxes/:id/forwarding',
+    { config: { auth: 'admin' }, schema: { params: MailboxIdParams, response: { 200: MailboxAnswer } } },
+    async (req) => ({
+      result: ok,
+      data: await renewForwardingAddress(db, req.auth!, req.params.id, forwardDomain),
+    }),
   );
   r.post(
     '/api/mailboxes/:id/test',

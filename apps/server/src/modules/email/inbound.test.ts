@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { EMAIL_STRINGS } from '@parley/contracts';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRules } from '../../app.js';
-import { apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { rawMail } from '../../testing/dovecot.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { storeMail } from './commands/storeMail.js';
@@ -218,6 +219,43 @@ describe.each(dialects)('e-mail in by forwarding to the inbound SMTP listener (%
     expect(ta!.id).not.toBe(tb!.id);
   });
 
+  it('EMAIL a new forwarding address: the old one is refused from then on, the new one takes mail; audited; admins of the own account only', async () => {
+    const box = await mailbox(a);
+    const renewed = await call('POST', `/api/mailboxes/${box.id}/forwarding`, { token: a.token });
+    expect(renewed.status, renewed.text).toBe(200);
+    const fresh = renewed.body.data.forwardingAddress as string;
+    expect(fresh).toMatch(new RegExp(`^mbx-${box.id}-[0-9a-f]{20}@`));
+    expect(fresh).not.toBe(box.forwardingAddress);
+    const oldId = `old-${uniq()}@customer.example`;
+    const err = await forward({
+      to: box.forwardingAddress,
+      raw: rawMail({ from: 'c@customer.example', to: box.address, subject: 'Old', messageId: oldId }),
+    }).catch((e: { responseCode?: number; command?: string }) => e);
+    expect(err).toMatchObject({ responseCode: 550, command: 'RCPT TO' });
+    expect(await ticketOf(a.accountId, oldId)).toBeUndefined();
+    const newId = `new-${uniq()}@customer.example`;
+    await forward({
+      to: fresh,
+      raw: rawMail({ from: 'c@customer.example', to: box.address, subject: 'New', messageId: newId }),
+    });
+    expect(await ticketOf(a.accountId, newId)).toMatchObject({ title: 'New', mailbox_id: box.id });
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select('action')
+      .where('account_id', '=', a.accountId)
+      .where('action', '=', 'mailbox.forwarding_renewed')
+      .execute();
+    expect(audit).toHaveLength(1);
+    // Another account's mailbox is not found and keeps its address; an agent may not; a bad id is a 400.
+    const other = await call('POST', `/api/mailboxes/${boxB.id}/forwarding`, { token: a.token });
+    expect(other.status).toBe(404);
+    const listB = await call('GET', '/api/mailboxes', { token: b.token });
+    expect(listB.body.data[0].forwardingAddress).toBe(boxB.forwardingAddress);
+    const agent = await addUserVia(call, a.token, { username: `fwd-agent-${uniq()}`, type: 'agent' });
+    expect((await call('POST', `/api/mailboxes/${box.id}/forwarding`, { token: agent.token })).status).toBe(403);
+    expect((await call('POST', '/api/mailboxes/x/forwarding', { token: a.token })).status).toBe(400);
+  });
+
   it('EMAIL a switched-off mailbox takes no forwarded mail (550)', async () => {
     const box = await mailbox(a);
     await db().updateTable('mailboxes').set({ active: 0 }).where('id', '=', box.id).execute();
@@ -247,6 +285,10 @@ describe('the inbound SMTP listener is off by default', () => {
       });
       expect(made.status, made.text).toBe(200);
       expect(made.body.data.forwardingAddress).toBeNull();
+      // No listener: no new address either, and nothing changes.
+      const renew = await call('POST', `/api/mailboxes/${made.body.data.id}/forwarding`, { token: admin.token });
+      expect(renew.status).toBe(409);
+      expect(renew.body.description).toBe(EMAIL_STRINGS.forwardingOff);
     } finally {
       await s.stop();
     }

@@ -64,6 +64,7 @@ export function MailboxRow({
   const write = useWrite({ invalidate: mailboxKeys.list });
   const [result, setResult] = useState<MailboxTestAnswer | null>(null);
   const test = useWrite();
+  const [renewing, setRenewing] = useState(false);
   return (
     <Paper withBorder p="sm" data-testid="mailbox-row">
       <Stack gap="xs">
@@ -136,7 +137,39 @@ export function MailboxRow({
                   </Button>
                 )}
               </CopyButton>
+              {!renewing && (
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  onClick={() => setRenewing(true)}
+                  style={{ flexShrink: 0 }}
+                  disabled={write.busy}
+                >
+                  {M.renewForwarding}
+                </Button>
+              )}
             </Group>
+            {renewing && (
+              <Group gap="xs" data-testid="mailbox-renew-ask">
+                <Text size="sm">{M.renewAsk}</Text>
+                <Button
+                  size="compact-xs"
+                  color="red"
+                  loading={write.busy}
+                  onClick={() =>
+                    void write.run(async () => {
+                      await mailboxesApi.renewForwarding(m.id);
+                      setRenewing(false);
+                    })
+                  }
+                >
+                  {M.renewConfirm}
+                </Button>
+                <Button size="compact-xs" variant="default" onClick={() => setRenewing(false)}>
+                  {M.cancel}
+                </Button>
+              </Group>
+            )}
           </Stack>
         )}
         <Text size="sm" c="dimmed" data-testid="mailbox-last-fetch">

@@ -11,4 +11,6 @@ export const mailboxesApi = {
     api<MailboxAnswer>('PUT', `/api/mailboxes/${id}`, input).then((r) => r.data),
   remove: (id: number) => api<{ result: 'success' }>('DELETE', `/api/mailboxes/${id}`),
   test: (id: number) => api<MailboxTestAnswer>('POST', `/api/mailboxes/${id}/test`),
+  /** A new forwarding address; the old one is refused from now on. */
+  renewForwarding: (id: number) => api<MailboxAnswer>('POST', `/api/mailboxes/${id}/forwarding`).then((r) => r.data),
 };

@@ -223,6 +223,39 @@ export async function updateMailbox(
 }
 
 /**
+ * A new forwarding address for a mailbox (a new token): mail sent to the old address is refused from now
+ * on (550 at RCPT), so an address that leaked stops making tickets. Any kind of mailbox; 409 while the
+ * server takes no forwarded mail.
+ */
+export async function renewForwardingAddress(
+  db: DB,
+  auth: AuthContext,
+  id: number,
+  forwardDomain: string | null,
+): Promise<Mailbox> {
+  if (!forwardDomain) throw conflict(EMAIL_STRINGS.forwardingOff);
+  return runCommand(db, async (trx) => {
+    const current = await findMailbox(trx, auth.accountId, id);
+    if (!current) throw notFound(EMAIL_STRINGS.notFound);
+    const row = await trx
+      .updateTable('mailboxes')
+      .set({ inbound_token: newInboundToken(), updated_at: Math.max(Date.now(), Number(current.updated_at) + 1) })
+      .where('account_id', '=', auth.accountId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      accountId: auth.accountId,
+      userId: auth.userId,
+      actor: auth.username,
+      action: 'mailbox.forwarding_renewed',
+      detail: { id, address: row.address },
+    });
+    return toMailbox(row, forwardDomain);
+  });
+}
+
+/**
  * Removes a mailbox; its tickets stay. Allowed without SECRETS_KEY (nothing is sealed). Answers the removed
  * row, so what it held outside (a Graph subscription) can be let go.
  */
