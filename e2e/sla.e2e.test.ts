@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -115,4 +117,64 @@ describe('business hours and SLA policies in Chromium', () => {
         await ctx.close();
       }
   }, 400_000);
+
+  it("SLA a first response past its due time shows Breached on the ticket once the engine's run finds it", async () => {
+    // A policy of its own when the earlier tests did not run (a filtered run): a day, in calendar time.
+    if ((await settings()).data.policies.length === 0)
+      await apiJson(
+        `${server.url}/api/sla/policies`,
+        'POST',
+        {
+          policies: [
+            {
+              name: 'Standard',
+              priority: null,
+              channel: null,
+              labelId: null,
+              departmentId: null,
+              firstResponse: 1440,
+              nextResponse: null,
+              resolution: null,
+              calendar: true,
+            },
+          ],
+        },
+        token,
+      );
+    const t = await apiJson(`${server.url}/api/ticket/create`, 'POST', { title: 'Waiting far too long' }, token);
+    const id = Number(t.data?.id ?? t.id);
+    const { ctx, page } = await open(1440, 900);
+    await page.goto(`${server.url}/ticket/${id}`);
+    const row = page.getByTestId('ticket-sla').getByTestId('ticket-sla-row').first();
+    await row.getByText(/left$/).waitFor();
+    // Two days pass for this ticket: its facts and its timer move back together, as if it had been waiting
+    // since then; the engine's next run (every 10 s) finds the first response late.
+    const db = new Database(path.join(server.dataDir, 'parley.db'));
+    try {
+      db.pragma('busy_timeout = 5000');
+      const back = 2 * 86_400_000;
+      db.prepare(
+        'update tickets set created_at = created_at - ?, updated_at = updated_at - ?, last_message_at = last_message_at - ? where id = ?',
+      ).run(back, back, back, id);
+      db.prepare(
+        'update sla_timers set started_at = started_at - ?, warn_at = warn_at - ?, due_at = due_at - ?, next_at = next_at - ? where ticket_id = ?',
+      ).run(back, back, back, back, id);
+    } finally {
+      db.close();
+    }
+    await expect
+      .poll(
+        async () =>
+          (await apiJson(`${server.url}/api/sla/ticket/${id}`, 'GET', undefined, token)).data.firstResponse.state,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe('breached');
+    await page.reload();
+    await row.getByText(/^Breached/).waitFor();
+    expect(await row.textContent()).toMatch(/^First responseBreached · /);
+    await screenshot(page, 'sla-ticket-breached-1440-light');
+    await ctx.close();
+  }, 90_000);
 });
