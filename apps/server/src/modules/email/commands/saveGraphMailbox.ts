@@ -6,7 +6,7 @@ import { runCommand } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { findMailbox, toMailbox } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
-import { checkDepartment, refuseTakenAddress, requireSecrets, takePlanPlace, withAddressGuard } from './saveMailbox.js';
+import { checkDepartment, insertMailbox, refuseTakenAddress, requireSecrets, withAddressGuard } from './saveMailbox.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
@@ -46,27 +46,7 @@ export async function createGraphMailbox(
   if (!input.graph.clientSecret) throw bad(EMAIL_STRINGS.graphSecretRequired);
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
-      await takePlanPlace(trx, auth.accountId);
-      await checkDepartment(trx, auth.accountId, input.departmentId);
-      await refuseTakenAddress(trx, auth.accountId, input.address);
-      const at = Date.now();
-      const row = await trx
-        .insertInto('mailboxes')
-        .values({
-          account_id: auth.accountId,
-          ...columnsOf(box, auth.accountId, input),
-          created_at: at,
-          updated_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        accountId: auth.accountId,
-        userId: auth.userId,
-        actor: auth.username,
-        action: 'mailbox.created',
-        detail: { id: Number(row.id), address: row.address, kind: 'graph' },
-      });
+      const row = await insertMailbox(trx, auth, input, columnsOf(box, auth.accountId, input));
       return toMailbox(row);
     }),
   );

@@ -1,7 +1,9 @@
 import { createPrivateKey } from 'node:crypto';
 import { EMAIL_STRINGS, ErrorCode, type Mailbox, type MailboxInput } from '@parley/contracts';
+import type { Insertable } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
+import type { MailboxesTable } from '../../../platform/db/schema.js';
 import { AppError, conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
@@ -135,31 +137,42 @@ export async function createMailbox(
   if (!input.imap.password) throw bad(EMAIL_STRINGS.imapPasswordRequired);
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
-      await takePlanPlace(trx, auth.accountId);
-      await checkDepartment(trx, auth.accountId, input.departmentId);
-      await refuseTakenAddress(trx, auth.accountId, input.address);
-      const at = Date.now();
-      const row = await trx
-        .insertInto('mailboxes')
-        .values({
-          account_id: auth.accountId,
-          ...columnsOf(box, auth.accountId, input),
-          inbound_token: newInboundToken(),
-          created_at: at,
-          updated_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, {
-        accountId: auth.accountId,
-        userId: auth.userId,
-        actor: auth.username,
-        action: 'mailbox.created',
-        detail: { id: Number(row.id), address: row.address },
+      const row = await insertMailbox(trx, auth, input, {
+        ...columnsOf(box, auth.accountId, input),
+        inbound_token: newInboundToken(),
       });
       return toMailbox(row, forwardDomain);
     }),
   );
+}
+
+/**
+ * A new mailbox row of either kind, within the plan's limit, its department and address checked; audited.
+ * The caller runs it in its transaction (with the address guard around it).
+ */
+export async function insertMailbox(
+  trx: Trx,
+  auth: AuthContext,
+  input: { address: string; departmentId: number | null },
+  columns: Omit<Insertable<MailboxesTable>, 'account_id' | 'created_at' | 'updated_at'>,
+): Promise<MailboxRow> {
+  await takePlanPlace(trx, auth.accountId);
+  await checkDepartment(trx, auth.accountId, input.departmentId);
+  await refuseTakenAddress(trx, auth.accountId, input.address);
+  const at = Date.now();
+  const row = await trx
+    .insertInto('mailboxes')
+    .values({ account_id: auth.accountId, ...columns, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordAudit(trx, {
+    accountId: auth.accountId,
+    userId: auth.userId,
+    actor: auth.username,
+    action: 'mailbox.created',
+    detail: { id: Number(row.id), address: row.address, kind: row.kind },
+  });
+  return row;
 }
 
 /**
