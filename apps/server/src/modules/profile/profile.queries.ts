@@ -13,7 +13,7 @@ import {
   TICKET_LIST_TYPES,
 } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { DB } from '../../platform/db/db.js';
+import { type DB, likeEscape } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/http/errors.js';
 
@@ -284,7 +284,7 @@ export async function experienceOf(db: DB, viewer: Viewer, s: Subject): Promise<
 export async function listAgents(db: DB, accountId: number, keyword = '') {
   // SEARCH-11: a keyword keeps the agents whose name or username holds it (any case; LIKE's own characters
   // are taken as written).
-  const pattern = `%${keyword.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const pattern = `%${likeEscape(keyword.toLowerCase())}%`;
   const rows = await db
     .selectFrom('users')
     .select(['id', 'name', 'username', 'status', 'second_status', 'photo'])

@@ -1,6 +1,6 @@
 import type { AdvCondition, TicketLoadQuery } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import { type DB, onPostgres } from '../../platform/db/db.js';
+import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Trx } from '../../platform/outbox/index.js';
 
@@ -27,7 +27,6 @@ export function hasAdvancedFilters(q: Filters): boolean {
 const NOT_AGENTS = ['visitor', 'server', 'translatebot'];
 
 /** LIKE patterns escape with '!', which reads the same in both dialects. */
-const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
 
 function advCondition(eb: Eb, c: AdvCondition): Expression<SqlBool> {
   if (c.field === 'ticket_number') {

@@ -12,7 +12,7 @@ import {
   type TicketLoadQuery,
 } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { type DB, onPostgres } from '../../platform/db/db.js';
+import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
@@ -161,7 +161,6 @@ export function toListItem(r: ItemRow): TicketListItem {
 }
 
 /** LIKE patterns escape with '!', which reads the same in both dialects. */
-const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
 const like = (e: Expression<unknown>, pattern: string) => sql<SqlBool>`${e} like ${pattern} escape '!'`;
 
 /**

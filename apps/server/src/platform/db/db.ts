@@ -69,5 +69,11 @@ export function isUniqueViolation(err: unknown): boolean {
 
 export const now = () => Date.now();
 
+/**
+ * Text for a LIKE pattern taken as written: `%`, `_` and the escape character itself are escaped with `!`,
+ * so the statement must say `escape '!'` (the same on SQLite and Postgres).
+ */
+export const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
+
 /** Whether a handle (or a transaction of one) talks to Postgres; SQLite otherwise. */
 export const onPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
