@@ -54,10 +54,6 @@ export const REPORT_STRINGS = {
   loadMore: 'Load more',
   empty: 'No tickets in this range.',
   sla: { breached: 'Breached', within: 'Within SLA', none: '—' },
-  notBuiltOmnichannel:
-    'The omnichannel report is not built yet. It will show volumes per channel group over time. The ticket summary is ready.',
-  notBuiltCall: 'The call report is not built yet. It will list calls per agent over time.',
-  openSummary: 'Open the ticket summary',
 } as const;
 
 /** REPORT-06 (+ REPORT-07) column headers, in the order shown. */
