@@ -194,6 +194,26 @@ describe('ticket summary report in Chromium', () => {
     await rows(page).first().waitFor();
   });
 
+  it('REPORT-27 a failed load shows no error: loading simply stops', async () => {
+    const page = await as('sue', { width: 1440, height: 900 }, 'light');
+    await page.goto(`${server.url}/report/all/all`);
+    await rows(page).first().waitFor();
+    // The next page's call fails: the rows stay, no error is shown, the loader goes and no Load more remains.
+    await page.route('**/report/generate?*', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.getByTestId('report-more').click();
+    await page.waitForFunction(() => !document.querySelector('[aria-label="Loading"]'));
+    expect(await rows(page).count()).toBe(30);
+    expect(await page.getByTestId('report-more').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.getByText(/error|failed/i).count()).toBe(0);
+    // A failed first load: nothing shown, and no claim that the range is empty.
+    await page.getByTestId('report-from').fill(picker(now - 2 * DAY_MS));
+    await page.waitForFunction(() => !document.querySelector('[data-testid="report-row"]'));
+    await page.waitForFunction(() => !document.querySelector('[aria-label="Loading"]'));
+    expect(await page.getByTestId('report-empty').count()).toBe(0);
+    expect(await page.getByText(/error|failed/i).count()).toBe(0);
+  });
+
   it('REPORT-01 an agent cannot read the report', async () => {
     const page = await as('amy', { width: 1440, height: 900 }, 'light');
     await page.goto(`${server.url}/report/all/all`);

@@ -107,7 +107,6 @@ export function TicketSummaryScreen() {
           <TextInput
             label={S.from}
             placeholder={S.dateFormat}
-            description={S.dateFormat}
             value={fromText}
             onChange={(e) => setFromText(e.currentTarget.value)}
             error={checked.fromError}
@@ -117,7 +116,6 @@ export function TicketSummaryScreen() {
           <TextInput
             label={S.to}
             placeholder={S.dateFormat}
-            description={S.dateFormat}
             value={toText}
             onChange={(e) => setToText(e.currentTarget.value)}
             error={checked.toError}
@@ -126,7 +124,6 @@ export function TicketSummaryScreen() {
           />
           <Select
             label={S.type}
-            description=" "
             data={REPORT_TYPES.map((t) => ({ value: t, label: REPORT_TYPE_NAMES[t] }))}
             value={type}
             onChange={(v) => v && isType(v) && go(v, status)}
@@ -136,7 +133,6 @@ export function TicketSummaryScreen() {
           />
           <Select
             label={S.status}
-            description=" "
             data={REPORT_STATUSES.map((s) => ({ value: s, label: REPORT_STATUS_NAMES[s] }))}
             value={status}
             onChange={(v) => v && isStatus(v) && go(type, v)}
@@ -205,7 +201,7 @@ function SummaryRow({ row: r, withChat }: { row: ReportRow; withChat: boolean })
           {r.ticket_number}
         </Anchor>
       </Table.Td>
-      <Table.Td maw={260}>
+      <Table.Td miw={180} maw={280}>
         <Text size="sm" lineClamp={2}>
           {r.title}
         </Text>
