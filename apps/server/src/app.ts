@@ -43,6 +43,7 @@ import {
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
+import { reportRoutes } from './modules/reports/index.js';
 import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
@@ -194,6 +195,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   profileRoutes(app, { db });
   replyRoutes(app, { db, conversations });
   searchRoutes(app, { db, conversations });
+  reportRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'
       ? stripeProvider({

@@ -15,6 +15,7 @@ export * from './notifications.js';
 export * from './profile.js';
 export * from './realtime.js';
 export * from './replies.js';
+export * from './reports.js';
 export * from './search.js';
 export * from './seqTracker.js';
 export * from './services.js';

@@ -17,6 +17,8 @@ const TicketConversation = lazyScreen(() => import('./tickets/TicketConversation
 const LiveChat = lazyScreen(() => import('./conversations/LiveChatsPage'), 'LiveChatsPage');
 const Chat = lazyScreen(() => import('./conversations/ChatPage'), 'ChatPage');
 const Report = S('ReportScreen');
+const CallReport = S('CallReportScreen');
+const TicketSummary = lazyScreen(() => import('../features/reports/TicketSummaryScreen'), 'TicketSummaryScreen');
 const Call = S('CallScreen');
 const Contacts = S('ContactsScreen');
 const Case = S('CaseScreen');
@@ -100,6 +102,9 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
             }
           />
           <Route path="/call/*" element={<Call />} />
+          <Route path="/report/omnichannel" element={<Report />} />
+          <Route path="/report/call" element={<CallReport />} />
+          <Route path="/report/:type/:status" element={<TicketSummary />} />
           <Route path="/report/*" element={<Report />} />
           <Route path="/interactions" element={<Generic />} />
           <Route path="/upload" element={<Recording />} />

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { conversationDay, formatDateTime, formatDay, formatTime, listDate, ticketListDate } from './dates';
+import {
+  conversationDay,
+  formatDateTime,
+  formatDay,
+  formatTime,
+  listDate,
+  pickerDay,
+  pickerToRequestDay,
+  ticketListDate,
+} from './dates';
 
 describe('the shared date formatter', () => {
   const at = new Date(2026, 10, 7, 9, 5, 3).getTime();
@@ -25,5 +34,13 @@ describe('the shared date formatter', () => {
     const now = new Date(2026, 10, 20, 12, 0).getTime();
     expect(ticketListDate(at, now)).toBe('7/11/2026');
     expect(conversationDay(at)).toBe('07/11/2026');
+  });
+  it('REPORT-08 REPORT-10 the report picker shows DD-MM-YYYY and sends YYYY-MM-DD; a day that is not real sends nothing', () => {
+    expect(pickerDay(at)).toBe('07-11-2026');
+    expect(pickerDay(Number.NaN)).toBe('');
+    expect(pickerToRequestDay(' 07-11-2026 ')).toBe('2026-11-07');
+    expect(pickerToRequestDay('30-02-2026')).toBe('');
+    expect(pickerToRequestDay('2026-11-07')).toBe('');
+    expect(pickerToRequestDay('7-11-2026')).toBe('');
   });
 });

@@ -56,3 +56,16 @@ export function conversationDay(input: When): string {
   const d = toDate(input);
   return d ? `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}` : '';
 }
+
+/** REPORT-08: DD-MM-YYYY, the report's date range picker. */
+export function pickerDay(input: When): string {
+  const d = toDate(input);
+  return d ? `${pad(d.getDate())}-${pad(d.getMonth() + 1)}-${d.getFullYear()}` : '';
+}
+
+/** REPORT-08, REPORT-10: a typed DD-MM-YYYY as the YYYY-MM-DD a request sends; '' unless a real day. */
+export function pickerToRequestDay(text: string): string {
+  const m = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text.trim());
+  if (!m) return '';
+  return formatDate(`${m[3]}-${m[2]}-${m[1]}`);
+}

@@ -113,3 +113,9 @@ export const searchKeys = {
   /** One page set of the global search: what was entered and the two 0-based pages. */
   results: (text: string, page: number, messagePage: number) => ['search', text, page, messagePage] as const,
 };
+
+export const reportKeys = {
+  all: ['reports'] as const,
+  /** The ticket summary's pages under one type, status and range (the filter object is part of the key). */
+  summary: <F extends object>(f: F) => ['reports', 'summary', f] as const,
+};

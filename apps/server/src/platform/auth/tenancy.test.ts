@@ -764,6 +764,10 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         `?entity=${encodeURIComponent(agent.username)}`,
         '?ticket=1',
       ],
+      // B's report over every day up to today: none of A's tickets.
+      '/report/generate': ['all', 'ticket', 'livechat'].map(
+        (type) => `?type=${type}&status=all&startDate=2000-01-01&endDate=${new Date().toISOString().slice(0, 10)}`,
+      ),
     };
     /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
     const ONLY_BAD_REQUEST: Record<string, string> = {

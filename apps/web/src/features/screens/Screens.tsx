@@ -19,7 +19,7 @@ import {
   IconSpeakerphone,
   IconUserSearch,
 } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSetupState } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
@@ -34,16 +34,30 @@ type Icon = ComponentType<{ size?: number; stroke?: number }>;
 /** NOT_BUILT: the first sentence of every screen that is not built yet. */
 export const NOT_BUILT = 'This screen is not available yet in this version of Parley.';
 
-function NotBuilt({ icon, title, will }: { icon: Icon; title: string; will: string }) {
-  return <EmptyScreen icon={icon} title={title} text={`${NOT_BUILT} ${will}`.trim()} />;
+function NotBuilt({ icon, title, will, action }: { icon: Icon; title: string; will: string; action?: ReactNode }) {
+  return (
+    <EmptyScreen icon={icon} title={title} text={`${NOT_BUILT} ${will}`.trim()}>
+      {action}
+    </EmptyScreen>
+  );
 }
 
+/** REPORT-03: the omnichannel report is not built; the ticket summary (REPORT-02) is, one click away. */
 export const ReportScreen = () => (
   <NotBuilt
     icon={IconChartBar}
     title="Reports"
-    will="It will show how your team is doing: volumes, response and resolution times, per agent and channel."
+    will="The omnichannel report will show volumes per channel group over time. The ticket summary is ready."
+    action={
+      <Button component={Link} to="/report/all/all" variant="light" mt="sm">
+        Open the ticket summary
+      </Button>
+    }
   />
+);
+/** REPORT-03: the call report is not built yet. */
+export const CallReportScreen = () => (
+  <NotBuilt icon={IconPhone} title="Call Report" will="The call report will list calls per agent over time." />
 );
 export const CallScreen = () => (
   <NotBuilt icon={IconPhone} title="Calls" will="It will list the calls made and taken with the softphone." />
