@@ -324,7 +324,7 @@ describe.skipIf(!hasDovecot)('Settings -> Mailboxes in Chromium', () => {
       ] as const) {
         const { page, failed } = await open(server, view);
         expect(await page.getByTestId('mailbox-limit').textContent()).toBe(
-          `5 of 5 mailboxes ${EMAIL_STRINGS.planLimit(5)}`,
+          `5 of 5 mailboxes ${EMAIL_STRINGS.planLimit(5, 1)}`,
         );
         expect(await page.getByTestId('mailbox-new').isDisabled()).toBe(true);
         expect(await page.getByTestId('mailbox-row').count()).toBe(5);

@@ -1,24 +1,14 @@
 import { z } from 'zod';
-import { PLANS } from './constants.js';
 import { isEmailAddress } from './messages.js';
+import { planEntitlements, planLimitWords } from './plans.js';
 
 /**
  * E-mail mailboxes (issue "E-mail as a real channel"): an account connects its support addresses; mail that
  * reaches them by IMAP becomes tickets. See docs/email.md.
  */
 
-/** Spec table "E-mail accounts" per plan: Starter 5, Basic 10, Pro 15, Enterprise unlimited (null). */
-export const PLAN_MAILBOXES: Record<number, number | null> = {
-  [PLANS.trial]: 5,
-  [PLANS.starter]: 5,
-  [PLANS.basic]: 10,
-  [PLANS.pro]: 15,
-  [PLANS.enterprise]: null,
-};
-
-/** The mailboxes an account may connect on its plan (null: unlimited); a trial or unknown plan gets Starter's. */
-export const mailboxLimit = (plan: number): number | null =>
-  plan in PLAN_MAILBOXES ? (PLAN_MAILBOXES[plan] ?? null) : PLAN_MAILBOXES[PLANS.starter]!;
+/** Spec table "E-mail accounts" (PLAN-20..23): the mailboxes an account may connect on its plan (null: unlimited). */
+export const mailboxLimit = (plan: number): number | null => planEntitlements(plan).mailboxes;
 
 export const EMAIL_STRINGS = {
   notConfigured:
@@ -26,8 +16,8 @@ export const EMAIL_STRINGS = {
   notFound: 'Mailbox not found.',
   /** A new forwarding address asked for while the server takes no forwarded mail. */
   forwardingOff: 'This server takes no forwarded mail (its inbound SMTP listener is off).',
-  planLimit: (limit: number) =>
-    `Your plan allows ${limit} e-mail ${limit === 1 ? 'mailbox' : 'mailboxes'}. Upgrade your plan to connect more.`,
+  /** PLAN-24: the account's plan by name, its limit and the way up. */
+  planLimit: (limit: number, plan: number) => planLimitWords('mailboxes', plan, limit),
   addressTaken: (address: string) => `The mailbox ${address} is already connected.`,
   badAddress: (address: string) => `Please check the email address. ${address}`,
   unknownDepartment: 'Unknown department.',

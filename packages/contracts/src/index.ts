@@ -12,6 +12,7 @@ export * from './labels.js';
 export * from './livechat.js';
 export * from './messages.js';
 export * from './notifications.js';
+export * from './plans.js';
 export * from './profile.js';
 export * from './realtime.js';
 export * from './replies.js';

@@ -17,8 +17,13 @@ describe('live chat rules', () => {
     expect(concurrentLimit(plan)).toBe(limit);
   });
 
-  it('LIVECHAT-22 the limit message names the number', () => {
-    expect(LIVECHAT_STRINGS.limit(15)).toBe("You have reached your plan's limit of 15 concurrent live chats.");
+  it('LIVECHAT-22 PLAN-24 the limit message names the number and the way up', () => {
+    expect(LIVECHAT_STRINGS.limit(15, 3)).toBe(
+      "You have reached your plan's limit of 15 concurrent live chats. Enterprise has no limit: contact sales from the Plans page.",
+    );
+    expect(LIVECHAT_STRINGS.limit(5, 1)).toBe(
+      "You have reached your plan's limit of 5 concurrent live chats. Basic allows 10: upgrade on the Plans page.",
+    );
   });
 
   it('AI-03 hints only for messages not sent by the current agent or the translation bot (text only)', () => {

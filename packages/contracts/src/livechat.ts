@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planLimitWords } from './plans.js';
 import { VISITOR_STRINGS } from './visitorStrings.js';
 
 /**
@@ -28,7 +29,7 @@ export const LIVECHAT_STRINGS = {
   endConfirm: 'End this live chat? The visitor is asked to rate it and can no longer receive messages.',
   queueEmpty: 'There is no live chat waiting.',
   /** Design (LIVECHAT-22). */
-  limit: (n: number) => `You have reached your plan's limit of ${n} concurrent live chats.`,
+  limit: (n: number, plan: number) => planLimitWords('concurrentChats', plan, n),
   notFound: 'Live chat not found.',
   notRunning: 'This live chat is not running.',
   end: 'End chat',

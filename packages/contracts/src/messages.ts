@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planEntitlements, STORAGE_FULL } from './plans.js';
 import { NotConfiguredAnswer } from './services.js';
 
 /*
@@ -45,7 +46,7 @@ export const MESSAGE_STRINGS = {
   translationOff: 'Translation is not configured.',
   noFiles: 'Attach at least one file.',
   fileTooLarge: (mb: number) => `A file may be at most ${mb} MB.`,
-  storageFull: "Your plan's storage is full.",
+  storageFull: STORAGE_FULL,
   fileType: 'This type of file is not allowed.',
   socketDown: 'No connection to the server.',
   /** The reply is stored, but no SMTP server is configured (SMTP_URL) to send it. */
@@ -470,12 +471,11 @@ export type LiveChatUnreadAnswer = { ok: true; unread: number } | { ok: false; e
 /** What the client sends with `newChatMessage` and gets back in its ack. */
 export type SendAck = { ok: true; data: Message } | { ok: false; error: string };
 
-const GB = 1024 ** 3;
 /**
  * PLAN table, MSG-37 (design): storage per account by plan (Starter 1GB, Basic 3GB, Pro 5GB, Enterprise
  * unlimited = null); a trial gets Starter's. Every stored file counts, thumbnails included.
  */
-export const PLAN_STORAGE_BYTES: Record<number, number | null> = { 0: GB, 1: GB, 2: 3 * GB, 3: 5 * GB, 4: null };
+export const storageLimit = (plan: number): number | null => planEntitlements(plan).storageBytes;
 /** MSG-37 (design): largest single file. */
 export const UPLOAD_MAX_MB = 25;
 /** Files per upload call. */

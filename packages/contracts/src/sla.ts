@@ -1,4 +1,4 @@
-import { PLANS } from './constants.js';
+import { planEntitlements } from './plans.js';
 
 /**
  * SLA alerts (LABEL-03, PLAN-19..23). A label's `sla` is the minutes a ticket carrying it may wait
@@ -13,15 +13,7 @@ export const SLA_WARNING_SHARE = 0.8;
  * (null). Design: a trial gets Starter's 100; the console plan (99) and unknown plans get 0 (no conversations).
  * One alert is one warning or one violation of one ticket, whatever the number of people told.
  */
-export const SLA_ALERT_QUOTAS: Record<number, number | null> = {
-  [PLANS.trial]: 100,
-  [PLANS.starter]: 100,
-  [PLANS.basic]: 300,
-  [PLANS.pro]: 500,
-  [PLANS.enterprise]: null,
-};
-export const slaAlertQuota = (plan: number): number | null =>
-  Object.hasOwn(SLA_ALERT_QUOTAS, plan) ? SLA_ALERT_QUOTAS[plan]! : 0;
+export const slaAlertQuota = (plan: number): number | null => planEntitlements(plan).slaAlertsPerMonth;
 
 /** `2026-05`: the month an alert counts in. */
 export const slaMonth = (ms: number) => new Date(ms).toISOString().slice(0, 7);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLANS } from './constants.js';
+import { planEntitlements } from './plans.js';
 import { TicketListItem } from './tickets.js';
 
 const id = z.coerce.number().int().positive();
@@ -66,15 +66,7 @@ export const TicketAutoAssignAnswer = z.object({
  * them. Starter 5, Basic 10, Pro 15, Enterprise unlimited (null). Design: a trial gets Starter's 5; the
  * console plan (99) and unknown plans get 0 (it has no conversations). Manual assignment is never limited.
  */
-export const CONCURRENT_LIMITS: Record<number, number | null> = {
-  [PLANS.trial]: 5,
-  [PLANS.starter]: 5,
-  [PLANS.basic]: 10,
-  [PLANS.pro]: 15,
-  [PLANS.enterprise]: null,
-};
-export const concurrentLimit = (plan: number): number | null =>
-  Object.hasOwn(CONCURRENT_LIMITS, plan) ? CONCURRENT_LIMITS[plan]! : 0;
+export const concurrentLimit = (plan: number): number | null => planEntitlements(plan).concurrentChats;
 
 export const ASSIGN_STRINGS = {
   unknownAssignee: (username: string) => `Unknown or inactive user: ${username}.`,

@@ -223,8 +223,11 @@ describe.each(dialects)('mailboxes (%s)', (dialect) => {
       expect((await call('POST', '/api/mailboxes', { token: c.token, body: input() })).status).toBe(200);
     const over = await call('POST', '/api/mailboxes', { token: c.token, body: input() });
     expect(over.status).toBe(403);
-    expect(over.body.description).toBe(EMAIL_STRINGS.planLimit(5));
-    expect(over.body.description).toBe('Your plan allows 5 e-mail mailboxes. Upgrade your plan to connect more.');
+    expect(over.body.description).toBe(EMAIL_STRINGS.planLimit(5, 0));
+    // PLAN-24: the plan by name and the way up.
+    expect(over.body.description).toBe(
+      'Your trial allows 5 e-mail mailboxes. Basic allows 10: upgrade on the Plans page.',
+    );
     await db().updateTable('accounts').set({ plan: 2 }).where('id', '=', c.accountId).execute();
     expect((await call('GET', '/api/mailboxes', { token: c.token })).body.limit).toBe(10);
     expect((await call('POST', '/api/mailboxes', { token: c.token, body: input() })).status).toBe(200);

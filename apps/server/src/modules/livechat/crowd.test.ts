@@ -90,12 +90,12 @@ describe.each(dialects)('live chat crowd (%s)', (dialect) => {
         for (;;) {
           const errs = await Promise.all([take(i), take(i), take(i)]);
           for (const e of errs) if (e) errors.push(e);
-          if (errs.some((e) => e === LIVECHAT_STRINGS.limit(LIMIT))) return;
+          if (errs.some((e) => e === LIVECHAT_STRINGS.limit(LIMIT, 1))) return;
         }
       }),
     );
     expect(accepted).toHaveLength(AGENTS * LIMIT);
-    expect(new Set(errors)).toEqual(new Set([LIVECHAT_STRINGS.limit(LIMIT)]));
+    expect(new Set(errors)).toEqual(new Set([LIVECHAT_STRINGS.limit(LIMIT, 1)]));
     // The 15 still waiting now hold places 1..15.
     expect(await queued()).toHaveLength(VISITORS - AGENTS * LIMIT);
     await waitFor(placesRight, 'places fall after the first 15 were taken');
@@ -108,7 +108,7 @@ describe.each(dialects)('live chat crowd (%s)', (dialect) => {
         for (;;) {
           const err = await take(i);
           if (err === LIVECHAT_STRINGS.queueEmpty) return;
-          if (err === LIVECHAT_STRINGS.limit(LIMIT)) {
+          if (err === LIVECHAT_STRINGS.limit(LIMIT, 1)) {
             const t = mine(i)[0]!;
             ended.add(t);
             const r = await call('POST', '/api/livechat/end', { token: a.token, body: { id: t } });

@@ -148,7 +148,7 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     const s = await agentSocket(agents[0]!.token);
     const answers = await Promise.all(Array.from({ length: 8 }, () => s.emitWithAck('acceptLiveChat', null)));
     expect(answers.filter((a) => a.ok)).toHaveLength(5);
-    expect(answers.filter((a) => !a.ok).every((a) => !a.ok && a.error === LIVECHAT_STRINGS.limit(5))).toBe(true);
+    expect(answers.filter((a) => !a.ok).every((a) => !a.ok && a.error === LIVECHAT_STRINGS.limit(5, 1))).toBe(true);
     const rows = await chats(admin.accountId);
     expect(rows.filter((r) => r.state === 'chatting')).toHaveLength(5);
     // Ending one frees a seat.

@@ -243,10 +243,11 @@ describe.each(dialects)('live chat routing (%s)', (dialect) => {
     const answers = [];
     for (let i = 0; i < 16; i++) answers.push(await s.emitWithAck('acceptLiveChat', null));
     expect(answers.slice(0, 15).every((a) => a.ok)).toBe(true);
-    expect(answers[15]).toEqual({ ok: false, error: LIVECHAT_STRINGS.limit(15) });
+    expect(answers[15]).toEqual({ ok: false, error: LIVECHAT_STRINGS.limit(15, 3) });
     expect(answers[15]).toEqual({
       ok: false,
-      error: "You have reached your plan's limit of 15 concurrent live chats.",
+      error:
+        "You have reached your plan's limit of 15 concurrent live chats. Enterprise has no limit: contact sales from the Plans page.",
     });
     const rows = await db().selectFrom('livechats').select('state').where('account_id', '=', admin.accountId).execute();
     expect(rows.filter((r) => r.state === 'chatting')).toHaveLength(15);
@@ -254,6 +255,6 @@ describe.each(dialects)('live chat routing (%s)', (dialect) => {
     // Over HTTP (the web app's Take one) the same refusal, as a 409.
     const http = await call('POST', '/api/livechat/accept', { token: agents[0]!.token, body: { id: null } });
     expect(http.status).toBe(409);
-    expect(http.body.description).toBe(LIVECHAT_STRINGS.limit(15));
+    expect(http.body.description).toBe(LIVECHAT_STRINGS.limit(15, 3));
   });
 });

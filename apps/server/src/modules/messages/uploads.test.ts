@@ -1,4 +1,4 @@
-import { MESSAGE_STRINGS, PLAN_STORAGE_BYTES, UPLOAD_MAX_MB } from '@parley/contracts';
+import { MESSAGE_STRINGS, planLimitWords, storageLimit, UPLOAD_MAX_MB } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call, signUpVia } from '../../testing/api.js';
 import { dialects, startTestServer } from '../../testing/support.js';
@@ -55,7 +55,7 @@ describe.each(dialects)('upload limits (%s)', (dialect) => {
   const text = (bytes: number) => Buffer.alloc(bytes, 'a');
 
   it('MSG-37 past the plan\'s storage the upload is 413 "Your plan\'s storage is full." and nothing is stored', async () => {
-    const limit = PLAN_STORAGE_BYTES[1]!;
+    const limit = storageLimit(1) ?? 0;
     const admin = await accountUsing(1, limit - 1500);
     const fits = await upload(admin.token, [{ name: 'a.txt', data: text(1000) }]);
     expect(fits.status, JSON.stringify(fits.body)).toBe(200);
@@ -64,8 +64,10 @@ describe.each(dialects)('upload limits (%s)', (dialect) => {
     expect(full.body).toMatchObject({
       result: 'failed',
       code: 'PAYLOAD_TOO_LARGE',
-      description: MESSAGE_STRINGS.storageFull,
+      description: planLimitWords('storageBytes', 1, limit),
     });
+    // PLAN-24: the words, then the way up from Starter.
+    expect(full.body.description).toBe("Your plan's storage is full. Basic allows 3 GB: upgrade on the Plans page.");
     expect(MESSAGE_STRINGS.storageFull).toBe("Your plan's storage is full.");
     expect((await stored(admin.accountId)).map((r) => r.name)).toEqual(['earlier.bin', 'a.txt']);
     // Enterprise (plan 4) has no limit.
@@ -74,7 +76,7 @@ describe.each(dialects)('upload limits (%s)', (dialect) => {
   });
 
   it('MSG-37 two uploads at once cannot both take the last room of the plan (no read-then-write race)', async () => {
-    const limit = PLAN_STORAGE_BYTES[1]!;
+    const limit = storageLimit(1) ?? 0;
     const admin = await accountUsing(1, limit - 1500);
     // Four at once, room for one: without the lock each reads the same total and all four pass.
     const results = await Promise.all(
@@ -82,7 +84,7 @@ describe.each(dialects)('upload limits (%s)', (dialect) => {
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 413, 413, 413]);
     for (const r of results.filter((x) => x.status === 413))
-      expect(r.body.description).toBe(MESSAGE_STRINGS.storageFull);
+      expect(r.body.description).toBe(planLimitWords('storageBytes', 1, limit));
     const rows = await stored(admin.accountId);
     expect(rows).toHaveLength(2);
     expect(rows.reduce((n, r) => n + Number(r.size), 0)).toBeLessThanOrEqual(limit);

@@ -1,22 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  ErrorCode,
-  MESSAGE_STRINGS,
-  type MessageFile,
-  PLAN_STORAGE_BYTES,
-  UPLOAD_MAX_FILES,
-  UPLOAD_MAX_MB,
-} from '@parley/contracts';
+import { ErrorCode, MESSAGE_STRINGS, type MessageFile, UPLOAD_MAX_FILES, UPLOAD_MAX_MB } from '@parley/contracts';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Insertable } from 'kysely';
 import sharp from 'sharp';
 import type { DB } from '../../platform/db/db.js';
-import { lockAccount } from '../../platform/db/locks.js';
 import type { UploadsTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
+import { requireWithinPlan } from '../accounts/index.js';
 import { fileOf } from './commands/postMessage.js';
 import type { IncomingFile } from './multipart.js';
 
@@ -128,10 +121,6 @@ async function usedBytes(db: DB | Trx, accountId: number): Promise<number> {
   return Number(r?.total ?? 0);
 }
 
-/** MSG-37: the account's storage limit in bytes by plan (null: unlimited); an unknown plan gets Starter's. */
-const storageLimit = (plan: number) =>
-  plan in PLAN_STORAGE_BYTES ? (PLAN_STORAGE_BYTES[plan] ?? null) : PLAN_STORAGE_BYTES[1]!;
-
 /**
  * MSG-35, MSG-37: stores uploaded files for an account: each sniffed from its bytes, within the plan's
  * storage, images with a 320 px JPEG thumbnail. All or nothing: a refused file stores none of the batch.
@@ -193,10 +182,7 @@ export async function storeUploads(
       });
     }
     await db.transaction().execute(async (trx) => {
-      const account = await lockAccount(trx, who.accountId);
-      const limit = storageLimit(account?.plan ?? 0);
-      if (limit !== null && (await usedBytes(trx, who.accountId)) + adding > limit)
-        throw new AppError(413, ErrorCode.tooLarge, MESSAGE_STRINGS.storageFull);
+      await requireWithinPlan(trx, who.accountId, 'storageBytes', () => usedBytes(trx, who.accountId), adding);
       await trx.insertInto('uploads').values(rows).execute();
     });
     return rows.map((row, i) => ({ ...fileOf(row), size: prepared[i]!.size }));

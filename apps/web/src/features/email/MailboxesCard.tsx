@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useDepartments } from '../../lib/api/departments';
 import { errorText } from '../../lib/http';
 import { mailboxKeys } from '../../lib/queryKeys';
+import { useSession } from '../../lib/session';
 import { ModalFormCard } from '../../ui/ModalFormCard';
 import { toastWrite } from '../../ui/toast';
 import { mailboxesApi } from './api';
@@ -21,6 +22,8 @@ const REFRESH_MS = 30_000;
  * SECRETS_KEY on the server the card says so once, in the server's words, and offers no Add.
  */
 export function MailboxesCard() {
+  const { state } = useSession();
+  const plan = state.phase === 'signedIn' ? (state.session.plan ?? 0) : 0;
   const qc = useQueryClient();
   const list = useQuery({ queryKey: mailboxKeys.list, queryFn: mailboxesApi.list, refetchInterval: REFRESH_MS });
   const departments = useDepartments();
@@ -65,7 +68,7 @@ export function MailboxesCard() {
               {full && data.limit !== null && data.configured && (
                 <Text span c="dimmed" size="sm">
                   {' '}
-                  {M.planLimit(data.limit)}
+                  {M.planLimit(data.limit, plan)}
                 </Text>
               )}
             </Text>

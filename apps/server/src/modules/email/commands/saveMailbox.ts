@@ -4,10 +4,11 @@ import type { Insertable } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
 import type { MailboxesTable } from '../../../platform/db/schema.js';
-import { AppError, conflict, forbidden, notFound } from '../../../platform/http/errors.js';
+import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { requireWithinPlan } from '../../accounts/index.js';
 import { recordAudit } from '../../audit/index.js';
-import { accountMailboxLimit, findMailbox, type MailboxRow, newInboundToken, toMailbox } from '../mailboxes.queries.js';
+import { findMailbox, type MailboxRow, newInboundToken, toMailbox } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
@@ -107,22 +108,17 @@ export async function refuseTakenAddress(trx: Trx, accountId: number, address: s
 
 /** Refuses a new mailbox past the plan's limit (403), the account's row locked so two cannot both pass. */
 export async function takePlanPlace(trx: Trx, accountId: number): Promise<void> {
-  // A no-op write locks the account's row to commit (Postgres), so two creations cannot both take the
-  // plan's last place; SQLite has one writer anyway.
-  await trx
-    .updateTable('accounts')
-    .set((eb) => ({ plan: eb.ref('plan') }))
-    .where('id', '=', accountId)
-    .execute();
-  const limit = await accountMailboxLimit(trx, accountId);
-  if (limit !== null) {
-    const count = await trx
-      .selectFrom('mailboxes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    if (Number(count?.n ?? 0) >= limit) throw forbidden(EMAIL_STRINGS.planLimit(limit));
-  }
+  await requireWithinPlan(trx, accountId, 'mailboxes', async () =>
+    Number(
+      (
+        await trx
+          .selectFrom('mailboxes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', accountId)
+          .executeTakeFirst()
+      )?.n ?? 0,
+    ),
+  );
 }
 
 /** A new mailbox of the account (admins), within the plan's limit; the IMAP password is required. */

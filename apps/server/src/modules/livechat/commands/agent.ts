@@ -1,6 +1,5 @@
 import {
   type AcceptAnswer,
-  concurrentLimit,
   LIVECHAT_STRINGS,
   type LiveChatEnded,
   type LiveChatMerged,
@@ -17,6 +16,7 @@ import { lockUser } from '../../../platform/db/locks.js';
 import type { LiveChatsTable } from '../../../platform/db/schema.js';
 import { conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
+import { requireWithinPlan } from '../../accounts/index.js';
 import { type Conversations, postMessage } from '../../messages/index.js';
 import { insertNumberedTicket, ticketAudience, ticketItem } from '../../tickets/index.js';
 import { reoffer, withdrawOffers } from '../offering.js';
@@ -42,20 +42,19 @@ export async function acceptLiveChat(
   try {
     return await runCommand(db, async (trx) => {
       await lockUser(trx, who.accountId, who.userId);
-      const account = await trx
-        .selectFrom('accounts')
-        .select('plan')
-        .where('id', '=', who.accountId)
-        .executeTakeFirstOrThrow();
-      const limit = concurrentLimit(Number(account.plan));
-      const mine = await trx
-        .selectFrom('livechats')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('account_id', '=', who.accountId)
-        .where('state', '=', 'chatting')
-        .where('agent', '=', who.username)
-        .executeTakeFirstOrThrow();
-      if (limit !== null && Number(mine.n) >= limit) throw conflict(LIVECHAT_STRINGS.limit(limit));
+      const mine = await requireWithinPlan(trx, who.accountId, 'concurrentChats', async () =>
+        Number(
+          (
+            await trx
+              .selectFrom('livechats')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('account_id', '=', who.accountId)
+              .where('state', '=', 'chatting')
+              .where('agent', '=', who.username)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
 
       let q = trx
         .selectFrom('livechats')
@@ -131,7 +130,7 @@ export async function acceptLiveChat(
         realtime: { name: 'queueAccepted', rooms: [visitorRoom(Number(chat.visitor_id))] },
       });
       // An agent now at the limit gives up any other offer it holds.
-      const atLimit = limit !== null && Number(mine.n) + 1 >= limit;
+      const atLimit = mine.limit !== null && mine.used + 1 >= mine.limit;
       if (atLimit) await withdrawOffers(trx, who.accountId, who.userId);
       await reoffer(trx, who.accountId, now, true);
       return { ok: true as const, ticket_id: ticketId, livechat_id: Number(chat.id) };

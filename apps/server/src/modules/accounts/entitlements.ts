@@ -1,0 +1,33 @@
+import { ErrorCode, type PlanLimitKey, planEntitlements, planLimitWords } from '@parley/contracts';
+import { lockAccount } from '../../platform/db/locks.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { Trx } from '../../platform/outbox/index.js';
+
+/** How a refusal answers, per limit: as each call already answered it (a full storage is a body too large). */
+const REFUSAL: Record<Exclude<PlanLimitKey, 'slaAlertsPerMonth'>, { status: number; code: string }> = {
+  mailboxes: { status: 403, code: ErrorCode.forbidden },
+  concurrentChats: { status: 409, code: ErrorCode.conflict },
+  storageBytes: { status: 413, code: ErrorCode.tooLarge },
+};
+
+/**
+ * PLAN-19..PLAN-24: the one place that answers "may this account add `adding` more of X". It locks the
+ * account's row for the caller's transaction (two creations cannot both take the plan's last place), reads
+ * the plan's limit from the plan table, asks the caller how much is used now, and refuses with the words of
+ * that limit, the plan's name and the way up; else answers the limit and what was used (null: no limit). SLA alerts are not refused but stop being sent (sla/alerts).
+ */
+export async function requireWithinPlan(
+  trx: Trx,
+  accountId: number,
+  key: keyof typeof REFUSAL,
+  used: () => Promise<number>,
+  adding = 1,
+): Promise<{ limit: number | null; used: number }> {
+  const plan = (await lockAccount(trx, accountId))?.plan ?? 0;
+  const limit = planEntitlements(plan)[key];
+  if (limit === null) return { limit, used: 0 };
+  const now = await used();
+  if (now + adding <= limit) return { limit, used: now };
+  const { status, code } = REFUSAL[key];
+  throw new AppError(status, code, planLimitWords(key, plan, limit));
+}
