@@ -105,7 +105,8 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
     messages: await db().selectFrom('messages').selectAll().orderBy('id').execute(),
     assignments: await db().selectFrom('ticket_assignments').selectAll().orderBy('id').execute(),
     audit: (await db().selectFrom('audit_log').select('id').execute()).length,
-    events: (await db().selectFrom('events').select('id').execute()).length,
+    // Presence events left out: a socket closed by an earlier test may still be going offline.
+    events: (await db().selectFrom('events').select('id').where('type', '<>', 'status.updated').execute()).length,
   });
 
   beforeAll(async () => {

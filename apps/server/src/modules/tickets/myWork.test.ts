@@ -39,7 +39,8 @@ describe.each(dialects)('my work: views, queue, bulk and merge (%s)', (dialect) 
     tickets: await db().selectFrom('tickets').selectAll().orderBy('id').execute(),
     messages: await db().selectFrom('messages').select(['id', 'ticket_id']).orderBy('id').execute(),
     audit: (await db().selectFrom('audit_log').select('id').execute()).length,
-    events: (await db().selectFrom('events').select('id').execute()).length,
+    // Presence events left out: a socket closed by an earlier test may still be going offline.
+    events: (await db().selectFrom('events').select('id').where('type', '<>', 'status.updated').execute()).length,
   });
   const bulk = (token: string, body: unknown) => call('POST', '/api/ticket/bulk', { token, body });
 

@@ -55,7 +55,8 @@ describe.each(dialects)('ticket campaign change (%s)', (dialect) => {
     tickets: await db().selectFrom('tickets').selectAll().orderBy('id').execute(),
     messages: (await db().selectFrom('messages').select('id').execute()).length,
     audit: (await db().selectFrom('audit_log').select('id').execute()).length,
-    events: (await db().selectFrom('events').select('id').execute()).length,
+    // Presence events left out: a socket closed by an earlier test may still be going offline.
+    events: (await db().selectFrom('events').select('id').where('type', '<>', 'status.updated').execute()).length,
   });
 
   beforeAll(async () => {

@@ -254,7 +254,9 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
   const load = (token: string, path: string) => call('GET', path, { token });
   const state = async () => ({
     tickets: await db().selectFrom('tickets').selectAll().orderBy('id').execute(),
-    events: (await db().selectFrom('events').select('id').execute()).length,
+    // Presence events are left out: a socket an earlier test closed may still be going offline (status.updated)
+    // while a later test compares its before and after.
+    events: (await db().selectFrom('events').select('id').where('type', '<>', 'status.updated').execute()).length,
   });
 
   beforeAll(async () => {
