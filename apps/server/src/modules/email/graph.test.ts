@@ -276,13 +276,20 @@ describe.each(dialects)('Microsoft 365 mailboxes through Microsoft Graph (%s)', 
     });
     expect(made.status, made.text).toBe(200);
     const id = made.body.data.id;
-    await db()
-      .updateTable('mailboxes')
-      .set({ active: 1 })
-      .where('account_id', '=', admin.accountId)
-      .where('id', '=', id)
-      .execute();
-    await syncGraphMailbox({ ...deps(), publicUrl: undefined }, admin.accountId, id);
+    // The save kicked a round of this server's own (with PUBLIC_URL): it must end, and no other start, before
+    // the mailbox is switched on, or it could subscribe the mailbox meanwhile.
+    await s.graphSync.stop();
+    try {
+      await db()
+        .updateTable('mailboxes')
+        .set({ active: 1 })
+        .where('account_id', '=', admin.accountId)
+        .where('id', '=', id)
+        .execute();
+      await syncGraphMailbox({ ...deps(), publicUrl: undefined }, admin.accountId, id);
+    } finally {
+      s.graphSync.start();
+    }
     expect(graph.subscriptionsOf(user)).toEqual([]);
     expect(await ticketOf(waiting.messageId)).toMatchObject({ channel: 'GRAPH_EMAIL', mailbox_id: id });
     const row = await db()
