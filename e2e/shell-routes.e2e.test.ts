@@ -95,7 +95,6 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     const page = await open();
     await signInAs(page, server.url, 'ann');
     const routes: [string, string][] = [
-      ['/contacts', 'Contacts'],
       ['/report/omnichannel', 'Reports'],
       ['/case', 'Case Management'],
       ['/call', 'Calls'],

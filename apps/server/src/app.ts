@@ -8,6 +8,7 @@ import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from './modules/auth/index.js';
 import { billingRoutes, sandboxProvider, stripeProvider } from './modules/billing/index.js';
 import { callRoutes } from './modules/calls/index.js';
+import { contactRoutes } from './modules/contacts/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import {
   EmailFetchers,
@@ -195,6 +196,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   profileRoutes(app, { db });
   replyRoutes(app, { db, conversations });
   searchRoutes(app, { db, conversations });
+  contactRoutes(app, { db, conversations });
   reportRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'

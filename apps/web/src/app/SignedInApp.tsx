@@ -20,7 +20,7 @@ const Report = S('ReportScreen');
 const CallReport = S('CallReportScreen');
 const TicketSummary = lazyScreen(() => import('../features/reports/TicketSummaryScreen'), 'TicketSummaryScreen');
 const Call = S('CallScreen');
-const Contacts = S('ContactsScreen');
+const Contacts = lazyScreen(() => import('../features/contacts/ContactsScreen'), 'ContactsScreen');
 const Case = S('CaseScreen');
 const CustomerAnalysis = S('CustomerAnalysisScreen');
 const Calendar = S('CalendarScreen');

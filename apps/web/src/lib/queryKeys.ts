@@ -119,3 +119,10 @@ export const reportKeys = {
   /** The ticket summary's pages under one type, status and range (the filter object is part of the key). */
   summary: <F extends object>(f: F) => ['reports', 'summary', f] as const,
 };
+
+export const contactKeys = {
+  all: ['contacts'] as const,
+  /** A page of the contact list under one search, filter and page size. */
+  list: <F extends object>(f: F) => ['contacts', 'list', f] as const,
+  one: (id: number) => ['contacts', 'one', id] as const,
+};

@@ -49,6 +49,9 @@ export type AuditAction =
   | 'mailbox.updated'
   | 'mailbox.deleted'
   | 'mailbox.forwarding_renewed'
+  | 'contact.merged'
+  | 'contact.merge_undone'
+  | 'contact.imported'
   | 'payment.created'
   | 'payment.succeeded'
   | 'payment.failed';

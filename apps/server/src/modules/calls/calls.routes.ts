@@ -6,18 +6,12 @@ import type { DB } from '../../platform/db/db.js';
 import { forbidden } from '../../platform/http/errors.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { recordAudit } from '../audit/index.js';
+import { hasPermission } from '../users/index.js';
 
 /** CALL-43: Call Configurations is for admins and users with the `call_settings` permission. */
 async function assertCallSettings(db: DB, auth: AuthContext): Promise<void> {
   if (auth.type === 'admin') return;
-  const row = await db
-    .selectFrom('users')
-    .select('permission')
-    .where('account_id', '=', auth.accountId)
-    .where('id', '=', auth.userId)
-    .executeTakeFirst();
-  const permission = JSON.parse(row?.permission ?? '[]') as unknown;
-  if (!Array.isArray(permission) || !permission.includes('call_settings')) throw forbidden(CALL_STRINGS.notAllowed);
+  if (!(await hasPermission(db, auth, 'call_settings'))) throw forbidden(CALL_STRINGS.notAllowed);
 }
 
 /**

@@ -4,24 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { forbidden } from '../../platform/http/errors.js';
+import { hasPermission } from '../users/index.js';
 import { ticketSummary } from './reports.queries.js';
 
 /** REPORT-01: admins, and users with the view_report permission (supervisors have it by default). */
 async function assertViewReport(db: DB, auth: AuthContext): Promise<void> {
   if (auth.type === 'admin') return;
-  const row = await db
-    .selectFrom('users')
-    .select('permission')
-    .where('account_id', '=', auth.accountId)
-    .where('id', '=', auth.userId)
-    .executeTakeFirst();
-  let permission: unknown = [];
-  try {
-    permission = JSON.parse(row?.permission ?? '[]');
-  } catch {
-    permission = [];
-  }
-  if (!Array.isArray(permission) || !permission.includes('view_report')) throw forbidden(REPORT_STRINGS.notAllowed);
+  if (!(await hasPermission(db, auth, 'view_report'))) throw forbidden(REPORT_STRINGS.notAllowed);
 }
 
 /** REPORT-11: the ticket summary, one page of 30 tickets (REPORT-12) of the caller's account. */

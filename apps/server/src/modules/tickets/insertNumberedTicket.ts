@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import { lockAccount } from '../../platform/db/locks.js';
 import type { TicketsTable } from '../../platform/db/schema.js';
 import type { Trx } from '../../platform/outbox/index.js';
+import { linkConversation } from '../contacts/index.js';
 
 type Row = Insertable<TicketsTable>;
 
@@ -13,7 +14,8 @@ export type NewTicketRow = Pick<Row, 'channel' | 'title'> &
  * Inserts a ticket of the account inside the caller's transaction, numbered with the account's next ticket_number, and
  * answers its id. The account is locked first (`lockAccount`), so two tickets of one account created at
  * once never share a number. Columns not given start empty: open (0), no priority, labels, department,
- * assignee, customer or campaign, created and updated now. "Now" is read once the lock is held, so
+ * assignee, customer or campaign, created and updated now. The customer's contact is found or made
+ * (`linkConversation`) unless the row names one. "Now" is read once the lock is held, so
  * creation times follow the numbers; a row given as a function of it can use the same moment.
  */
 export async function insertNumberedTicket(
@@ -29,6 +31,15 @@ export async function insertNumberedTicket(
     .executeTakeFirst();
   const at = Date.now();
   const row = typeof ticket === 'function' ? ticket(at) : ticket;
+  const contactId =
+    row.contact_id !== undefined
+      ? row.contact_id
+      : await linkConversation(
+          trx,
+          accountId,
+          { channel: row.channel, name: row.name ?? '', email: row.email ?? '', phone: row.phone ?? '' },
+          at,
+        );
   const inserted = await trx
     .insertInto('tickets')
     .values({
@@ -44,6 +55,7 @@ export async function insertNumberedTicket(
       created_at: at,
       updated_at: at,
       ...row,
+      contact_id: contactId,
       account_id: accountId,
       ticket_number: Number(max?.n ?? 0) + 1,
     })

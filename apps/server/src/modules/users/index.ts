@@ -3,5 +3,5 @@
 /** An admin's edit of a user (deactivation ends their sessions). */
 export { updateUser } from './commands/updateUser.js';
 /** Read side: users of an account. */
-export { getUser, listUsers } from './users.queries.js';
+export { getUser, hasPermission, listUsers } from './users.queries.js';
 export { usersRoutes } from './users.routes.js';

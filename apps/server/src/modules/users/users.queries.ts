@@ -1,4 +1,5 @@
 import type { UserItem } from '@parley/contracts';
+import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 
 const COLUMNS = [
@@ -53,4 +54,24 @@ export async function getUser(db: DB, accountId: number, id: number): Promise<Us
     .where('id', '=', id)
     .executeTakeFirst();
   return r ? present(r) : null;
+}
+
+/**
+ * Whether the signed-in user's permission list holds `permission` (see USER_PERMISSIONS). Admins' lists are
+ * read like anyone's: the caller decides whether an admin passes anyway. A list that cannot be read holds
+ * nothing.
+ */
+export async function hasPermission(db: DB, auth: AuthContext, permission: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('permission')
+    .where('account_id', '=', auth.accountId)
+    .where('id', '=', auth.userId)
+    .executeTakeFirst();
+  try {
+    const list = JSON.parse(row?.permission ?? '[]') as unknown;
+    return Array.isArray(list) && list.includes(permission);
+  } catch {
+    return false;
+  }
 }

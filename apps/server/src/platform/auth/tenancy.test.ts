@@ -341,6 +341,52 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // Two contacts of A's, one merged into the other (the merge can be undone), the ticket on the kept one.
+    const contactOf = async (name: string, email: string, merged: number | null) => {
+      const c = await db()
+        .insertInto('contacts')
+        .values({
+          account_id: aAccountId,
+          name,
+          name_lower: name.toLowerCase(),
+          merged_into: merged,
+          last_seen_at: Date.now(),
+          created_at: Date.now(),
+          updated_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db()
+        .insertInto('contact_identifiers')
+        .values({
+          account_id: aAccountId,
+          contact_id: Number(c.id),
+          kind: 'email',
+          value: email,
+          verified: 1,
+          created_at: Date.now(),
+        })
+        .execute();
+      return Number(c.id);
+    };
+    const keptContact = await contactOf(`customer-a-${sfx}`, `customer-a-${sfx}@example.net`, null);
+    const mergedContact = await contactOf(`contact-a-${sfx}`, `contact-a-${sfx}@example.net`, keptContact);
+    await db().updateTable('tickets').set({ contact_id: keptContact }).where('account_id', '=', aAccountId).execute();
+    await db()
+      .insertInto('contact_merges')
+      .values({
+        account_id: aAccountId,
+        kept_id: keptContact,
+        merged_id: mergedContact,
+        identifier_ids: '[]',
+        ticket_ids: '[]',
+        kept_last_seen_at: 0,
+        created_by: agent.id,
+        created_at: Date.now(),
+        undone_at: null,
+      })
+      .execute();
+
     // Canned replies (shared and personal), a macro naming A's label and agent, and a run of it.
     const canned = `canned-a-${sfx}`;
     const macroName = `macro-a-${sfx}`;
@@ -554,6 +600,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       macroName,
       ticketTitle,
       `customer-a-${sfx}`,
+      `contact-a-${sfx}`,
       a.username,
       a.email,
       a.company,
@@ -749,6 +796,15 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         imap: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
         smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
       }),
+      // B's own contacts: one made by hand, an import of two rows, a merge of two of B's.
+      'POST /api/contacts': async () => ({
+        name: 'B contact',
+        identifiers: [{ kind: 'email', value: `b-${uniq()}@b.example` }],
+      }),
+      'POST /api/contacts/import': async () => ({ csv: `name,email\nB one,b1-${uniq()}@b.example\nB two,\n` }),
+      'PUT /api/contacts/:id': async () => ({ name: 'Taken over' }),
+      'POST /api/contacts/:id/identifiers': async () => ({ kind: 'email', value: `b-${uniq()}@b.example` }),
+      'POST /api/contacts/:id/merge': async () => ({ from: keptContact }),
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
       'PUT /api/user/photo': async () => ({ file: null }),
     };
@@ -764,6 +820,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         `?entity=${encodeURIComponent(agent.username)}`,
         '?ticket=1',
       ],
+      '/api/contacts/list': [`?keyword=customer-a-${sfx}`, `?searchBar=contact-a-${sfx}`, '?filter=email'],
       // B's report over every day up to today: none of A's tickets.
       '/report/generate': ['all', 'ticket', 'livechat'].map(
         (type) => `?type=${type}&status=all&startDate=2000-01-01&endDate=${new Date().toISOString().slice(0, 10)}`,

@@ -49,6 +49,9 @@ export interface Database {
   server_state: ServerStateTable;
   livechat_settings: LiveChatSettingsTable;
   livechat_visitors: LiveChatVisitorsTable;
+  contacts: ContactsTable;
+  contact_identifiers: ContactIdentifiersTable;
+  contact_merges: ContactMergesTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -302,6 +305,8 @@ export interface TicketsTable {
   user_id: Generated<number | null>;
   /** 0029: the mailbox an e-mail ticket came in through (its replies leave from it); null otherwise. */
   mailbox_id: Generated<number | null>;
+  /** 0034: the contact the conversation is with; null for Workspace chats and unknown customers. */
+  contact_id: Generated<number | null>;
 }
 
 /** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */
@@ -828,4 +833,45 @@ export interface PaymentsTable {
   payment_desc: Generated<string>;
   created_at: number;
   settled_at: number | null;
+}
+
+/** Migration 0034: the account's contacts; `merged_into` while merged into another one. */
+export interface ContactsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  name_lower: string;
+  salutation: Generated<string>;
+  id_type: Generated<string>;
+  id_number: Generated<string>;
+  notes: Generated<string>;
+  merged_into: number | null;
+  last_seen_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0034: an address a contact owns, in its canonical form; one owner per value in an account. */
+export interface ContactIdentifiersTable {
+  id: Generated<number>;
+  account_id: number;
+  contact_id: number;
+  kind: string;
+  value: string;
+  verified: number;
+  created_at: number;
+}
+
+/** Migration 0034: a merge of `merged_id` into `kept_id`, with what it moved (JSON id lists). */
+export interface ContactMergesTable {
+  id: Generated<number>;
+  account_id: number;
+  kept_id: number;
+  merged_id: number;
+  identifier_ids: string;
+  ticket_ids: string;
+  kept_last_seen_at: number;
+  created_by: number;
+  created_at: number;
+  undone_at: number | null;
 }

@@ -1,7 +1,6 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
 import {
-  IconAddressBook,
   IconBook,
   IconBrain,
   IconBriefcase,
@@ -61,13 +60,6 @@ export const CallReportScreen = () => (
 );
 export const CallScreen = () => (
   <NotBuilt icon={IconPhone} title="Calls" will="It will list the calls made and taken with the softphone." />
-);
-export const ContactsScreen = () => (
-  <NotBuilt
-    icon={IconAddressBook}
-    title="Contacts"
-    will="It will list the people who write or call your team, with their conversations on every channel."
-  />
 );
 export const CaseScreen = () => (
   <NotBuilt

@@ -15,18 +15,12 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import {
-  channelName,
-  isLiveChatChannel,
-  SEARCH_CHIPS,
-  SEARCH_PAGE_SIZE,
-  type SearchAnswer,
-  WORKSPACE_CHANNEL,
-} from '@parley/contracts';
+import { channelName, SEARCH_CHIPS, SEARCH_PAGE_SIZE, type SearchAnswer } from '@parley/contracts';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { conversationPath } from '../../lib/conversationPath';
 import { errorText } from '../../lib/http';
 import { searchKeys } from '../../lib/queryKeys';
 import { createStore, useStore } from '../../lib/store';
@@ -53,14 +47,6 @@ export function SearchButton() {
     </Tooltip>
   );
 }
-
-/** Where a conversation opens: its list's route by channel. */
-const pathOf = (channel: string, ticketId: number) =>
-  isLiveChatChannel(channel)
-    ? `/livechat/${ticketId}`
-    : channel === WORKSPACE_CHANNEL
-      ? `/chat/${ticketId}`
-      : `/ticket/${ticketId}`;
 
 function Snippet({ html }: { html: string }) {
   return (
@@ -279,7 +265,11 @@ export function SearchModal() {
             {data.message.length > 0 && (
               <Group_ title="Message" count={data.messageCount} page={messagePage} onPage={setMessagePage}>
                 {data.message.map((m) => (
-                  <Hit key={m.id} onClick={() => open(pathOf(m.channel, m.ticket_id))} testId="search-message">
+                  <Hit
+                    key={m.id}
+                    onClick={() => open(conversationPath(m.channel, m.ticket_id))}
+                    testId="search-message"
+                  >
                     <Text size="xs" c="dimmed">
                       #{m.ticket_number} · {channelName(m.channel)} · {m.sender_name || m.sender}
                     </Text>
@@ -291,7 +281,7 @@ export function SearchModal() {
             {data.post.length > 0 && (
               <Group_ title="Ticket" count={data.postCount} page={page} onPage={setPage}>
                 {data.post.map((t) => (
-                  <Hit key={t.id} onClick={() => open(pathOf(t.channel, t.id))} testId="search-ticket">
+                  <Hit key={t.id} onClick={() => open(conversationPath(t.channel, t.id))} testId="search-ticket">
                     <Text size="xs" c="dimmed">
                       #{t.ticket_number} · {channelName(t.channel)} · {t.name}
                     </Text>
@@ -303,7 +293,7 @@ export function SearchModal() {
             {data.liveChat.length > 0 && (
               <Group_ title="Live Chat" count={data.liveChatCount} page={page} onPage={setPage}>
                 {data.liveChat.map((t) => (
-                  <Hit key={t.id} onClick={() => open(pathOf(t.channel, t.id))} testId="search-livechat">
+                  <Hit key={t.id} onClick={() => open(conversationPath(t.channel, t.id))} testId="search-livechat">
                     <Text size="xs" c="dimmed">
                       #{t.ticket_number} · {t.name}
                     </Text>
