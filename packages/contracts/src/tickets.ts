@@ -186,6 +186,8 @@ export const TicketInfo = TicketListItem.extend({
   default_chat: z.boolean(),
   /** TICKET-14 (design): the user who opened the ticket (by hand or a Workspace chat); null when a customer did. */
   userId: z.number().nullable(),
+  /** The contact the conversation is with (see docs/contacts.md) and how many conversations it has; null without one. */
+  contact: z.object({ id: z.number(), name: z.string(), conversations: z.number() }).nullable(),
 });
 export type TicketInfo = z.infer<typeof TicketInfo>;
 export const TicketInfoAnswer = z.object({ result: z.literal('success'), data: TicketInfo });

@@ -18,7 +18,7 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
   const item = toListItem(row);
   const more = await db
     .selectFrom('tickets')
-    .select(['language', 'source_lang', 'encryption_method', 'default_chat', 'user_id'])
+    .select(['language', 'source_lang', 'encryption_method', 'default_chat', 'user_id', 'contact_id'])
     .where('account_id', '=', viewer.accountId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
@@ -50,6 +50,24 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
         .orderBy('id', 'desc')
         .executeTakeFirst()
     : undefined;
+  const contact =
+    more.contact_id === null
+      ? undefined
+      : await db
+          .selectFrom('contacts')
+          .select((eb) => [
+            'id',
+            'name',
+            eb
+              .selectFrom('tickets')
+              .select(eb.fn.countAll<number>().as('n'))
+              .where('account_id', '=', viewer.accountId)
+              .whereRef('contact_id', '=', 'contacts.id')
+              .as('conversations'),
+          ])
+          .where('account_id', '=', viewer.accountId)
+          .where('id', '=', more.contact_id)
+          .executeTakeFirst();
   return {
     ...item,
     statusName: ticketStatusName(item.closed, item.closed > 4 ? await listTicketStatuses(db, viewer.accountId) : []),
@@ -63,5 +81,8 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
     encryption_method: method(more.encryption_method),
     default_chat: Number(more.default_chat) === 1,
     userId: more.user_id === null ? null : Number(more.user_id),
+    contact: contact
+      ? { id: Number(contact.id), name: contact.name, conversations: Number(contact.conversations ?? 0) }
+      : null,
   };
 }

@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Anchor,
   Badge,
   Button,
   CloseButton,
@@ -27,6 +28,7 @@ import {
 import { IconLayoutSidebarRight } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { useDepartments } from '../../lib/api/departments';
 import { statusApi } from '../../lib/api/status';
 import { useTicketInfo } from '../../lib/api/ticketInfo';
@@ -36,6 +38,7 @@ import { formatDay } from '../../lib/dates';
 import { HttpError } from '../../lib/http';
 import { useDisplayName } from '../../lib/people';
 import { labelKeys, statusKeys, ticketKeys } from '../../lib/queryKeys';
+import { useSession } from '../../lib/session';
 import { toast } from '../../ui/toast';
 import { CampaignPicker } from './FilterPanel';
 import { T } from './strings';
@@ -95,6 +98,10 @@ export function TicketInfoPanel({
   SlaStatus: ComponentType<{ ticketId: number; version: number }>;
 }) {
   const info = useTicketInfo(ticketId);
+  const { state } = useSession();
+  const me = state.phase === 'signedIn' ? state.session : null;
+  // Contacts hidden from this user (hide_contacts) are not offered.
+  const contactsShown = me?.type === 'admin' || !me?.permission?.includes('hide_contacts');
   const custom = useTicketStatuses();
   const departments = useDepartments();
   const labels = useQuery({ queryKey: labelKeys.list, queryFn: ticketsApi.labels, staleTime: 60_000 });
@@ -170,6 +177,11 @@ export function TicketInfoPanel({
               {I.customerId}: {typeof idType === 'string' && idType ? `${idType} ` : ''}
               {idNumber}
             </Text>
+          )}
+          {t.contact && contactsShown && (
+            <Anchor component={Link} to={`/contacts/${t.contact.id}`} size="sm" data-testid="ticket-info-contact">
+              {I.contactPage(t.contact.conversations)}
+            </Anchor>
           )}
           <Group gap={4}>
             <Badge variant="light" tt="none" data-testid="ticket-info-channel">

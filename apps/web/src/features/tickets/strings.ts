@@ -32,6 +32,7 @@ export const T = {
     close: 'Close details',
     customer: 'Customer',
     noCustomer: 'No contact details',
+    contactPage: (n: number) => `Contact page · ${n} conversation${n === 1 ? '' : 's'}`,
     priority: 'Priority',
     assignees: 'Assigned to',
     nobody: 'Nobody',
