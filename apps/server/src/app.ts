@@ -23,6 +23,7 @@ import {
   sendMailboxReplies,
 } from './modules/email/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { formRoutes } from './modules/forms/index.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
 import {
@@ -197,6 +198,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   replyRoutes(app, { db, conversations });
   searchRoutes(app, { db, conversations });
   contactRoutes(app, { db, conversations });
+  formRoutes(app, { db, conversations });
   reportRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'

@@ -8,6 +8,7 @@ export * from './departments.js';
 export * from './email.js';
 export * from './emotion.js';
 export * from './errors.js';
+export * from './forms.js';
 export * from './health.js';
 export * from './labels.js';
 export * from './livechat.js';

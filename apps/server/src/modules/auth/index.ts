@@ -10,4 +10,4 @@ export { signIn } from './commands/signIn.js';
 /** Sign-up, password reset and sign-in hand-off routes. */
 export { signupRoutes } from './signup.routes.js';
 /** Throttles and limits of the public auth calls; the pruning of their counts. */
-export { pruneRateLimitHits } from './throttle.js';
+export { type HitLimit, pruneRateLimitHits, takeHits } from './throttle.js';

@@ -95,7 +95,7 @@ describe.each(dialects)('contacts (%s)', (dialect) => {
     return Number(t.ticket_id);
   }
 
-  it('CONTACT-10 a customer writes by e-mail, then by live chat with the same e-mail: one contact, both conversations', async () => {
+  it('CONTACT-10 SEARCH-10 a customer writes by e-mail, then by live chat with the same e-mail: one contact, both conversations', async () => {
     const { admin, agents, token } = await liveChatAccount(call, db(), 1);
     const who = `pat${uniq()}`;
     const mailTicket = await mailFrom(admin, `"Pat Lee" <${who}@Example.com>`);
@@ -197,7 +197,7 @@ describe.each(dialects)('contacts (%s)', (dialect) => {
     expect(audit.map((a) => a.action)).toEqual(['contact.merged', 'contact.merge_undone']);
   });
 
-  it('CONTACT bad input: unreadable phone, bad e-mail, an address of another contact, unknown ids; nothing changes', async () => {
+  it('CONTACT SEARCH-10 bad input: unreadable phone, bad e-mail, an address of another contact, unknown ids; nothing changes', async () => {
     const admin = await signUpVia(call);
     const one = await call('POST', '/api/contacts', {
       token: admin.token,

@@ -387,6 +387,34 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // A's custom form with an entry (its public token is A's secret too).
+    const aForm = await db()
+      .insertInto('forms')
+      .values({
+        account_id: aAccountId,
+        name: `form-a-${sfx}`,
+        main: 0,
+        token: `form-token-a-${sfx}`,
+        active: 1,
+        fields: JSON.stringify([{ key: 'email', label: `label-a-${sfx}`, type: 'email', required: true, options: [] }]),
+        start_index: 1,
+        data_per_page: 20,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('form_entries')
+      .values({
+        account_id: aAccountId,
+        form_id: Number(aForm.id),
+        form_data: JSON.stringify({ email: `entry-a-${sfx}@example.net` }),
+        ticket_id: null,
+        created_at: Date.now(),
+      })
+      .execute();
+
     // Canned replies (shared and personal), a macro naming A's label and agent, and a run of it.
     const canned = `canned-a-${sfx}`;
     const macroName = `macro-a-${sfx}`;
@@ -601,6 +629,10 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       ticketTitle,
       `customer-a-${sfx}`,
       `contact-a-${sfx}`,
+      `form-a-${sfx}`,
+      `form-token-a-${sfx}`,
+      `label-a-${sfx}`,
+      `entry-a-${sfx}`,
       a.username,
       a.email,
       a.company,
@@ -803,6 +835,15 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       }),
       'POST /api/contacts/import': async () => ({ csv: `name,email\nB one,b1-${uniq()}@b.example\nB two,\n` }),
       'PUT /api/contacts/:id': async () => ({ name: 'Taken over' }),
+      // B's own form; A's forms by id are 404.
+      'POST /api/forms/settings': async () => ({
+        name: 'B form',
+        fields: [{ key: 'email', label: 'E-mail', type: 'email' }],
+      }),
+      'PUT /api/forms/settings/:id': async () => ({
+        name: 'Taken over',
+        fields: [{ key: 'email', label: 'E-mail', type: 'email' }],
+      }),
       'POST /api/contacts/:id/identifiers': async () => ({ kind: 'email', value: `b-${uniq()}@b.example` }),
       'POST /api/contacts/:id/merge': async () => ({ from: keptContact }),
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.

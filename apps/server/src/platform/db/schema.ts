@@ -52,6 +52,8 @@ export interface Database {
   contacts: ContactsTable;
   contact_identifiers: ContactIdentifiersTable;
   contact_merges: ContactMergesTable;
+  forms: FormsTable;
+  form_entries: FormEntriesTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -874,4 +876,29 @@ export interface ContactMergesTable {
   created_by: number;
   created_at: number;
   undone_at: number | null;
+}
+
+/** Migration 0037: an account's forms; `main` 1 for the Main tab's; `fields` JSON. */
+export interface FormsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  main: number;
+  token: string;
+  active: number;
+  fields: string;
+  start_index: number;
+  data_per_page: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0037: one submission of a form: `form_data` JSON, the ticket it opened. */
+export interface FormEntriesTable {
+  id: Generated<number>;
+  account_id: number;
+  form_id: number;
+  form_data: string;
+  ticket_id: number | null;
+  created_at: number;
 }
