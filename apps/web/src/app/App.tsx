@@ -50,6 +50,7 @@ const Knowledge = lazyScreen(screens, 'KnowledgeScreen');
 const VisitorRegister = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorRegisterPage');
 const EndLiveChat = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorEndPage');
 const VisitorChat = lazyScreen(() => import('../features/visitor/VisitorChatPage'), 'VisitorChatPage');
+const NewTicket = lazyScreen(() => import('../features/forms/NewTicketPage'), 'NewTicketPage');
 
 function Loading() {
   return (
@@ -109,7 +110,7 @@ function AppRoutes() {
           <Route path="/register/livechat/:token" element={<VisitorRegister />} />
           <Route path="/start/livechat/:token" element={<VisitorChat />} />
           <Route path="/survey/:token" element={<TokenPage what="Survey" />} />
-          <Route path="/new_ticket/:token" element={<TokenPage what="New ticket" />} />
+          <Route path="/new_ticket/:token" element={<NewTicket />} />
           <Route path="/meeting/:token" element={<TokenPage what="Meeting" />} />
           <Route path="/dashboard/:id" element={<TokenPage what="Dashboard" />} />
           <Route path="/support/:type/:lang/*" element={<Knowledge />} />

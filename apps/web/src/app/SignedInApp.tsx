@@ -30,7 +30,7 @@ const CallConfig = lazyScreen(() => import('../features/calls/CallConfigScreen')
 const ScamCalls = S('ScamCallsScreen');
 const Trading = S('TradingScreen');
 const Recording = S('RecordingScreen');
-const Forms = S('FormsScreen');
+const Forms = lazyScreen(() => import('../features/forms/FormsScreen'), 'FormsScreen');
 const Campaign = S('CampaignScreen');
 const Product = S('ProductScreen');
 const Timer = S('TimerScreen');

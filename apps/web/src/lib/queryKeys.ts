@@ -126,3 +126,13 @@ export const contactKeys = {
   list: <F extends object>(f: F) => ['contacts', 'list', f] as const,
   one: (id: number) => ['contacts', 'one', id] as const,
 };
+
+export const formKeys = {
+  all: ['forms'] as const,
+  /** A tab's page (0-based index) of entries; the Main tab's id is its form's. */
+  tab: (id: number, index: number) => ['forms', 'tab', id, index] as const,
+  main: ['forms', 'main'] as const,
+  settings: ['forms', 'settings'] as const,
+  /** A public form by its token (the new-ticket page, signed out). */
+  public: (token: string) => ['publicForm', token] as const,
+};

@@ -8,7 +8,6 @@ import {
   IconChartBar,
   IconClock,
   IconEye,
-  IconFileText,
   IconLink,
   IconMessages,
   IconMicrophone,
@@ -89,9 +88,6 @@ export const TradingScreen = () => (
 );
 export const RecordingScreen = () => (
   <NotBuilt icon={IconMicrophone} title="Recordings" will="It will list recorded calls with their transcripts." />
-);
-export const FormsScreen = () => (
-  <NotBuilt icon={IconFileText} title="Forms" will="It will list the entries submitted through your contact forms." />
 );
 export const CampaignScreen = () => (
   <NotBuilt
