@@ -42,6 +42,7 @@ import {
   pushListener,
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
+import { kbPublicRoutes, kbRoutes } from './modules/kb/index.js';
 import { replyRoutes } from './modules/replies/index.js';
 import { reportRoutes } from './modules/reports/index.js';
 import { searchRoutes } from './modules/search/index.js';
@@ -195,6 +196,13 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   profileRoutes(app, { db });
   replyRoutes(app, { db, conversations });
   searchRoutes(app, { db, conversations });
+  kbRoutes(app, { db });
+  kbPublicRoutes(app, {
+    db,
+    dataDir: config.DATA_DIR,
+    publicUrl: config.PUBLIC_URL,
+    hostVariants: config.HOST_VARIANTS,
+  });
   reportRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'

@@ -31,6 +31,7 @@ import { m0030_email_inbound } from './0030_email_inbound.js';
 import { m0031_graph_mailboxes } from './0031_graph_mailboxes.js';
 import { m0032_search } from './0032_search.js';
 import { m0033_billing } from './0033_billing.js';
+import { m0035_kb } from './0035_kb.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -66,6 +67,7 @@ const all: Record<string, ParleyMigration> = {
   '0031_graph_mailboxes': m0031_graph_mailboxes,
   '0032_search': m0032_search,
   '0033_billing': m0033_billing,
+  '0035_kb': m0035_kb,
 };
 
 class StaticProvider implements MigrationProvider {
