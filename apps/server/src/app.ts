@@ -22,6 +22,7 @@ import {
   sendMailboxReplies,
 } from './modules/email/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { kbPublicRoutes, kbRoutes } from './modules/kb/index.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
 import {
@@ -42,7 +43,6 @@ import {
   pushListener,
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
-import { kbPublicRoutes, kbRoutes } from './modules/kb/index.js';
 import { replyRoutes } from './modules/replies/index.js';
 import { reportRoutes } from './modules/reports/index.js';
 import { searchRoutes } from './modules/search/index.js';

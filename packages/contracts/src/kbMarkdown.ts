@@ -28,7 +28,8 @@ export function safeUrl(raw: string): string | null {
   return null;
 }
 
-const INLINE = /(`[^`]+`)|(!\[[^\]]*\]\([^)\s]*\))|(\[[^\]]+\]\([^)\s]*\))|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|_[^_\s][^_]*_)/;
+const INLINE =
+  /(`[^`]+`)|(!\[[^\]]*\]\([^)\s]*\))|(\[[^\]]+\]\([^)\s]*\))|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|_[^_\s][^_]*_)/;
 
 /** Inline Markdown of one block's text. */
 export function parseInline(text: string): MdInline[] {
@@ -105,7 +106,10 @@ export function parseMarkdown(source: string): MdBlock[] {
     const listKind = BULLET.test(line) ? BULLET : NUMBERED.test(line) ? NUMBERED : null;
     if (listKind) {
       const items: MdInline[][] = [];
-      while (i < lines.length && listKind.test(lines[i]!)) items.push(parseInline(listKind.exec(lines[i++]!)![1]!));
+      for (let m = listKind.exec(lines[i] ?? ''); m; m = listKind.exec(lines[i] ?? '')) {
+        items.push(parseInline(m[1] ?? ''));
+        i++;
+      }
       blocks.push({ t: 'list', ordered: listKind === NUMBERED, items });
       continue;
     }
@@ -127,9 +131,7 @@ export function parseMarkdown(source: string): MdBlock[] {
 
 const inlineText = (nodes: MdInline[]): string =>
   nodes
-    .map((n) =>
-      n.t === 'text' || n.t === 'code' ? n.text : n.t === 'image' ? n.alt : inlineText(n.children),
-    )
+    .map((n) => (n.t === 'text' || n.t === 'code' ? n.text : n.t === 'image' ? n.alt : inlineText(n.children)))
     .join('');
 
 /** The article as plain text (what the conversation's popup inserts into a reply). */

@@ -254,9 +254,7 @@ export function sitemapRows(db: DB, accountId: number) {
 /** Whether a published article of the account shows the upload with this key (its public image). */
 export async function publiclyShown(db: DB, accountId: number, key: string): Promise<boolean> {
   const needle = `/files/${key}/`;
-  const found = onPostgres(db)
-    ? sql`strpos(body, ${needle}) > 0`
-    : sql`instr(body, ${needle}) > 0`;
+  const found = onPostgres(db) ? sql`strpos(body, ${needle}) > 0` : sql`instr(body, ${needle}) > 0`;
   const r = await db
     .selectFrom('kb_articles')
     .select('id')

@@ -1,4 +1,5 @@
 import {
+  KB_STRINGS,
   KbArticleAnswer,
   KbArticleInput,
   KbArticleListAnswer,
@@ -10,7 +11,6 @@ import {
   KbSearchAnswer,
   KbSearchQuery,
   KbSiteAnswer,
-  KB_STRINGS,
   OkAnswer,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -112,4 +112,3 @@ export function kbRoutes(app: FastifyInstance, deps: { db: DB }): void {
     },
   );
 }
-

@@ -1,14 +1,14 @@
 import {
+  KB_STRINGS,
+  KB_TOKEN_PATTERN,
   KbArticleAnswer,
+  type KbLang,
   KbPublicIndexAnswer,
   KbPublicListParams,
   KbPublicParams,
   KbPublicQuery,
-  KB_STRINGS,
-  KB_TOKEN_PATTERN,
-  kbArticlePath,
-  type KbLang,
   type KbType,
+  kbArticlePath,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -73,11 +73,15 @@ export function kbPublicRoutes(app: FastifyInstance, deps: KbPublicDeps): void {
     },
   );
   // An image of a published article: only an upload that such an article shows, never any other file.
-  r.get('/api/public/kb/:token/files/:key/:name', { config: pub, schema: { params: FileParams } }, async (req, reply) => {
-    const accountId = await account(req.params.token);
-    if (!(await publiclyShown(db, accountId, req.params.key))) throw notFound('File not found.');
-    return sendUpload(db, deps.dataDir, accountId, req.params.key, reply);
-  });
+  r.get(
+    '/api/public/kb/:token/files/:key/:name',
+    { config: pub, schema: { params: FileParams } },
+    async (req, reply) => {
+      const accountId = await account(req.params.token);
+      if (!(await publiclyShown(db, accountId, req.params.key))) throw notFound('File not found.');
+      return sendUpload(db, deps.dataDir, accountId, req.params.key, reply);
+    },
+  );
   // The sitemap of one account's published articles, beside the pages it lists (`/support/...`).
   r.get('/support/sitemap.xml', { config: pub, schema: { querystring: SitemapQuery } }, async (req, reply) => {
     const token = req.query.site;

@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ErrorCode, UploadAnswer } from '@parley/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DB } from '../../platform/db/db.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
@@ -73,6 +73,9 @@ export async function sendUpload(db: DB, dataDir: string, accountId: number, key
     .header('content-length', info.size)
     .header('cache-control', 'private, max-age=86400')
     .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
-    .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(f.name)}`)
+    .header(
+      'content-disposition',
+      `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(f.name)}`,
+    )
     .send(createReadStream(file));
 }

@@ -49,7 +49,8 @@ const kindOf = (dataType: string) => {
  * hold no rows of their own, only an index over messages and tickets (whose rows carry account_id); on
  * Postgres the same index is a GIN index, not a table. Migration 0035 adds the same over kb_articles.
  */
-const isSearchIndex = (name: string) => /^(messages|tickets|kb_articles)_fts(_(data|idx|docsize|config|content))?$/.test(name);
+const isSearchIndex = (name: string) =>
+  /^(messages|tickets|kb_articles)_fts(_(data|idx|docsize|config|content))?$/.test(name);
 
 async function tables(db: DB): Promise<TableMetadata[]> {
   const all = await db.introspection.getTables();

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type KbArticle, KbArticleInput, KB_STRINGS } from '@parley/contracts';
+import { ErrorCode, KB_STRINGS, type KbArticle, type KbArticleInput } from '@parley/contracts';
 import type { z } from 'zod';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { ErrorCode } from '@parley/contracts';
 import { getArticle } from '../kb.queries.js';
 import { requirePublisher } from '../policy.js';
 
@@ -125,7 +124,11 @@ export function createArticle(db: DB, auth: AuthContext, input: Input): Promise<
         .executeTakeFirstOrThrow();
       const id = Number(row.id);
       await saveQuestions(trx, auth.accountId, id, input.questions);
-      await appendEvent(trx, { accountId: auth.accountId, type: 'kb_article.created', payload: { id, by: auth.userId } });
+      await appendEvent(trx, {
+        accountId: auth.accountId,
+        type: 'kb_article.created',
+        payload: { id, by: auth.userId },
+      });
       return read(trx, auth.accountId, id);
     }),
   );
@@ -158,7 +161,11 @@ export function updateArticle(db: DB, auth: AuthContext, id: number, input: Inpu
         .where('id', '=', id)
         .execute();
       await saveQuestions(trx, auth.accountId, id, input.questions);
-      await appendEvent(trx, { accountId: auth.accountId, type: 'kb_article.updated', payload: { id, by: auth.userId } });
+      await appendEvent(trx, {
+        accountId: auth.accountId,
+        type: 'kb_article.updated',
+        payload: { id, by: auth.userId },
+      });
       return read(trx, auth.accountId, id);
     }),
   );
@@ -195,7 +202,11 @@ export function deleteArticle(db: DB, auth: AuthContext, id: number): Promise<vo
   requirePublisher(auth);
   return runCommand(db, async (trx) => {
     await read(trx, auth.accountId, id);
-    await trx.deleteFrom('kb_questions').where('account_id', '=', auth.accountId).where('article_id', '=', id).execute();
+    await trx
+      .deleteFrom('kb_questions')
+      .where('account_id', '=', auth.accountId)
+      .where('article_id', '=', id)
+      .execute();
     await trx.deleteFrom('kb_articles').where('account_id', '=', auth.accountId).where('id', '=', id).execute();
     await appendEvent(trx, { accountId: auth.accountId, type: 'kb_article.deleted', payload: { id, by: auth.userId } });
   });

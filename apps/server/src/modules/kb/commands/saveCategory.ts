@@ -1,4 +1,4 @@
-import { type KbCategory, type KbCategoryInput as In, KB_STRINGS } from '@parley/contracts';
+import { type KbCategoryInput as In, KB_STRINGS, type KbCategory } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { conflict, notFound } from '../../../platform/http/errors.js';
@@ -56,7 +56,11 @@ export function updateCategory(db: DB, auth: AuthContext, id: number, input: Inp
       .where('id', '=', id)
       .returning(columns)
       .executeTakeFirstOrThrow();
-    await appendEvent(trx, { accountId: auth.accountId, type: 'kb_category.updated', payload: { id, by: auth.userId } });
+    await appendEvent(trx, {
+      accountId: auth.accountId,
+      type: 'kb_category.updated',
+      payload: { id, by: auth.userId },
+    });
     return toCategory(row);
   });
 }
@@ -74,6 +78,10 @@ export function deleteCategory(db: DB, auth: AuthContext, id: number): Promise<v
       .executeTakeFirst();
     if (used) throw conflict(KB_STRINGS.categoryNotEmpty);
     await trx.deleteFrom('kb_categories').where('account_id', '=', auth.accountId).where('id', '=', id).execute();
-    await appendEvent(trx, { accountId: auth.accountId, type: 'kb_category.deleted', payload: { id, by: auth.userId } });
+    await appendEvent(trx, {
+      accountId: auth.accountId,
+      type: 'kb_category.deleted',
+      payload: { id, by: auth.userId },
+    });
   });
 }
