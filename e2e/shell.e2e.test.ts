@@ -325,7 +325,9 @@ describe('SHELL the workspace shell in Chromium', () => {
       await page.goto(`${server.url}${path}`);
       // Kanban shows its board once the workspace has a ticket (an earlier test creates one).
       await page
-        .locator('[data-testid="empty-screen"], [data-testid="kanban-board"], h1:has-text("About Parley")')
+        .locator(
+          '[data-testid="empty-screen"], [data-testid="kanban-board"], [data-testid="kb-reader"], h1:has-text("About Parley")',
+        )
         .first()
         .waitFor();
     }

@@ -56,6 +56,7 @@ export const KB_STRINGS = {
   answer: 'Answer',
   remove: 'Remove',
   saveDraft: 'Save draft',
+  save: 'Save changes',
   publish: 'Publish',
   unpublish: 'Unpublish',
   delete: 'Delete',

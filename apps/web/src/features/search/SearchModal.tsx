@@ -30,8 +30,8 @@ import { useNavigate } from 'react-router';
 import { errorText } from '../../lib/http';
 import { searchKeys } from '../../lib/queryKeys';
 import { createStore, useStore } from '../../lib/store';
+import { Snippet } from '../../ui/Snippet';
 import { searchApi } from './api';
-import { snippetParts } from './highlight';
 import { T } from './strings';
 
 /** Whether the modal is open: UI state of this feature alone. */
@@ -61,17 +61,6 @@ const pathOf = (channel: string, ticketId: number) =>
     : channel === WORKSPACE_CHANNEL
       ? `/chat/${ticketId}`
       : `/ticket/${ticketId}`;
-
-function Snippet({ html }: { html: string }) {
-  return (
-    <Text size="sm" lineClamp={2}>
-      {snippetParts(html).map((p, i) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet have no identity but their place
-        p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>,
-      )}
-    </Text>
-  );
-}
 
 function Group_({
   title,
