@@ -159,7 +159,7 @@ export function KbEditor() {
                         <Text fw={600} size="sm" lineClamp={1}>
                           {a.title}
                         </Text>
-                        <Badge size="sm" variant="light" color={a.status === 'published' ? 'green' : 'gray'}>
+                        <Badge size="sm" variant="dot" color={a.status === 'published' ? 'green' : 'gray'}>
                           {a.status === 'published' ? S.live : S.draft}
                         </Badge>
                       </Group>
@@ -258,7 +258,7 @@ function ArticleForm({
         {current && (
           <Group justify="space-between" wrap="wrap">
             <Group gap="xs">
-              <Badge variant="light" color={current.status === 'published' ? 'green' : 'gray'}>
+              <Badge variant="dot" color={current.status === 'published' ? 'green' : 'gray'}>
                 {current.status === 'published' ? S.live : S.draft}
               </Badge>
               <Text size="sm" c="dimmed">
