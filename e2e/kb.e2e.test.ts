@@ -76,6 +76,9 @@ describe('knowledge base in Chromium', () => {
     const href = (await p.getByTestId('kb-public-link').getAttribute('href')) ?? '';
     expect(href).toMatch(/^\/support\/kb\/en\/reset-password\?site=[A-Za-z0-9_-]+$/);
     expect(await axe(p, '[data-testid="kb-editor"]')).toEqual([]);
+    // Signed in, the navigation's Knowledgebase reads the account's own published articles, no token needed.
+    await p.getByRole('link', { name: 'Knowledgebase' }).first().click();
+    await p.getByTestId('kb-reader').getByRole('link', { name: 'Reset your password' }).waitFor();
 
     for (const [scheme, width, height] of [
       ['light', 1440, 900],
@@ -98,6 +101,7 @@ describe('knowledge base in Chromium', () => {
         0,
       );
       expect(await visitor.locator('a[href^="javascript"]').count()).toBe(0);
+      await article.getByText('Help', { exact: true }).waitFor();
       await visitor.getByRole('button', { name: 'How long is the link valid?' }).click();
       await visitor.getByText('hour', { exact: true }).waitFor();
       await expect.poll(() => new URL(visitor.url()).pathname).toMatch(/^\/support\/kb\/en\/reset-password\/\d+$/);

@@ -31,9 +31,9 @@ describe('knowledge-base Markdown', () => {
     expect(parseMarkdown('<script>alert(1)</script>')).toEqual([
       { t: 'paragraph', children: [{ t: 'text', text: '<script>alert(1)</script>' }] },
     ]);
-    expect(parseInline('[x](javascript:alert(1))')).toEqual([
-      { t: 'text', text: 'x' },
-      { t: 'text', text: ')' },
+    expect(parseInline('[x](javascript:alert(1))')).toEqual([{ t: 'text', text: 'x' }]);
+    expect(parseInline('[wiki](https://en.wikipedia.org/wiki/Foo_(bar))')).toEqual([
+      { t: 'link', href: 'https://en.wikipedia.org/wiki/Foo_(bar)', children: [{ t: 'text', text: 'wiki' }] },
     ]);
     expect(parseInline('[docs](https://example.com/a)')).toEqual([
       { t: 'link', href: 'https://example.com/a', children: [{ t: 'text', text: 'docs' }] },

@@ -28,8 +28,15 @@ export function safeUrl(raw: string): string | null {
   return null;
 }
 
-const INLINE =
-  /(`[^`]+`)|(!\[[^\]]*\]\([^)\s]*\))|(\[[^\]]+\]\([^)\s]*\))|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|_[^_\s][^_]*_)/;
+/** An address in `(...)`: no spaces, one level of balanced parentheses (so `javascript:alert(1)` is one address). */
+const ADDRESS = String.raw`\(((?:[^()\s]|\([^()\s]*\))*)\)`;
+/** The same, capturing nothing: the alternatives of INLINE are told apart by their own groups. */
+const SKIP_ADDRESS = ADDRESS.replace('\\((', '\\((?:');
+const INLINE = new RegExp(
+  String.raw`(${'`'}[^${'`'}]+${'`'})|(!\[[^\]]*\]${SKIP_ADDRESS})|(\[[^\]]+\]${SKIP_ADDRESS})|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|_[^_\s][^_]*_)`,
+);
+const IMAGE = new RegExp(String.raw`^!\[([^\]]*)\]${ADDRESS}$`);
+const LINK = new RegExp(String.raw`^\[([^\]]+)\]${ADDRESS}$`);
 
 /** Inline Markdown of one block's text. */
 export function parseInline(text: string): MdInline[] {
@@ -45,11 +52,11 @@ export function parseInline(text: string): MdInline[] {
     const tok = m[0];
     if (m[1]) out.push({ t: 'code', text: tok.slice(1, -1) });
     else if (m[2]) {
-      const [, alt = '', src = ''] = /^!\[([^\]]*)\]\(([^)\s]*)\)$/.exec(tok) ?? [];
+      const [, alt = '', src = ''] = IMAGE.exec(tok) ?? [];
       const safe = safeUrl(src);
       out.push(safe ? { t: 'image', src: safe, alt } : { t: 'text', text: alt });
     } else if (m[3]) {
-      const [, label = '', href = ''] = /^\[([^\]]+)\]\(([^)\s]*)\)$/.exec(tok) ?? [];
+      const [, label = '', href = ''] = LINK.exec(tok) ?? [];
       const safe = safeUrl(href);
       const children = parseInline(label);
       if (safe) out.push({ t: 'link', href: safe, children });
