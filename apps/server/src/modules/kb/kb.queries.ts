@@ -12,7 +12,7 @@ import {
 import { sql } from 'kysely';
 import { type DB, onPostgres } from '../../platform/db/db.js';
 import type { Trx } from '../../platform/outbox/index.js';
-import { highlight, searchWords, snippetOf } from '../search/index.js';
+import { ftsMatch, highlight, searchWords, snippetOf, tsQuery } from '../search/index.js';
 
 /** At most this many rows in a list or a search. */
 const LIST_MAX = 200;
@@ -97,7 +97,7 @@ export async function listArticles(db: DB | Trx, f: ListFilter, limit = LIST_MAX
     return rows.map((r) => toItem(r, []));
   }
   if (onPostgres(db as DB)) {
-    const query = words.map((w) => `'${w}':*`).join(' & ');
+    const query = tsQuery(words);
     const text = sql`to_tsvector('simple', coalesce(a.title, '') || ' ' || coalesce(a.body, ''))`;
     const rows = await q
       .where(sql<boolean>`${text} @@ to_tsquery('simple', ${query})`)
@@ -107,7 +107,7 @@ export async function listArticles(db: DB | Trx, f: ListFilter, limit = LIST_MAX
       .execute();
     return rows.map((r) => toItem(r, words));
   }
-  const match = words.map((w) => `"${w}"*`).join(' ');
+  const match = ftsMatch(words);
   const rows = await q
     .innerJoin(sql`kb_articles_fts`.as('f'), (j) => j.onRef(sql.ref('f.rowid') as never, '=', 'a.id'))
     .where(sql<boolean>`kb_articles_fts match ${match}`)
