@@ -111,12 +111,25 @@ describe('knowledge base in Chromium', () => {
         // The collection lists it; the sitemap names it.
         await visitor.getByRole('link', { name: 'All articles' }).click();
         await visitor.getByRole('link', { name: 'Reset your password' }).waitFor();
+        expect(await axe(visitor)).toEqual([]);
+        await screenshot(visitor, 'kb-public-index-1440-light');
         const site = new URL(`${server.url}${href}`).searchParams.get('site');
         const map = await (await fetch(`${server.url}/support/sitemap.xml?site=${site}`)).text();
         expect(map).toContain('/support/kb/en/reset-password?site=');
       }
     }
     expect(alerted).toBe(false);
+
+    // The editor on a phone, dark: the list above the form.
+    const phone = await open('dark');
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await signInAs(phone, server.url, 'ann');
+    await phone.goto(`${server.url}/kb`);
+    await phone.getByRole('button', { name: /Reset your password/ }).click();
+    await phone.getByLabel('Title').waitFor();
+    await expect.poll(() => phone.getByLabel('Title').inputValue()).toBe('Reset your password');
+    expect(await axe(phone, '[data-testid="kb-editor"]')).toEqual([]);
+    await screenshot(phone, 'kb-editor-390-dark');
   }, 240_000);
 
   it('KB SHELL-31 an agent finds the article from the conversation popup and inserts its text and link into the reply', async () => {
