@@ -99,7 +99,6 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       ['/case', 'Case Management'],
       ['/call', 'Calls'],
       ['/calendar', 'Calendar'],
-      ['/support/kb/en', 'Knowledgebase'],
       ['/interactions', 'Not available yet'],
     ];
     for (const [to, heading] of routes) {

@@ -24,6 +24,7 @@ import {
 } from './modules/email/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { formRoutes } from './modules/forms/index.js';
+import { kbPublicRoutes, kbRoutes } from './modules/kb/index.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
 import {
@@ -199,6 +200,13 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   searchRoutes(app, { db, conversations });
   contactRoutes(app, { db, conversations });
   formRoutes(app, { db, conversations });
+  kbRoutes(app, { db });
+  kbPublicRoutes(app, {
+    db,
+    dataDir: config.DATA_DIR,
+    publicUrl: config.PUBLIC_URL,
+    hostVariants: config.HOST_VARIANTS,
+  });
   reportRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'

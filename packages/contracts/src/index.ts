@@ -10,6 +10,8 @@ export * from './emotion.js';
 export * from './errors.js';
 export * from './forms.js';
 export * from './health.js';
+export * from './kb.js';
+export * from './kbMarkdown.js';
 export * from './labels.js';
 export * from './livechat.js';
 export * from './messages.js';

@@ -32,6 +32,7 @@ import { m0031_graph_mailboxes } from './0031_graph_mailboxes.js';
 import { m0032_search } from './0032_search.js';
 import { m0033_billing } from './0033_billing.js';
 import { m0034_contacts } from './0034_contacts.js';
+import { m0035_kb } from './0035_kb.js';
 import { m0037_forms } from './0037_forms.js';
 import type { ParleyMigration } from './helpers.js';
 
@@ -70,6 +71,7 @@ const all: Record<string, ParleyMigration> = {
   '0033_billing': m0033_billing,
   '0034_contacts': m0034_contacts,
   '0037_forms': m0037_forms,
+  '0035_kb': m0035_kb,
 };
 
 class StaticProvider implements MigrationProvider {

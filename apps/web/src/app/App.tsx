@@ -45,7 +45,7 @@ const About = lazyScreen(screens, 'AboutPage');
 const Pricing = lazyScreen(screens, 'PricingPage');
 const Contact = lazyScreen(screens, 'ContactPage');
 const TokenPage = lazyScreen(screens, 'TokenPage') as unknown as ComponentType<{ what: string }>;
-const Knowledge = lazyScreen(screens, 'KnowledgeScreen');
+const Knowledge = lazyScreen(() => import('../features/kb/KnowledgeScreen'), 'PublicKnowledgeScreen');
 // The public visitor pages.
 const VisitorRegister = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorRegisterPage');
 const EndLiveChat = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorEndPage');

@@ -36,7 +36,7 @@ const Product = S('ProductScreen');
 const Timer = S('TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
-const Knowledge = S('KnowledgeScreen');
+const Knowledge = lazyScreen(() => import('../features/kb/KnowledgeScreen'), 'KnowledgeScreen');
 const About = S('AboutPage');
 const NoConversations = S('NoConversationsScreen');
 const ChatNotAllowed = S('ChatNotAllowedScreen');

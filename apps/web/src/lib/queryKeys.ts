@@ -136,3 +136,19 @@ export const formKeys = {
   /** A public form by its token (the new-ticket page, signed out). */
   public: (token: string) => ['publicForm', token] as const,
 };
+
+export const kbKeys = {
+  all: ['kb'] as const,
+  /** The editor's list: collection, language, status and search. */
+  list: <F extends object>(f: F) => ['kb', 'list', f] as const,
+  article: (id: number) => ['kb', 'article', id] as const,
+  categories: (type: string, lang: string) => ['kb', 'categories', type, lang] as const,
+  site: ['kb', 'site'] as const,
+  /** The popup's search of published articles. */
+  search: (q: string) => ['kb', 'search', q] as const,
+  /** The public pages, by token. */
+  publicIndex: (token: string, type: string, lang: string, q: string) =>
+    ['kb', 'public', token, type, lang, q] as const,
+  publicArticle: (token: string, type: string, lang: string, id: string) =>
+    ['kb', 'public', token, type, lang, id] as const,
+};

@@ -76,5 +76,7 @@ export function useMe() {
     accountId: s?.accountId ?? 0,
     userId: s?.userId ?? 0,
     admin: s?.type === 'admin',
+    /** admin, supervisor or agent ('' while signed out). */
+    type: s?.type ?? '',
   };
 }

@@ -8,6 +8,6 @@ export { createWorkspace, setupNeeded } from './commands/createWorkspace.js';
 /** Username and password check that opens a session. */
 export { signIn } from './commands/signIn.js';
 /** Sign-up, password reset and sign-in hand-off routes. */
-export { signupRoutes } from './signup.routes.js';
+export { linkBase, signupRoutes } from './signup.routes.js';
 /** Throttles and limits of the public auth calls; the pruning of their counts. */
 export { type HitLimit, pruneRateLimitHits, takeHits } from './throttle.js';

@@ -27,3 +27,5 @@ export { type IncomingFile, type MultipartBody, readMultipart, UploadGate } from
 /** The translation providers. */
 export { httpTranslator, type Translator } from './translate.js';
 export { discardUploads, keyOf, sniff, sniffFile, storeUploads, uploadPath } from './uploads.js';
+/** Answers one stored file of an account (the signed-in download, and the knowledge base's public images). */
+export { sendUpload } from './uploads.routes.js';

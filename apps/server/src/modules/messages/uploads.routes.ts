@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ErrorCode, UploadAnswer } from '@parley/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
@@ -55,24 +56,26 @@ export function uploadRoutes(app: FastifyInstance, deps: MessageDeps): void {
       config: { auth: 'user' },
       schema: { params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/), name: z.string().max(300) }) },
     },
-    async (req, reply) => {
-      const auth = req.auth!;
-      const f = await findUpload(deps.db, auth.accountId, req.params.key);
-      if (!f) throw notFound('File not found.');
-      const file = uploadPath(deps.dataDir, auth.accountId, f.key);
-      const info = await stat(file).catch(() => null);
-      if (!info) throw notFound('File not found.');
-      const inline = INLINE_TYPES.has(f.mime);
-      return reply
-        .type(inline ? f.mime : 'application/octet-stream')
-        .header('content-length', info.size)
-        .header('cache-control', 'private, max-age=86400')
-        .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
-        .header(
-          'content-disposition',
-          `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(f.name)}`,
-        )
-        .send(createReadStream(file));
-    },
+    async (req, reply) => sendUpload(deps.db, deps.dataDir, req.auth!.accountId, req.params.key, reply),
   );
+}
+
+/** Answers a stored file of the account (the file or its thumbnail), or 404; also the public KB images. */
+export async function sendUpload(db: DB, dataDir: string, accountId: number, key: string, reply: FastifyReply) {
+  const f = await findUpload(db, accountId, key);
+  if (!f) throw notFound('File not found.');
+  const file = uploadPath(dataDir, accountId, f.key);
+  const info = await stat(file).catch(() => null);
+  if (!info) throw notFound('File not found.');
+  const inline = INLINE_TYPES.has(f.mime);
+  return reply
+    .type(inline ? f.mime : 'application/octet-stream')
+    .header('content-length', info.size)
+    .header('cache-control', 'private, max-age=86400')
+    .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
+    .header(
+      'content-disposition',
+      `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(f.name)}`,
+    )
+    .send(createReadStream(file));
 }

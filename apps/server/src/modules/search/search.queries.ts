@@ -43,9 +43,9 @@ export function searchWords(text: string | undefined): string[] {
 }
 
 /** FTS5: every word as a quoted prefix term, all required. */
-const ftsMatch = (words: string[]) => words.map((w) => `"${w}"*`).join(' ');
+export const ftsMatch = (words: string[]) => words.map((w) => `"${w}"*`).join(' ');
 /** Postgres: every word as a prefix lexeme, all required (words are letters and digits only). */
-const tsQuery = (words: string[]) => words.map((w) => `'${w}':*`).join(' & ');
+export const tsQuery = (words: string[]) => words.map((w) => `'${w}':*`).join(' & ');
 
 /** Escapes HTML, then turns the database's match marks into `<mark>`: the only markup a snippet carries. */
 export function highlight(raw: string): string {

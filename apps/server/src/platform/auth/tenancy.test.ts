@@ -609,8 +609,55 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // A's knowledge base: its public token, a category, a published article with a question.
+    const kbToken = crypto.randomBytes(18).toString('base64url');
+    const kbWord = `kbarticle${sfx}`;
+    await db()
+      .insertInto('kb_sites')
+      .values({ account_id: aAccountId, token: kbToken, created_at: Date.now() })
+      .execute();
+    const kbCategory = await db()
+      .insertInto('kb_categories')
+      .values({ account_id: aAccountId, type: 'kb', lang: 'en', name: `kb-category-a-${sfx}`, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const kbArticle = await db()
+      .insertInto('kb_articles')
+      .values({
+        account_id: aAccountId,
+        type: 'kb',
+        lang: 'en',
+        category_id: Number(kbCategory.id),
+        slug: `kb-slug-a-${sfx}`,
+        title: `${kbWord} title`,
+        body: `kb body ${kbWord}`,
+        status: 'published',
+        created_by: agent.id,
+        created_at: Date.now(),
+        updated_by: agent.id,
+        updated_at: Date.now(),
+        published_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('kb_questions')
+      .values({
+        account_id: aAccountId,
+        article_id: Number(kbArticle.id),
+        position: 0,
+        question: `kb-question-a-${sfx}`,
+        answer: 'kb answer',
+      })
+      .execute();
+
     const markers = [
       messageText,
+      kbToken,
+      kbWord,
+      `kb-category-a-${sfx}`,
+      `kb-slug-a-${sfx}`,
+      `kb-question-a-${sfx}`,
       mailboxAddress,
       mailboxUser,
       'a imap password',
@@ -846,6 +893,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       }),
       'POST /api/contacts/:id/identifiers': async () => ({ kind: 'email', value: `b-${uniq()}@b.example` }),
       'POST /api/contacts/:id/merge': async () => ({ from: keptContact }),
+      // A knowledge-base article of B's own (a sampled category id is A's: refused with 404).
+      'POST /api/kb/articles': async () => ({ type: 'kb', lang: 'en', title: 'b article' }),
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
       'PUT /api/user/photo': async () => ({ file: null }),
     };
@@ -862,6 +911,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         '?ticket=1',
       ],
       '/api/contacts/list': [`?keyword=customer-a-${sfx}`, `?searchBar=contact-a-${sfx}`, '?filter=email'],
+      '/api/kb/search': [`?q=${kbWord}`, `?q=${encodeURIComponent('kb body')}`],
+      '/api/kb/articles': [`?q=${kbWord}`, '?status=published'],
+      '/api/kb/categories': ['?type=kb&lang=en'],
       // B's report over every day up to today: none of A's tickets.
       '/report/generate': ['all', 'ticket', 'livechat'].map(
         (type) => `?type=${type}&status=all&startDate=2000-01-01&endDate=${new Date().toISOString().slice(0, 10)}`,

@@ -64,6 +64,10 @@ export interface Database {
   email_message_ids: EmailMessageIdsTable;
   pricing: PricingTable;
   payments: PaymentsTable;
+  kb_sites: KbSitesTable;
+  kb_categories: KbCategoriesTable;
+  kb_articles: KbArticlesTable;
+  kb_questions: KbQuestionsTable;
 }
 
 export interface AccountsTable {
@@ -901,4 +905,50 @@ export interface FormEntriesTable {
   form_data: string;
   ticket_id: number | null;
   created_at: number;
+}
+
+/** 0035: the account's public knowledge-base token. */
+export interface KbSitesTable {
+  account_id: number;
+  token: string;
+  created_at: number;
+}
+
+/** 0035: a category of one collection (`kb` or `manual`) and language. */
+export interface KbCategoriesTable {
+  id: Generated<number>;
+  account_id: number;
+  type: string;
+  lang: string;
+  name: string;
+  position: Generated<number>;
+  created_at: number;
+}
+
+/** 0035: an article: Markdown body, `draft` or `published`. */
+export interface KbArticlesTable {
+  id: Generated<number>;
+  account_id: number;
+  type: string;
+  lang: string;
+  category_id: number | null;
+  slug: string | null;
+  title: string;
+  body: string;
+  status: string;
+  created_by: number;
+  created_at: number;
+  updated_by: number;
+  updated_at: number;
+  published_at: number | null;
+}
+
+/** 0035: the questions (Q&A entries) of an article, in order. */
+export interface KbQuestionsTable {
+  id: Generated<number>;
+  account_id: number;
+  article_id: number;
+  position: number;
+  question: string;
+  answer: string;
 }

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
 import type { Message } from '@parley/contracts';
-import { IconPaperclip, IconSend } from '@tabler/icons-react';
+import { IconBook, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useMe } from '../../lib/session';
 import { toast } from '../../ui/toast';
@@ -32,7 +32,8 @@ export function Composer({ ticketId, encryption, replyTo, ticket, onClearReply, 
   const { accountId, name, username } = useMe();
   const [text, setText] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
-  const { useReplyPicker } = useConversationParts();
+  const { useReplyPicker, KnowledgePopup } = useConversationParts();
+  const [kbOpen, setKbOpen] = useState(false);
   const canned = useReplyPicker({ text, setText, ticket, agent: { name, username }, input });
   const [percent, setPercent] = useState<number | null>(null);
   const typing = useLocalTyping(ticketId);
@@ -88,6 +89,16 @@ export function Composer({ ticketId, encryption, replyTo, ticket, onClearReply, 
         </Group>
       )}
       {canned.picker}
+      {kbOpen && (
+        <KnowledgePopup
+          onClose={() => setKbOpen(false)}
+          onInsert={(inserted) => {
+            setText(text.trim() ? `${text.trimEnd()}\n\n${inserted}` : inserted);
+            setKbOpen(false);
+            input.current?.focus();
+          }}
+        />
+      )}
       <Group gap="xs" align="flex-end" wrap="nowrap">
         <FileButton onChange={(f) => void attach(f)} multiple>
           {(props) => (
@@ -96,6 +107,9 @@ export function Composer({ ticketId, encryption, replyTo, ticket, onClearReply, 
             </ActionIcon>
           )}
         </FileButton>
+        <ActionIcon variant="default" size="lg" aria-label={S.knowledgeBase} onClick={() => setKbOpen(true)}>
+          <IconBook size={18} />
+        </ActionIcon>
         <Textarea
           aria-label="Message"
           placeholder={S.placeholder}

@@ -26,8 +26,8 @@ export interface SenderTarget {
 }
 
 /**
- * What the conversation shows from other features: the composer's `/` canned-reply picker (replies) and a
- * message sender's profile (profile). The screen that composes the pane (in app/) provides them, so the
+ * What the conversation shows from other features: the composer's `/` canned-reply picker (replies), a
+ * message sender's profile (profile) and the knowledge-base popup (kb). The screen that composes the pane (in app/) provides them, so the
  * conversation imports no other feature.
  */
 export interface ConversationParts {
@@ -40,6 +40,8 @@ export interface ConversationParts {
     input: RefObject<HTMLTextAreaElement | null>;
   }): { picker: ReactNode; onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): boolean; onCaret(caret: number): void };
   SenderProfile: ComponentType<{ target: SenderTarget; onClose(): void }>;
+  /** SHELL-31: the knowledge-base popup (kb); `onInsert` puts an article's text or link into the reply box. */
+  KnowledgePopup: ComponentType<{ onClose(): void; onInsert(text: string): void }>;
 }
 
 const PartsContext = createContext<ConversationParts | null>(null);

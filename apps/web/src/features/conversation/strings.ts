@@ -18,6 +18,8 @@ export const CONVERSATION_STRINGS = {
   placeholder: 'Write a message… (Enter sends, Shift+Enter adds a line)',
   send: 'Send',
   attach: 'Attach files',
+  /** SHELL-31: opens the knowledge-base popup. */
+  knowledgeBase: 'Knowledge base',
   uploading: (p: number) => `Uploading ${p}%`,
   replyingTo: (name: string) => `Replying to ${name}`,
   cancelReply: 'Cancel reply',

@@ -18,7 +18,7 @@ import {
   IconUserSearch,
 } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { useSetupState } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 
@@ -114,17 +114,6 @@ export const ChatNotAllowedScreen = () => (
   <EmptyScreen icon={IconMessages} title={CHAT_NOT_ALLOWED.title} text={CHAT_NOT_ALLOWED.body} />
 );
 export const GenericScreen = () => <NotBuilt icon={IconLink} title="Not available yet" will="" />;
-export const KnowledgeScreen = () => {
-  const { type = 'kb', lang = 'en' } = useParams();
-  return (
-    <NotBuilt
-      icon={IconBook}
-      title={type === 'manual' ? 'Support' : 'Knowledgebase'}
-      will={`It will hold the articles of your ${type === 'manual' ? 'manual' : 'knowledge base'} (${lang}).`}
-    />
-  );
-};
-
 /** SHELL-03, SHELL-04 */
 export function AboutPage() {
   return (

@@ -24,8 +24,8 @@ import { conversationPath } from '../../lib/conversationPath';
 import { errorText } from '../../lib/http';
 import { searchKeys } from '../../lib/queryKeys';
 import { createStore, useStore } from '../../lib/store';
+import { Snippet } from '../../ui/Snippet';
 import { searchApi } from './api';
-import { snippetParts } from './highlight';
 import { T } from './strings';
 
 /** Whether the modal is open: UI state of this feature alone. */
@@ -45,17 +45,6 @@ export function SearchButton() {
         <IconSearch size={18} />
       </ActionIcon>
     </Tooltip>
-  );
-}
-
-function Snippet({ html }: { html: string }) {
-  return (
-    <Text size="sm" lineClamp={2}>
-      {snippetParts(html).map((p, i) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet have no identity but their place
-        p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>,
-      )}
-    </Text>
   );
 }
 
