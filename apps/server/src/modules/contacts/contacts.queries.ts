@@ -278,3 +278,21 @@ export async function* allContacts(db: DB, accountId: number) {
     after = Number(batch[batch.length - 1]!.id);
   }
 }
+
+/**
+ * SEARCH-09: the contacts (not merged away) whose name has a word starting with the keyword, or one of whose
+ * addresses starts with it; last contact first, at most `limit`.
+ */
+export async function findContacts(db: DB, accountId: number, keyword: string, limit: number) {
+  const rows = await db
+    .selectFrom('contacts as c')
+    .select(['c.id', 'c.name', 'c.salutation', 'c.last_seen_at', 'c.created_at'])
+    .where('c.account_id', '=', accountId)
+    .where('c.merged_into', 'is', null)
+    .where(matching(accountId, keyword))
+    .orderBy('c.last_seen_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(limit)
+    .execute();
+  return (await rowsOf(db, accountId, rows)).map((c) => ({ uid: c.uid, id: c.id, name: c.name, salutation: c.salutation }));
+}

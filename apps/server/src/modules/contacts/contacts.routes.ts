@@ -34,9 +34,11 @@ import { addIdentifier, createContact, removeIdentifier, updateContact } from '.
 import { allContacts, contactDetail, listContacts } from './contacts.queries.js';
 
 /** NAV: contacts are hidden from non-admins who have the hide_contacts permission, on the API too. */
+export async function contactsVisibleTo(db: DB, auth: AuthContext): Promise<boolean> {
+  return auth.type === 'admin' || !(await hasPermission(db, auth, 'hide_contacts'));
+}
 async function assertContacts(db: DB, auth: AuthContext): Promise<void> {
-  if (auth.type === 'admin') return;
-  if (await hasPermission(db, auth, 'hide_contacts')) throw forbidden(CONTACT_STRINGS.hidden);
+  if (!(await contactsVisibleTo(db, auth))) throw forbidden(CONTACT_STRINGS.hidden);
 }
 
 const MergeIdParams = z.object({ mergeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });

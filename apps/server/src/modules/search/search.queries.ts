@@ -14,12 +14,15 @@ import {
 } from '@parley/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import { type DB, onPostgres } from '../../platform/db/db.js';
+import { findContacts } from '../contacts/index.js';
 import type { Conversations } from '../messages/index.js';
 
 /** Who searches: results are the account's, and only conversations this user may read. */
 export interface Searcher {
   accountId: number;
   userId: number;
+  /** The user may see contacts (not hidden by hide_contacts): the Contact group is theirs. */
+  contacts: boolean;
 }
 
 /** Marks the database puts around a match; private-use characters, replaced after the text is escaped. */
@@ -399,23 +402,13 @@ async function searchAgents(db: DB, who: Searcher, q: SearchQuery): Promise<Sear
 }
 
 /**
- * Customers whose name, e-mail or phone has the `contact:` words (or else the free text's) as prefixes, one
- * per name and address, newest first. A customer is known by its tickets (there is no contact table): `id`
- * is its latest readable ticket, `uid` its e-mail, else its phone, else its name.
+ * SEARCH-09: contacts whose name has a word starting with the `contact:` words (or else the free text's), or
+ * an address starting with them: `uid` the e-mail, else the phone; `id` the contact's (its page opens).
  */
-async function searchContacts(db: DB, conversations: Conversations, who: Searcher, p: Plan): Promise<SearchContact[]> {
+async function searchContacts(db: DB, who: Searcher, p: Plan): Promise<SearchContact[]> {
   const words = p.contactWords.length > 0 ? p.contactWords : p.words;
-  if (words.length === 0) return [];
-  const rows = await sql<{ id: number; name: string; email: string; phone: string }>`
-    select max(t.id) as id, t.name, t.email, t.phone from tickets t
-    where ${readable(conversations, who)} and t.channel <> ${WORKSPACE_CHANNEL} and ${contactMatch(db, who.accountId, words)}
-    group by t.name, t.email, t.phone order by max(t.updated_at) desc limit ${SEARCH_PAGE_SIZE}`.execute(db);
-  return rows.rows.map((r) => ({
-    uid: r.email || r.phone || r.name,
-    id: Number(r.id),
-    name: r.name,
-    salutation: '',
-  }));
+  if (words.length === 0 || !who.contacts) return [];
+  return findContacts(db, who.accountId, words.join(' '), SEARCH_PAGE_SIZE);
 }
 
 /** SEARCH-08: one page of every group. */
@@ -437,7 +430,7 @@ export async function search(
     liveChat: chats.rows,
     liveChatCount: chats.count,
     label: await searchLabels(db, who, q),
-    contact: await searchContacts(db, conversations, who, p),
+    contact: await searchContacts(db, who, p),
     agent: await searchAgents(db, who, q),
   };
 }

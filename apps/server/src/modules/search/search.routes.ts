@@ -2,6 +2,7 @@ import { SearchAnswer, SearchQuery } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
+import { contactsVisibleTo } from '../contacts/index.js';
 import type { Conversations } from '../messages/index.js';
 import { search } from './search.queries.js';
 
@@ -16,7 +17,11 @@ export function searchRoutes(app: FastifyInstance, deps: { db: DB; conversations
       ...(await search(
         deps.db,
         deps.conversations,
-        { accountId: req.auth!.accountId, userId: req.auth!.userId },
+        {
+          accountId: req.auth!.accountId,
+          userId: req.auth!.userId,
+          contacts: await contactsVisibleTo(deps.db, req.auth!),
+        },
         req.query,
       )),
     }),

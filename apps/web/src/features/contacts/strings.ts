@@ -9,7 +9,7 @@ export const T = {
   export: 'Export CSV',
   columns: { name: 'Name', address: 'E-mail or phone', conversations: 'Conversations', lastSeen: 'Last contact' },
   open: (n: number) => `${n} open`,
-  total: (n: number) => (n === 1 ? '1 contact' : `${n.toLocaleString()} contacts`),
+  total: (n: number) => (n === 1 ? '1 contact' : `${n} contacts`),
   noMatch: 'No contact matches this search.',
   back: 'All contacts',
   name: 'Name',
@@ -51,12 +51,12 @@ export const T = {
     'A CSV file whose first line names its columns: name, email, phone, salutation, id_type, id_number, notes. A row whose e-mail or phone is already a contact updates that contact.',
   importFile: 'CSV file',
   importCheck: 'Check the file',
-  importRun: (n: number) => `Import ${n.toLocaleString()} row${n === 1 ? '' : 's'}`,
+  importRun: (n: number) => `Import ${n} row${n === 1 ? '' : 's'}`,
   importChecked: (rows: number, created: number, updated: number) =>
-    `${rows.toLocaleString()} rows: ${created.toLocaleString()} new, ${updated.toLocaleString()} to update.`,
+    `${rows} rows: ${created} new, ${updated} to update.`,
   importDone: (created: number, updated: number) =>
-    `Imported: ${created.toLocaleString()} new, ${updated.toLocaleString()} updated.`,
-  importErrors: (n: number) => `${n.toLocaleString()} row${n === 1 ? '' : 's'} cannot be imported:`,
+    `Imported: ${created} new, ${updated} updated.`,
+  importErrors: (n: number) => `${n} row${n === 1 ? '' : 's'} cannot be imported:`,
   importRow: (row: number, message: string) => `Row ${row}: ${message}`,
-  importMore: (n: number) => `and ${n.toLocaleString()} more.`,
+  importMore: (n: number) => `and ${n} more.`,
 };

@@ -224,7 +224,7 @@ export function SearchModal() {
             {data.contact.length > 0 && (
               <Group_ title="Contact">
                 {data.contact.map((c) => (
-                  <Hit key={`${c.uid}-${c.id}`} onClick={() => open(`/ticket/${c.id}`)} testId="search-contact">
+                  <Hit key={`${c.uid}-${c.id}`} onClick={() => open(`/contacts/${c.id}`)} testId="search-contact">
                     <Text size="sm" fw={500}>
                       {c.name || c.uid}
                     </Text>
