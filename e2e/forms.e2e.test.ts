@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -136,5 +138,45 @@ describe('forms in Chromium', () => {
     await ann.goto(`${server.url}/ticket`);
     await ann.getByTestId('ticket-row').filter({ hasText: 'Returns: omar@example.org' }).waitFor(WAIT);
     await screenshot(ann, 'forms-custom-dark');
+  });
+
+  it('CONTACT the agent makes a ticket survey link; the customer rates it; the rating is the ticket CSAT in the report', async () => {
+    // Surveys come with Basic and up.
+    const sqlite = new Database(path.join(server.dataDir, 'parley.db'));
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.prepare('update accounts set plan = 2').run();
+    sqlite.close();
+    const ticket = (
+      await apiJson(
+        `${server.url}/api/ticket/create`,
+        'POST',
+        { title: 'Late delivery', name: 'Lee', email: 'lee@example.org' },
+        admin,
+      )
+    ).data;
+    const ann = await page({ user: 'ann' });
+    await ann.goto(`${server.url}/ticket/${ticket.id}`);
+    await ann.getByTestId('ticket-survey-link').click();
+    const url = await ann.getByTestId('ticket-survey-url').inputValue();
+    expect(url).toMatch(/\/survey\/[A-Za-z0-9_-]+$/);
+
+    const customer = await page({ phone: true, scheme: 'dark' });
+    await customer.goto(url);
+    await customer
+      .getByRole('heading', { name: `How did we do with your request #${ticket.ticket_number}?` })
+      .waitFor(WAIT);
+    await customer.getByRole('radio', { name: '4: Good' }).click();
+    await customer.getByLabel('Anything you would like to tell us? (optional)').fill('Quick and kind.');
+    await screenshot(customer, 'survey-phone-dark');
+    await customer.getByTestId('survey-send').click();
+    await customer.getByTestId('survey-done').getByText('Thank you! Your answer helps us get better.').waitFor(WAIT);
+    expect(await axe(customer)).toEqual([]);
+    await customer.reload();
+    await customer.getByTestId('survey-done').getByText('This survey was answered already. Thank you!').waitFor(WAIT);
+
+    await ann.goto(`${server.url}/report/all/all`);
+    const row = ann.locator(`[data-testid="report-row"][data-ticket="${ticket.ticket_number}"]`);
+    await row.waitFor(WAIT);
+    expect(await row.getByTestId('report-rating').textContent()).toBe('4');
   });
 });

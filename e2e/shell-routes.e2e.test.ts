@@ -47,7 +47,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       ['/pricing', 'Pricing'],
       ['/contact', 'Contact'],
       ['/signup', 'Start your free trial'],
-      ['/survey/abc123', 'Survey'],
+      ['/survey/abc123', 'This survey link is not valid.'],
       ['/new_ticket/abc123', 'Form not found.'],
       ['/meeting/abc123', 'Meeting'],
       ['/dashboard/7', 'Dashboard'],

@@ -51,6 +51,7 @@ import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
+import { surveyRoutes } from './modules/surveys/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { workspaceConversations, workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
@@ -200,6 +201,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   searchRoutes(app, { db, conversations });
   contactRoutes(app, { db, conversations });
   formRoutes(app, { db, conversations });
+  surveyRoutes(app, { db, conversations });
   kbRoutes(app, { db });
   kbPublicRoutes(app, {
     db,

@@ -21,6 +21,8 @@ export interface PlanEntitlements {
   storageBytes: number | null;
   /** Gated channels it may connect; every other channel is always allowed; null: all of them. */
   channels: readonly Channel[] | null;
+  /** PLAN-21: satisfaction surveys after a ticket (Basic and up). */
+  surveys: boolean;
 }
 export type PlanLimitKey = 'slaAlertsPerMonth' | 'mailboxes' | 'concurrentChats' | 'storageBytes';
 
@@ -30,6 +32,7 @@ const STARTER: PlanEntitlements = {
   concurrentChats: 5,
   storageBytes: GB,
   channels: STARTER_CHANNELS,
+  surveys: false,
 };
 
 /**
@@ -46,6 +49,7 @@ export const PLAN_ENTITLEMENTS: Record<number, PlanEntitlements> = {
     concurrentChats: 10,
     storageBytes: 3 * GB,
     channels: BASIC_CHANNELS,
+    surveys: true,
   },
   [PLANS.pro]: {
     slaAlertsPerMonth: 500,
@@ -53,6 +57,7 @@ export const PLAN_ENTITLEMENTS: Record<number, PlanEntitlements> = {
     concurrentChats: 15,
     storageBytes: 5 * GB,
     channels: PRO_CHANNELS,
+    surveys: true,
   },
   [PLANS.enterprise]: {
     slaAlertsPerMonth: null,
@@ -60,6 +65,7 @@ export const PLAN_ENTITLEMENTS: Record<number, PlanEntitlements> = {
     concurrentChats: null,
     storageBytes: null,
     channels: null,
+    surveys: true,
   },
 };
 const NO_PLAN: PlanEntitlements = { ...STARTER, slaAlertsPerMonth: 0, concurrentChats: 0, channels: [] };

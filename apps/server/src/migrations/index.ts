@@ -34,6 +34,7 @@ import { m0033_billing } from './0033_billing.js';
 import { m0034_contacts } from './0034_contacts.js';
 import { m0035_kb } from './0035_kb.js';
 import { m0037_forms } from './0037_forms.js';
+import { m0038_surveys } from './0038_surveys.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -70,8 +71,9 @@ const all: Record<string, ParleyMigration> = {
   '0032_search': m0032_search,
   '0033_billing': m0033_billing,
   '0034_contacts': m0034_contacts,
-  '0037_forms': m0037_forms,
   '0035_kb': m0035_kb,
+  '0037_forms': m0037_forms,
+  '0038_surveys': m0038_surveys,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -51,6 +51,7 @@ const VisitorRegister = lazyScreen(() => import('../features/visitor/VisitorPage
 const EndLiveChat = lazyScreen(() => import('../features/visitor/VisitorPage'), 'VisitorEndPage');
 const VisitorChat = lazyScreen(() => import('../features/visitor/VisitorChatPage'), 'VisitorChatPage');
 const NewTicket = lazyScreen(() => import('../features/forms/NewTicketPage'), 'NewTicketPage');
+const Survey = lazyScreen(() => import('../features/surveys/SurveyPage'), 'SurveyPage');
 
 function Loading() {
   return (
@@ -109,7 +110,7 @@ function AppRoutes() {
           <Route path="/end/livechat" element={<EndLiveChat />} />
           <Route path="/register/livechat/:token" element={<VisitorRegister />} />
           <Route path="/start/livechat/:token" element={<VisitorChat />} />
-          <Route path="/survey/:token" element={<TokenPage what="Survey" />} />
+          <Route path="/survey/:token" element={<Survey />} />
           <Route path="/new_ticket/:token" element={<NewTicket />} />
           <Route path="/meeting/:token" element={<TokenPage what="Meeting" />} />
           <Route path="/dashboard/:id" element={<TokenPage what="Dashboard" />} />

@@ -152,3 +152,8 @@ export const kbKeys = {
   publicArticle: (token: string, type: string, lang: string, id: string) =>
     ['kb', 'public', token, type, lang, id] as const,
 };
+
+export const surveyKeys = {
+  /** A survey by its token (the customer's page, signed out). */
+  public: (token: string) => ['publicSurvey', token] as const,
+};

@@ -294,5 +294,10 @@ export async function findContacts(db: DB, accountId: number, keyword: string, l
     .orderBy('c.id', 'desc')
     .limit(limit)
     .execute();
-  return (await rowsOf(db, accountId, rows)).map((c) => ({ uid: c.uid, id: c.id, name: c.name, salutation: c.salutation }));
+  return (await rowsOf(db, accountId, rows)).map((c) => ({
+    uid: c.uid,
+    id: c.id,
+    name: c.name,
+    salutation: c.salutation,
+  }));
 }

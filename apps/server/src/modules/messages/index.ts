@@ -19,7 +19,7 @@ export {
   staffConversations,
 } from './messages.realtime.js';
 /** HTTP routes of the module. */
-export { messageRoutes } from './messages.routes.js';
+export { messageRoutes, readableTicket } from './messages.routes.js';
 /** Socket events: newChatMessage, typing, read receipts, sendSyncDelete. */
 export { messageSocket } from './messages.socket.js';
 /** Multipart bodies and stored files: what other modules read of an upload. */

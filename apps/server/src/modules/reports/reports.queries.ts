@@ -90,7 +90,7 @@ export async function ticketSummary(
   const labelIds = [...new Set(tickets.flatMap((t) => jsonList(t.label).map(Number).filter(Number.isInteger)))];
   const departmentIds = [...new Set(tickets.map((t) => t.department_id).filter((d): d is number => d !== null))];
   const chatIds = tickets.filter((t) => isLiveChatChannel(t.channel)).map((t) => Number(t.id));
-  const [labels, departments, statuses, breaches, timers, resolutionTimers, chats] = await Promise.all([
+  const [labels, departments, statuses, breaches, timers, resolutionTimers, chats, surveys] = await Promise.all([
     labelIds.length
       ? db
           .selectFrom('labels')
@@ -139,6 +139,13 @@ export async function ticketSummary(
           .orderBy('id', 'asc')
           .execute()
       : [],
+    db
+      .selectFrom('ticket_surveys')
+      .select(['ticket_id', 'rating', 'comment'])
+      .where('account_id', '=', who.accountId)
+      .where('ticket_id', 'in', ids)
+      .where('rating', 'is not', null)
+      .execute(),
   ]);
   const labelName = new Map(labels.map((l) => [Number(l.id), l.name]));
   const departmentName = new Map(departments.map((d) => [Number(d.id), d.name]));
@@ -146,6 +153,8 @@ export async function ticketSummary(
   const timed = new Set([...timers, ...resolutionTimers].map((b) => Number(b.ticket_id)));
   // A ticket's latest live chat (a visitor may come back to the same ticket) carries its rating.
   const chatOf = new Map(chats.map((c) => [Number(c.ticket_id), c]));
+  // A ticket's answered satisfaction survey is its CSAT too (a live chat's own rating comes first).
+  const surveyOf = new Map(surveys.map((v) => [Number(v.ticket_id), v]));
 
   const data: Record<string, ReportRow[]> = {};
   for (const t of tickets) {
@@ -170,10 +179,11 @@ export async function ticketSummary(
       updated: Number(t.updated_at),
       sla: breached.has(id) ? 'breached' : timed.has(id) ? 'within' : '',
     };
-    if (isLiveChatChannel(t.channel)) {
+    const survey = surveyOf.get(id);
+    if (isLiveChatChannel(t.channel) || survey) {
       const chat = chatOf.get(id);
-      row.rating = chat?.rating ?? null;
-      row.reason = chat?.reason ?? '';
+      row.rating = chat?.rating ?? (survey ? Number(survey.rating) : null);
+      row.reason = chat?.rating != null ? chat.reason : (survey?.comment ?? chat?.reason ?? '');
     }
     const heading = reportHeading(created, q.tz);
     const group = data[heading] ?? [];

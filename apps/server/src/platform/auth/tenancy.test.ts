@@ -387,6 +387,24 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // A's ticket's satisfaction survey, answered (its token is A's customer's).
+    const aTicket = await db()
+      .selectFrom('tickets')
+      .select('id')
+      .where('account_id', '=', aAccountId)
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('ticket_surveys')
+      .values({
+        account_id: aAccountId,
+        ticket_id: Number(aTicket.id),
+        token: `survey-token-a-${sfx}`,
+        rating: 5,
+        comment: `survey-comment-a-${sfx}`,
+        created_at: Date.now(),
+        answered_at: Date.now(),
+      })
+      .execute();
     // A's custom form with an entry (its public token is A's secret too).
     const aForm = await db()
       .insertInto('forms')
@@ -678,6 +696,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `contact-a-${sfx}`,
       `form-a-${sfx}`,
       `form-token-a-${sfx}`,
+      `survey-token-a-${sfx}`,
+      `survey-comment-a-${sfx}`,
       `label-a-${sfx}`,
       `entry-a-${sfx}`,
       a.username,

@@ -54,6 +54,7 @@ export interface Database {
   contact_merges: ContactMergesTable;
   forms: FormsTable;
   form_entries: FormEntriesTable;
+  ticket_surveys: TicketSurveysTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -951,4 +952,16 @@ export interface KbQuestionsTable {
   position: number;
   question: string;
   answer: string;
+}
+
+/** Migration 0038: a ticket's satisfaction survey; `rating` 1-5 once answered. */
+export interface TicketSurveysTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  token: string;
+  rating: number | null;
+  comment: Generated<string>;
+  created_at: number;
+  answered_at: number | null;
 }

@@ -54,8 +54,7 @@ export const T = {
   importRun: (n: number) => `Import ${n} row${n === 1 ? '' : 's'}`,
   importChecked: (rows: number, created: number, updated: number) =>
     `${rows} rows: ${created} new, ${updated} to update.`,
-  importDone: (created: number, updated: number) =>
-    `Imported: ${created} new, ${updated} updated.`,
+  importDone: (created: number, updated: number) => `Imported: ${created} new, ${updated} updated.`,
   importErrors: (n: number) => `${n} row${n === 1 ? '' : 's'} cannot be imported:`,
   importRow: (row: number, message: string) => `Row ${row}: ${message}`,
   importMore: (n: number) => `and ${n} more.`,

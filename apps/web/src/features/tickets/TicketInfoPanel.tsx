@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   CloseButton,
+  CopyButton,
   Group,
   Loader,
   MultiSelect,
@@ -11,6 +12,7 @@ import {
   Select,
   Stack,
   Text,
+  TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
@@ -20,12 +22,14 @@ import {
   assigneeList,
   channelName,
   parseAppointment,
+  planEntitlements,
+  SURVEY_STRINGS,
   TICKET_IDENTITY_KEYS,
   type TicketInfo,
   type TicketListItem,
   ticketDate,
 } from '@parley/contracts';
-import { IconLayoutSidebarRight } from '@tabler/icons-react';
+import { IconCopy, IconLayoutSidebarRight } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -35,7 +39,7 @@ import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { statusOptions, useTicketStatuses } from '../../lib/api/ticketStatuses';
 import { applyTicketUpdate, ticketsApi } from '../../lib/api/tickets';
 import { formatDay } from '../../lib/dates';
-import { HttpError } from '../../lib/http';
+import { errorText, HttpError } from '../../lib/http';
 import { useDisplayName } from '../../lib/people';
 import { labelKeys, statusKeys, ticketKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
@@ -102,6 +106,7 @@ export function TicketInfoPanel({
   const me = state.phase === 'signedIn' ? state.session : null;
   // Contacts hidden from this user (hide_contacts) are not offered.
   const contactsShown = me?.type === 'admin' || !me?.permission?.includes('hide_contacts');
+  const surveys = planEntitlements(me?.plan ?? 0).surveys;
   const custom = useTicketStatuses();
   const departments = useDepartments();
   const labels = useQuery({ queryKey: labelKeys.list, queryFn: ticketsApi.labels, staleTime: 60_000 });
@@ -183,6 +188,7 @@ export function TicketInfoPanel({
               {I.contactPage(t.contact.conversations)}
             </Anchor>
           )}
+          {surveys && <SurveyLink ticketId={t.id} />}
           <Group gap={4}>
             <Badge variant="light" tt="none" data-testid="ticket-info-channel">
               {channelName(t.channel)}
@@ -315,5 +321,45 @@ export function TicketInfoToggle({ open, onToggle }: { open: boolean; onToggle()
         <IconLayoutSidebarRight size={20} />
       </ActionIcon>
     </Tooltip>
+  );
+}
+
+/** A ticket's satisfaction survey link (made on first ask), to paste into a reply. */
+function SurveyLink({ ticketId }: { ticketId: number }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const ask = async () => {
+    try {
+      const { token } = await ticketsApi.surveyLink(ticketId);
+      setUrl(`${window.location.origin}/survey/${token}`);
+    } catch (e) {
+      toast({ message: errorText(e), color: 'red' });
+    }
+  };
+  if (!url)
+    return (
+      <Button size="compact-xs" variant="subtle" onClick={() => void ask()} data-testid="ticket-survey-link">
+        {SURVEY_STRINGS.link}
+      </Button>
+    );
+  return (
+    <Group gap={4} wrap="nowrap">
+      <TextInput
+        size="xs"
+        readOnly
+        value={url}
+        aria-label={SURVEY_STRINGS.link}
+        style={{ flex: 1 }}
+        data-testid="ticket-survey-url"
+      />
+      <CopyButton value={url}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? 'Copied' : 'Copy'}>
+            <ActionIcon variant="subtle" aria-label="Copy survey link" onClick={copy}>
+              <IconCopy size={14} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
   );
 }

@@ -174,6 +174,8 @@ type Ok<T> = { result: 'success'; data: T };
  * these paths is for token clients, so the app sends `me` there.
  */
 export const ticketsApi = {
+  /** A ticket's satisfaction survey link token (made on first ask; plans with surveys). */
+  surveyLink: (ticketId: number) => api<{ token: string }>('POST', `/api/ticket/${ticketId}/survey`),
   load: (f: TicketFilters, offset: number) =>
     api<TicketLoadAnswer>('GET', `/api/ticket/load/me/${f.status}/ticket/${offset}${loadQueryString(f)}`),
   load2: (tab: 'department' | 'label', status: string, id: number, offset: number) =>

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ErrorCode,
+  OkAnswer,
+  PublicSurveyAnswer,
+  planEntitlements,
+  SURVEY_STRINGS,
+  SurveyAnswerBody,
+  SurveyLinkAnswer,
+} from '@parley/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { DB } from '../../platform/db/db.js';
+import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { takeHits } from '../auth/index.js';
+import { type Conversations, readableTicket } from '../messages/index.js';
+
+const TicketParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const TokenParams = z.object({ token: z.string().min(1).max(100) });
+const HOUR_MS = 3_600_000;
+
+/**
+ * Satisfaction surveys: an agent who may read a ticket makes (or reads again) its survey link, on a plan
+ * with surveys (PLAN-21); the customer's page reads the survey and answers it once. The rating is the
+ * ticket's CSAT in the reports.
+ */
+export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations: Conversations }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db, conversations } = deps;
+
+  r.post(
+    '/api/ticket/:id/survey',
+    { config: { auth: 'user' }, schema: { params: TicketParams, response: { 200: SurveyLinkAnswer } } },
+    async (req) => {
+      const { accountId } = req.auth!;
+      await readableTicket(db, conversations, req, req.params.id);
+      const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
+      if (!planEntitlements(account?.plan ?? 0).surveys)
+        throw new AppError(403, ErrorCode.forbidden, SURVEY_STRINGS.notOnPlan);
+      await db
+        .insertInto('ticket_surveys')
+        .values({
+          account_id: accountId,
+          ticket_id: req.params.id,
+          token: randomBytes(18).toString('base64url'),
+          rating: null,
+          created_at: Date.now(),
+          answered_at: null,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'ticket_id']).doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('ticket_surveys')
+        .select('token')
+        .where('account_id', '=', accountId)
+        .where('ticket_id', '=', req.params.id)
+        .executeTakeFirstOrThrow();
+      return { result: 'success' as const, token: row.token };
+    },
+  );
+
+  const byToken = async (token: string) => {
+    const s = await db
+      .selectFrom('ticket_surveys as s')
+      .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 's.ticket_id').onRef('t.account_id', '=', 's.account_id'))
+      .innerJoin('accounts as a', 'a.id', 's.account_id')
+      .select(['s.id', 's.account_id', 's.rating', 't.ticket_number', 't.title', 'a.name as company'])
+      .where('s.token', '=', token)
+      .executeTakeFirst();
+    if (!s) throw notFound(SURVEY_STRINGS.notFound);
+    return s;
+  };
+  r.get(
+    '/api/public/surveys/:token',
+    { config: { auth: 'public' }, schema: { params: TokenParams, response: { 200: PublicSurveyAnswer } } },
+    async (req) => {
+      const s = await byToken(req.params.token);
+      return {
+        result: 'success' as const,
+        company: s.company,
+        ticket_number: Number(s.ticket_number),
+        title: s.title,
+        rating: s.rating === null ? null : Number(s.rating),
+      };
+    },
+  );
+  r.post(
+    '/api/public/surveys/:token',
+    {
+      config: { auth: 'public' },
+      schema: { params: TokenParams, body: SurveyAnswerBody, response: { 200: OkAnswer } },
+    },
+    async (req) => {
+      const allowed = await takeHits(db, [{ key: `survey:ip:${req.ip}`, max: 30, windowMs: HOUR_MS }]);
+      if (!allowed) throw new AppError(429, ErrorCode.rateLimited, SURVEY_STRINGS.tooMany);
+      const s = await byToken(req.params.token);
+      // Once: the answer is set only while there is none, so two answers at once keep the first.
+      const set = await db
+        .updateTable('ticket_surveys')
+        .set({ rating: req.body.rating, comment: req.body.comment, answered_at: Date.now() })
+        .where('id', '=', s.id)
+        .where('account_id', '=', s.account_id)
+        .where('rating', 'is', null)
+        .executeTakeFirst();
+      if (Number(set.numUpdatedRows) === 0) throw conflict(SURVEY_STRINGS.answered);
+      return { result: 'success' as const };
+    },
+  );
+}
