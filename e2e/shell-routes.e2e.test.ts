@@ -98,7 +98,6 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
       ['/report/omnichannel', 'Reports'],
       ['/case', 'Case Management'],
       ['/call', 'Calls'],
-      ['/calendar', 'Calendar'],
       ['/interactions', 'Not available yet'],
     ];
     for (const [to, heading] of routes) {

@@ -7,6 +7,7 @@ import { announcementRoutes, announcementSocket } from './modules/announcements/
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from './modules/auth/index.js';
 import { billingRoutes, sandboxProvider, stripeProvider } from './modules/billing/index.js';
+import { calendarRoutes } from './modules/calendar/index.js';
 import { callRoutes } from './modules/calls/index.js';
 import { contactRoutes } from './modules/contacts/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
@@ -202,6 +203,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   contactRoutes(app, { db, conversations });
   formRoutes(app, { db, conversations });
   surveyRoutes(app, { db, conversations });
+  calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });
   kbPublicRoutes(app, {
     db,

@@ -1,6 +1,7 @@
 export * from './auth.js';
 export * from './billing.js';
 export * from './businessHours.js';
+export * from './calendar.js';
 export * from './calls.js';
 export * from './constants.js';
 export * from './contacts.js';

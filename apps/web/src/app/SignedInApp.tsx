@@ -23,7 +23,7 @@ const Call = S('CallScreen');
 const Contacts = lazyScreen(() => import('../features/contacts/ContactsScreen'), 'ContactsScreen');
 const Case = S('CaseScreen');
 const CustomerAnalysis = S('CustomerAnalysisScreen');
-const Calendar = S('CalendarScreen');
+const Calendar = lazyScreen(() => import('../features/calendar/CalendarScreen'), 'CalendarScreen');
 const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'KanbanScreen');
 const Supervisory = S('SupervisoryScreen');
 const CallConfig = lazyScreen(() => import('../features/calls/CallConfigScreen'), 'CallConfigScreen');

@@ -69,3 +69,20 @@ export function pickerToRequestDay(text: string): string {
   if (!m) return '';
   return formatDate(`${m[3]}-${m[2]}-${m[1]}`);
 }
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+/** The calendar's heading: "March 2031" for a month (0-based) of a year. */
+export const monthTitle = (year: number, month: number) => `${MONTHS[month]} ${year}`;

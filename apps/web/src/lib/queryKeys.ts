@@ -157,3 +157,11 @@ export const surveyKeys = {
   /** A survey by its token (the customer's page, signed out). */
   public: (token: string) => ['publicSurvey', token] as const,
 };
+
+export const calendarKeys = {
+  all: ['calendar'] as const,
+  /** The items of a range of days, optionally one contact's. */
+  range: (from: string, to: string, contact: number | null) => ['calendar', 'range', from, to, contact] as const,
+  event: (id: number) => ['calendar', 'event', id] as const,
+  feed: ['calendar', 'feed'] as const,
+};

@@ -405,6 +405,27 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         answered_at: Date.now(),
       })
       .execute();
+    // A's calendar event and an agent's private feed.
+    await db()
+      .insertInto('calendar_events')
+      .values({
+        account_id: aAccountId,
+        title: `event-a-${sfx}`,
+        starts_at: Date.now(),
+        ends_at: Date.now() + 3_600_000,
+        all_day: 0,
+        notes: '',
+        contact_id: keptContact,
+        ticket_id: null,
+        created_by: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('calendar_feeds')
+      .values({ account_id: aAccountId, user_id: agent.id, token: `feed-token-a-${sfx}`, created_at: Date.now() })
+      .execute();
     // A's custom form with an entry (its public token is A's secret too).
     const aForm = await db()
       .insertInto('forms')
@@ -697,6 +718,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `form-a-${sfx}`,
       `form-token-a-${sfx}`,
       `survey-token-a-${sfx}`,
+      `event-a-${sfx}`,
+      `feed-token-a-${sfx}`,
       `survey-comment-a-${sfx}`,
       `label-a-${sfx}`,
       `entry-a-${sfx}`,
@@ -902,6 +925,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       }),
       'POST /api/contacts/import': async () => ({ csv: `name,email\nB one,b1-${uniq()}@b.example\nB two,\n` }),
       'PUT /api/contacts/:id': async () => ({ name: 'Taken over' }),
+      // B's own event; A's events by id are 404 (A's contact named in it is refused with 400).
+      'POST /api/calendar/events': async () => ({ title: 'B event', starts_at: Date.now(), ends_at: Date.now() }),
+      'PUT /api/calendar/events/:id': async () => ({ title: 'Taken over', starts_at: Date.now(), ends_at: Date.now() }),
       // B's own form; A's forms by id are 404.
       'POST /api/forms/settings': async () => ({
         name: 'B form',
@@ -930,6 +956,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         `?entity=${encodeURIComponent(agent.username)}`,
         '?ticket=1',
       ],
+      '/api/calendar': [`?from=${new Date().toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`],
       '/api/contacts/list': [`?keyword=customer-a-${sfx}`, `?searchBar=contact-a-${sfx}`, '?filter=email'],
       '/api/kb/search': [`?q=${kbWord}`, `?q=${encodeURIComponent('kb body')}`],
       '/api/kb/articles': [`?q=${kbWord}`, '?status=published'],

@@ -55,6 +55,8 @@ export interface Database {
   forms: FormsTable;
   form_entries: FormEntriesTable;
   ticket_surveys: TicketSurveysTable;
+  calendar_events: CalendarEventsTable;
+  calendar_feeds: CalendarFeedsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -964,4 +966,29 @@ export interface TicketSurveysTable {
   comment: Generated<string>;
   created_at: number;
   answered_at: number | null;
+}
+
+/** Migration 0039: an account's calendar event. */
+export interface CalendarEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  title: string;
+  starts_at: number;
+  ends_at: number;
+  all_day: number;
+  notes: string;
+  contact_id: number | null;
+  ticket_id: number | null;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0039: a user's private iCalendar feed token. */
+export interface CalendarFeedsTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  token: string;
+  created_at: number;
 }

@@ -4,7 +4,6 @@ import {
   IconBook,
   IconBrain,
   IconBriefcase,
-  IconCalendar,
   IconChartBar,
   IconClock,
   IconEye,
@@ -73,9 +72,6 @@ export const CustomerAnalysisScreen = () => (
     title="Customer Analysis"
     will="It will show what your customers ask about and how they feel, from their conversations."
   />
-);
-export const CalendarScreen = () => (
-  <NotBuilt icon={IconCalendar} title="Calendar" will="It will show your team's appointments, events and holidays." />
 );
 export const SupervisoryScreen = () => (
   <NotBuilt icon={IconEye} title="Supervisory" will="It will give a live view of your agents and queues." />
