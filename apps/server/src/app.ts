@@ -9,6 +9,7 @@ import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from '.
 import { billingRoutes, sandboxProvider, stripeProvider } from './modules/billing/index.js';
 import { calendarRoutes } from './modules/calendar/index.js';
 import { callRoutes } from './modules/calls/index.js';
+import { caseRoutes } from './modules/cases/index.js';
 import { contactRoutes } from './modules/contacts/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import {
@@ -203,6 +204,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   contactRoutes(app, { db, conversations });
   formRoutes(app, { db, conversations });
   surveyRoutes(app, { db, conversations });
+  caseRoutes(app, { db });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });
   kbPublicRoutes(app, {

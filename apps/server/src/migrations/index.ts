@@ -36,6 +36,7 @@ import { m0035_kb } from './0035_kb.js';
 import { m0037_forms } from './0037_forms.js';
 import { m0038_surveys } from './0038_surveys.js';
 import { m0039_calendar } from './0039_calendar.js';
+import { m0040_cases } from './0040_cases.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -76,6 +77,7 @@ const all: Record<string, ParleyMigration> = {
   '0037_forms': m0037_forms,
   '0038_surveys': m0038_surveys,
   '0039_calendar': m0039_calendar,
+  '0040_cases': m0040_cases,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -405,6 +405,43 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         answered_at: Date.now(),
       })
       .execute();
+    // A's case with its ticket and a note on its timeline.
+    const aCase = await db()
+      .insertInto('cases')
+      .values({
+        account_id: aAccountId,
+        title: `case-a-${sfx}`,
+        case_type: '',
+        stage: 'new',
+        owner_id: agent.id,
+        contact_id: keptContact,
+        due_at: null,
+        created_by: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('case_tickets')
+      .values({
+        account_id: aAccountId,
+        case_id: Number(aCase.id),
+        ticket_id: Number(aTicket.id),
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('case_events')
+      .values({
+        account_id: aAccountId,
+        case_id: Number(aCase.id),
+        kind: 'note',
+        text: `case-note-a-${sfx}`,
+        user_id: agent.id,
+        created_at: Date.now(),
+      })
+      .execute();
     // A's calendar event and an agent's private feed.
     await db()
       .insertInto('calendar_events')
@@ -719,6 +756,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `form-token-a-${sfx}`,
       `survey-token-a-${sfx}`,
       `event-a-${sfx}`,
+      `case-a-${sfx}`,
+      `case-note-a-${sfx}`,
       `feed-token-a-${sfx}`,
       `survey-comment-a-${sfx}`,
       `label-a-${sfx}`,
@@ -925,6 +964,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       }),
       'POST /api/contacts/import': async () => ({ csv: `name,email\nB one,b1-${uniq()}@b.example\nB two,\n` }),
       'PUT /api/contacts/:id': async () => ({ name: 'Taken over' }),
+      // B's own case; A's cases by id are 404 (A's owner or contact named in it is refused with 400).
+      'POST /api/cases': async () => ({ title: 'B case' }),
+      'PUT /api/cases/:id': async () => ({ title: 'Taken over' }),
       // B's own event; A's events by id are 404 (A's contact named in it is refused with 400).
       'POST /api/calendar/events': async () => ({ title: 'B event', starts_at: Date.now(), ends_at: Date.now() }),
       'PUT /api/calendar/events/:id': async () => ({ title: 'Taken over', starts_at: Date.now(), ends_at: Date.now() }),
@@ -956,6 +998,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         `?entity=${encodeURIComponent(agent.username)}`,
         '?ticket=1',
       ],
+      '/api/cases': [`?stage=all&q=case-a-${sfx}`],
       '/api/calendar': [`?from=${new Date().toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`],
       '/api/contacts/list': [`?keyword=customer-a-${sfx}`, `?searchBar=contact-a-${sfx}`, '?filter=email'],
       '/api/kb/search': [`?q=${kbWord}`, `?q=${encodeURIComponent('kb body')}`],

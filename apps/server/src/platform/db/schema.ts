@@ -57,6 +57,9 @@ export interface Database {
   ticket_surveys: TicketSurveysTable;
   calendar_events: CalendarEventsTable;
   calendar_feeds: CalendarFeedsTable;
+  cases: CasesTable;
+  case_tickets: CaseTicketsTable;
+  case_events: CaseEventsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -990,5 +993,40 @@ export interface CalendarFeedsTable {
   account_id: number;
   user_id: number;
   token: string;
+  created_at: number;
+}
+
+/** Migration 0040: a case (a customer matter grouping tickets). */
+export interface CasesTable {
+  id: Generated<number>;
+  account_id: number;
+  title: string;
+  case_type: string;
+  stage: string;
+  owner_id: number | null;
+  contact_id: number | null;
+  due_at: number | null;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0040: a ticket of a case. */
+export interface CaseTicketsTable {
+  id: Generated<number>;
+  account_id: number;
+  case_id: number;
+  ticket_id: number;
+  created_at: number;
+}
+
+/** Migration 0040: a line of a case's timeline. */
+export interface CaseEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  case_id: number;
+  kind: string;
+  text: string;
+  user_id: number;
   created_at: number;
 }
