@@ -1,6 +1,6 @@
+import { APPOINTMENT_KEY } from '@parley/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APPOINTMENT_KEY } from '@parley/contracts';
 import {
   apiJson,
   axe,

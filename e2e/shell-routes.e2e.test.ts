@@ -96,7 +96,6 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await signInAs(page, server.url, 'ann');
     const routes: [string, string][] = [
       ['/report/omnichannel', 'Reports'],
-      ['/case', 'Case Management'],
       ['/call', 'Calls'],
       ['/interactions', 'Not available yet'],
     ];

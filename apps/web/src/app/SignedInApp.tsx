@@ -21,7 +21,7 @@ const CallReport = S('CallReportScreen');
 const TicketSummary = lazyScreen(() => import('../features/reports/TicketSummaryScreen'), 'TicketSummaryScreen');
 const Call = S('CallScreen');
 const Contacts = lazyScreen(() => import('../features/contacts/ContactsScreen'), 'ContactsScreen');
-const Case = S('CaseScreen');
+const Case = lazyScreen(() => import('../features/cases/CasesScreen'), 'CasesScreen');
 const CustomerAnalysis = S('CustomerAnalysisScreen');
 const Calendar = lazyScreen(() => import('../features/calendar/CalendarScreen'), 'CalendarScreen');
 const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'KanbanScreen');

@@ -165,3 +165,10 @@ export const calendarKeys = {
   event: (id: number) => ['calendar', 'event', id] as const,
   feed: ['calendar', 'feed'] as const,
 };
+
+export const caseKeys = {
+  all: ['cases'] as const,
+  list: (stage: string, mine: boolean, q: string) => ['cases', 'list', stage, mine, q] as const,
+  one: (id: number) => ['cases', 'one', id] as const,
+  team: ['cases', 'team'] as const,
+};

@@ -1,9 +1,7 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
 import {
-  IconBook,
   IconBrain,
-  IconBriefcase,
   IconChartBar,
   IconClock,
   IconEye,
@@ -58,13 +56,6 @@ export const CallReportScreen = () => (
 );
 export const CallScreen = () => (
   <NotBuilt icon={IconPhone} title="Calls" will="It will list the calls made and taken with the softphone." />
-);
-export const CaseScreen = () => (
-  <NotBuilt
-    icon={IconBriefcase}
-    title="Case Management"
-    will="It will group tickets, chats and calls about one customer problem into a case."
-  />
 );
 export const CustomerAnalysisScreen = () => (
   <NotBuilt
