@@ -113,6 +113,8 @@ export const ProfileData = z.object({
   status: z.string(),
   /** A contact's channel (of the ticket it was found from); '' for a user. */
   channel: z.string(),
+  /** The contact record of a contact found from a ticket (its page: `/contacts/:id`); absent otherwise. */
+  contact_id: z.number().nullable().optional(),
 });
 export type ProfileData = z.infer<typeof ProfileData>;
 

@@ -95,7 +95,7 @@ describe.each(dialects)('contacts (%s)', (dialect) => {
     return Number(t.ticket_id);
   }
 
-  it('CONTACT-10 SEARCH-10 a customer writes by e-mail, then by live chat with the same e-mail: one contact, both conversations', async () => {
+  it('CONTACT-10 SEARCH-10 PROFILE-01 a customer writes by e-mail, then by live chat with the same e-mail: one contact, both conversations', async () => {
     const { admin, agents, token } = await liveChatAccount(call, db(), 1);
     const who = `pat${uniq()}`;
     const mailTicket = await mailFrom(admin, `"Pat Lee" <${who}@Example.com>`);
@@ -126,6 +126,10 @@ describe.each(dialects)('contacts (%s)', (dialect) => {
     const listed = await list(admin.token, `?keyword=${who}`);
     expect(listed.total).toBe(1);
     expect(listed.contacts[0]).toMatchObject({ id: contactId, conversations: 2 });
+    // The profile modal of the ticket's customer names the contact, to open its page.
+    const profile = await call('GET', `/api/user/profile/0?mode=quick&id=${mailTicket}`, { token: admin.token });
+    expect(profile.status, profile.text).toBe(200);
+    expect(profile.body.data.contact_id).toBe(contactId);
     // Another account never sees it.
     const other = await signUpVia(call);
     expect((await list(other.token, `?keyword=${who}`)).total).toBe(0);

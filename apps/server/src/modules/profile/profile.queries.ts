@@ -125,7 +125,7 @@ export async function contactOfTicket(
 ): Promise<Subject> {
   const t = await db
     .selectFrom('tickets')
-    .select(['ticket_number', 'channel', 'name', 'email', 'phone'])
+    .select(['ticket_number', 'channel', 'name', 'email', 'phone', 'contact_id'])
     .where('account_id', '=', viewer.accountId)
     .where('id', '=', q.id)
     .where('channel', 'not in', [...INTERNAL])
@@ -151,6 +151,7 @@ export async function contactOfTicket(
       phone: t.phone,
       status: '',
       channel: t.channel,
+      contact_id: t.contact_id === null ? null : Number(t.contact_id),
     },
   };
 }

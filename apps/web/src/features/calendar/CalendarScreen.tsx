@@ -72,8 +72,18 @@ export function CalendarScreen() {
   const me = state.phase === 'signedIn' ? state.session : null;
   if (me && me.type !== 'admin' && me.permission?.includes('hide_calendar'))
     return <EmptyScreen title={CALENDAR_STRINGS.title} text={CALENDAR_STRINGS.hidden} />;
-  if (eventId) return <EventPage id={Number(eventId)} />;
-  return <MonthView contact={contact ? Number(contact) : null} />;
+  const whole = (v: string) => (/^\d{1,15}$/.test(v) && Number(v) > 0 ? Number(v) : null);
+  if (eventId !== undefined) {
+    const id = whole(eventId);
+    return id === null ? (
+      <EmptyScreen title={CALENDAR_STRINGS.title} text={CALENDAR_STRINGS.notFound} />
+    ) : (
+      <EventPage id={id} />
+    );
+  }
+  if (contact !== undefined && whole(contact) === null)
+    return <EmptyScreen title={CALENDAR_STRINGS.title} text={CALENDAR_STRINGS.contactNotFound} />;
+  return <MonthView contact={contact === undefined ? null : whole(contact)} />;
 }
 
 function MonthView({ contact }: { contact: number | null }) {
@@ -416,7 +426,7 @@ function EventPage({ id }: { id: number }) {
         Calendar
       </Anchor>
       {q.isPending && <Loader size="sm" aria-label="Loading" />}
-      {q.isError && <Text c="red">{errorText(q.error)}</Text>}
+      {q.isError && <EmptyScreen title={CALENDAR_STRINGS.title} text={errorText(q.error)} />}
       {e && (
         <Paper withBorder radius="md" p="md">
           <Stack gap="xs">

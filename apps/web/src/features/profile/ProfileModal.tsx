@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Avatar,
   Badge,
   Button,
@@ -27,7 +28,7 @@ import {
 import { IconRobot, IconWorld } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { formatDay } from '../../lib/dates';
 import { profileKeys } from '../../lib/queryKeys';
 import { profileApi } from './api';
@@ -214,6 +215,11 @@ function Header({ data }: { data: ProfileData }) {
           <Text size="xs" c="dimmed">
             {[data.email, data.phone].filter(Boolean).join(' · ')}
           </Text>
+        )}
+        {data.contact_id != null && (
+          <Anchor component={Link} to={`/contacts/${data.contact_id}`} size="sm" data-testid="profile-contact">
+            Contact page
+          </Anchor>
         )}
       </div>
     </Group>
