@@ -159,3 +159,16 @@ export const PublicSubmitBody = z.object({
   website: z.string().max(500).optional(),
 });
 export const PublicSubmitAnswer = z.object({ result: z.literal('success') });
+
+/**
+ * CONTACT-08, CONTACT-09 (design): references are what an agent can point a customer to: the account's
+ * published knowledge-base and manual articles and its forms that take requests, each with its public
+ * address (relative to the site).
+ */
+export const Reference = z.object({
+  kind: z.enum(['article', 'manual', 'form']),
+  title: z.string(),
+  url: z.string(),
+});
+export type Reference = z.infer<typeof Reference>;
+export const ReferencesAnswer = z.object({ result: z.literal('success'), references: z.array(Reference) });

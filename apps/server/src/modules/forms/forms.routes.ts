@@ -9,6 +9,7 @@ import {
   PublicFormAnswer,
   PublicSubmitAnswer,
   PublicSubmitBody,
+  ReferencesAnswer,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,6 +17,7 @@ import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { takeHits } from '../auth/index.js';
+import { listArticles } from '../kb/index.js';
 import type { Conversations } from '../messages/index.js';
 import { createForm, deleteForm, renewFormToken, updateForm } from './commands/saveForm.js';
 import { submitForm } from './commands/submitForm.js';
@@ -46,6 +48,31 @@ export function formRoutes(
   const user = { auth: 'user' } as const;
   const admin = { auth: 'admin' } as const;
 
+  r.get('/api/proxy/references', { config: user, schema: { response: { 200: ReferencesAnswer } } }, async (req) => {
+    const { accountId } = req.auth!;
+    await mainForm(db, accountId);
+    const site = await db.selectFrom('kb_sites').select('token').where('account_id', '=', accountId).executeTakeFirst();
+    const articles = site ? await listArticles(db, { accountId, status: 'published' }, 200) : [];
+    const forms = await db
+      .selectFrom('forms')
+      .select(['name', 'token'])
+      .where('account_id', '=', accountId)
+      .where('active', '=', 1)
+      .orderBy('main', 'desc')
+      .orderBy('id')
+      .execute();
+    return {
+      result: ok,
+      references: [
+        ...articles.map((a) => ({
+          kind: a.type === 'manual' ? ('manual' as const) : ('article' as const),
+          title: a.title,
+          url: `/support/${a.type}/${a.lang}/${a.slug ?? a.id}?site=${site!.token}`,
+        })),
+        ...forms.map((f) => ({ kind: 'form' as const, title: f.name, url: `/new_ticket/${f.token}` })),
+      ],
+    };
+  });
   r.get('/api/forms', { config: user, schema: { response: { 200: FormsAnswer } } }, async (req) => {
     const { accountId } = req.auth!;
     const main = await mainForm(db, accountId);

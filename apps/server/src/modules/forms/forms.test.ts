@@ -243,4 +243,35 @@ describe.each(dialects)('forms (%s)', (dialect) => {
     for (const q of ['?id=abc', '?id=1&index=-1', '', '?id=0'])
       expect((await call('GET', `/api/contacts/custom${q}`, { token: admin.token })).status).toBe(400);
   });
+
+  it('CONTACT-08 CONTACT-09 references: the published articles and the forms taking requests, with their public addresses', async () => {
+    const admin = await signUpVia(call);
+    const made = await call('POST', '/api/kb/articles', {
+      token: admin.token,
+      body: { type: 'kb', lang: 'en', title: 'Resetting your password', body: 'Open Settings.' },
+    });
+    expect(made.status, made.text).toBe(200);
+    const draft = await call('POST', '/api/kb/articles', {
+      token: admin.token,
+      body: { type: 'kb', lang: 'en', title: 'Draft only', body: 'x' },
+    });
+    expect(draft.status).toBe(200);
+    const articleId = made.body.data.id;
+    const published = await call('POST', `/api/kb/articles/${articleId}/publish`, { token: admin.token });
+    expect(published.status, published.text).toBe(200);
+    const main = (await call('GET', '/api/forms/settings', { token: admin.token })).body.data[0];
+    const r = await call('GET', '/api/proxy/references', { token: admin.token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.references).toEqual([
+      {
+        kind: 'article',
+        title: 'Resetting your password',
+        url: expect.stringMatching(/^\/support\/kb\/en\/\d+\?site=[\w-]+$/),
+      },
+      { kind: 'form', title: FORM_STRINGS.mainName, url: `/new_ticket/${main.token}` },
+    ]);
+    const other = await signUpVia(call);
+    const theirs = (await call('GET', '/api/proxy/references', { token: other.token })).body.references;
+    expect(theirs.map((x: { title: string }) => x.title)).toEqual([FORM_STRINGS.mainName]);
+  });
 });
