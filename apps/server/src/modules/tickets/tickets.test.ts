@@ -563,6 +563,7 @@ describe.each(dialects)('tickets (%s)', (dialect) => {
         encryption_method: '',
         default_chat: false,
         userId: null,
+        contact: null,
       });
     }
     const theirs = fixture.find((x) => x.account_id === b.accountId)!;

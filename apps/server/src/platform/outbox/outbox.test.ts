@@ -996,15 +996,17 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     const time = manualClock();
     const t = await atCommitRelay(s, 'node-lets-go', () => time());
     const { accountId } = t;
-    // Event 2 is committed and leased by another node; this node never sees it fanned out.
-    const two = await s.db
-      .transaction()
-      .execute((trx) => appendEvent(trx, { accountId, type: 'test.elsewhere', payload: {} }));
-    await s.db
-      .updateTable('events')
-      .set({ lease_owner: 'other-node', lease_until: Date.now() + 60_000 })
-      .where('id', '=', two.id)
-      .execute();
+    // Event 2 is committed and leased by another node; this node never sees it fanned out. The lease is
+    // taken in the same transaction, so this node's poll never finds it free in between.
+    const two = await s.db.transaction().execute(async (trx) => {
+      const e = await appendEvent(trx, { accountId, type: 'test.elsewhere', payload: {} });
+      await trx
+        .updateTable('events')
+        .set({ lease_owner: 'other-node', lease_until: Date.now() + 60_000 })
+        .where('id', '=', e.id)
+        .execute();
+      return e;
+    });
     await emit(s.db, accountId, 'test.third');
     await emit(s.db, accountId, 'test.fourth');
     expect(t.r.waitingForPredecessor).toBe(2);
