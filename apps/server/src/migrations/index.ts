@@ -32,6 +32,7 @@ import { m0031_graph_mailboxes } from './0031_graph_mailboxes.js';
 import { m0032_search } from './0032_search.js';
 import { m0033_billing } from './0033_billing.js';
 import { m0034_contacts } from './0034_contacts.js';
+import { m0036_contacts_indexes } from './0036_contacts_indexes.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -68,6 +69,7 @@ const all: Record<string, ParleyMigration> = {
   '0032_search': m0032_search,
   '0033_billing': m0033_billing,
   '0034_contacts': m0034_contacts,
+  '0036_contacts_indexes': m0036_contacts_indexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -45,11 +45,11 @@ const kindOf = (dataType: string) => {
 };
 
 /**
- * SQLite's full-text index of the search (migration 0032): FTS5 virtual tables and their shadow tables. They
- * hold no rows of their own, only an index over messages and tickets (whose rows carry account_id); on
- * Postgres the same index is a GIN index, not a table.
+ * SQLite's full-text indexes (the search's of migration 0032, the contact names' of 0036): FTS5 virtual tables
+ * and their shadow tables. They hold no rows of their own, only an index over messages, tickets and contacts
+ * (whose rows carry account_id); on Postgres the same index is a GIN index, not a table.
  */
-const isSearchIndex = (name: string) => /^(messages|tickets)_fts(_(data|idx|docsize|config|content))?$/.test(name);
+const isSearchIndex = (name: string) => /^(messages|tickets|contacts)_fts(_(data|idx|docsize|config|content))?$/.test(name);
 
 async function tables(db: DB): Promise<TableMetadata[]> {
   const all = await db.introspection.getTables();
