@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../platform/db/db.js';
-import type { ParleyMigration } from './helpers.js';
+import { columns, type ParleyMigration } from './helpers.js';
 
 /**
  * Indexes for the contacts list at a million contacts (bench/README.md, `contacts`):
@@ -16,9 +16,25 @@ import type { ParleyMigration } from './helpers.js';
  *     extension ships with Postgres (contrib) and is trusted (a database owner may create it); where it
  *     cannot be created the index is left out and the same query scans, slower but with the same answer.
  * - `tickets_open_contact_idx`: the contacts with an open conversation (the list's `open` filter).
+ * - `contact_counts`: how many contacts of an account are not merged away, kept by triggers in the writing
+ *   transaction (as `ticket_counts` of 0016, so no write path can forget it): the list's total without a
+ *   keyword or filter reads it instead of counting a million index entries. Postgres: statement-level
+ *   triggers over transition tables, and an update touches the counter only when a contact is merged away
+ *   or back (not on the `last_seen_at` of every conversation); SQLite: row-level triggers. On delete it is
+ *   only decremented: an account's cascade delete removes its counter in the same statement.
  */
 export const m0036_contacts_indexes: ParleyMigration = {
   async up(db: Kysely<unknown>, dialect: Dialect) {
+    const c = columns(dialect);
+    await db.schema
+      .createTable('contact_counts')
+      .ifNotExists()
+      .addColumn('account_id', c.big, (x) => x.primaryKey().references('accounts.id').onDelete('cascade'))
+      .addColumn('n', c.big, (x) => x.notNull())
+      .execute();
+    await (dialect === 'postgres' ? countTriggersPostgres(db) : countTriggersSqlite(db));
+    await sql`insert into contact_counts (account_id, n)
+      select account_id, count(*) from contacts where merged_into is null group by account_id`.execute(db);
     await sql`create index if not exists contacts_visible_idx on contacts (account_id, last_seen_at, id)
       where merged_into is null`.execute(db);
     await sql`create index if not exists tickets_open_contact_idx on tickets (account_id, contact_id)
@@ -54,3 +70,52 @@ export const m0036_contacts_indexes: ParleyMigration = {
     await sql`insert into contacts_fts(contacts_fts) values ('rebuild')`.execute(db);
   },
 };
+
+async function countTriggersSqlite(db: Kysely<unknown>): Promise<void> {
+  await sql`create trigger contact_count_insert after insert on contacts when new.merged_into is null begin
+    insert into contact_counts (account_id, n) values (new.account_id, 1)
+      on conflict (account_id) do update set n = n + 1;
+  end`.execute(db);
+  await sql`create trigger contact_count_merge after update of merged_into on contacts
+    when (old.merged_into is null) <> (new.merged_into is null) begin
+    insert into contact_counts (account_id, n)
+      values (new.account_id, case when new.merged_into is null then 1 else -1 end)
+      on conflict (account_id) do update set n = n + excluded.n;
+  end`.execute(db);
+  await sql`create trigger contact_count_delete after delete on contacts when old.merged_into is null begin
+    update contact_counts set n = n - 1 where account_id = old.account_id;
+  end`.execute(db);
+}
+
+async function countTriggersPostgres(db: Kysely<unknown>): Promise<void> {
+  const upsert = sql.raw('on conflict (account_id) do update set n = c.n + excluded.n');
+  await sql`create or replace function parley_contact_count() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into contact_counts as c (account_id, n)
+      select account_id, count(*) from new_rows where merged_into is null group by 1 order by 1
+      ${upsert};
+  elsif tg_op = 'UPDATE' then
+    insert into contact_counts as c (account_id, n)
+      select account_id, sum(k) from (
+        select account_id, 1 as k from new_rows where merged_into is null
+        union all
+        select account_id, -1 from old_rows where merged_into is null
+      ) d
+      group by 1 having sum(k) <> 0 order by 1
+      ${upsert};
+  else
+    update contact_counts c set n = c.n - d.n
+      from (select account_id, count(*) as n from old_rows where merged_into is null group by 1) d
+      where c.account_id = d.account_id;
+  end if;
+  return null;
+end $$`.execute(db);
+  await sql`create trigger contact_count_insert after insert on contacts referencing new table as new_rows
+    for each statement execute function parley_contact_count()`.execute(db);
+  await sql`create trigger contact_count_update after update on contacts
+    referencing old table as old_rows new table as new_rows
+    for each statement execute function parley_contact_count()`.execute(db);
+  await sql`create trigger contact_count_delete after delete on contacts referencing old table as old_rows
+    for each statement execute function parley_contact_count()`.execute(db);
+}

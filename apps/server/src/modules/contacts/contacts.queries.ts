@@ -186,7 +186,12 @@ export async function listContacts(
       .limit(q.pagination)
       .offset((q.page - 1) * q.pagination)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    // Every contact not merged away: the counter of migration 0036 rather than a count of each of them.
+    q.keyword.trim() === '' && q.filter === 'all'
+      ? sql<{ n: number }>`select n from contact_counts where account_id = ${accountId}`
+          .execute(db)
+          .then((r) => r.rows[0] ?? { n: 0 })
+      : base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
     contacts: await rowsOf(db, accountId, page),
