@@ -26,7 +26,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CompiledQuery, type KyselyPlugin, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { createParley, type Parley } from '../apps/server/src/app.js';
 import { linkConversation } from '../apps/server/src/modules/contacts/commands/linkConversation.js';
 import { listContacts } from '../apps/server/src/modules/contacts/contacts.queries.js';
@@ -34,7 +34,7 @@ import { resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
 import type { DB, Dialect } from '../apps/server/src/platform/db/db.js';
 import type { Database } from '../apps/server/src/platform/db/schema.js';
-import { fmt, freshBenchDatabase, percentile } from './lib/common.js';
+import { capture, fmt, freshBenchDatabase, nowMs, percentile, series } from './lib/common.js';
 
 interface Options {
   contacts: number;
@@ -53,16 +53,9 @@ function parseOptions(argv: string[]): Options {
   return o;
 }
 
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const BATCH = 50_000;
 const DAY = 86_400_000;
 const PAGE = 20;
-
-/** The integers lo..hi in either dialect, as a FROM item `alias(col)`. */
-const series = (dialect: Dialect, lo: number, hi: number, alias = 's', col = 'i') =>
-  dialect === 'postgres'
-    ? sql`generate_series(${sql.lit(lo)}::bigint, ${sql.lit(hi)}::bigint) as ${sql.raw(`${alias}(${col})`)}`
-    : sql`(with recursive r(${sql.raw(col)}) as (select ${sql.lit(lo)} union all select ${sql.raw(col)} + 1 from r where ${sql.raw(col)} < ${sql.lit(hi)}) select ${sql.raw(col)} from r) as ${sql.raw(alias)}`;
 
 /** Fixed-width word lists, picked with `substr`, the same in both dialects. */
 const FIRST = ['Maria', 'John', 'Aisha', 'Wei', 'Priya', 'Ahmad', 'Siti', 'David', 'Mei', 'Raj'];
@@ -157,21 +150,6 @@ async function seed(db: DB, dialect: Dialect, accountId: number, o: Options, now
   if (dialect === 'postgres') await sql`vacuum analyze`.execute(db);
   else await sql`analyze`.execute(db);
   process.stdout.write(`  vacuum/analyze in ${((nowMs() - t) / 1000).toFixed(1)} s\n`);
-}
-
-/** Runs `fn` with a handle whose queries are compiled and recorded (and still executed). */
-async function capture(db: DB, fn: (db: DB) => Promise<unknown>): Promise<CompiledQuery[]> {
-  const out: CompiledQuery[] = [];
-  const executor = db.getExecutor();
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node, queryId }) => {
-      out.push(executor.compileQuery(node, queryId));
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  await fn(db.withPlugin(plugin));
-  return out;
 }
 
 class Rollback extends Error {}
