@@ -49,7 +49,8 @@ const kindOf = (dataType: string) => {
  * and their shadow tables. They hold no rows of their own, only an index over messages, tickets and contacts
  * (whose rows carry account_id); on Postgres the same index is a GIN index, not a table.
  */
-const isSearchIndex = (name: string) => /^(messages|tickets|contacts)_fts(_(data|idx|docsize|config|content))?$/.test(name);
+const isSearchIndex = (name: string) =>
+  /^(messages|tickets|contacts)_fts(_(data|idx|docsize|config|content))?$/.test(name);
 
 async function tables(db: DB): Promise<TableMetadata[]> {
   const all = await db.introspection.getTables();
