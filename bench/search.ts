@@ -26,7 +26,7 @@ import { createParley, type Parley } from '../apps/server/src/app.js';
 import { resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
 import type { DB, Dialect } from '../apps/server/src/platform/db/db.js';
-import { fmt, freshBenchDatabase, percentile } from './lib/common.js';
+import { fmt, freshBenchDatabase, nowMs, percentile, series } from './lib/common.js';
 
 interface Options {
   messages: number;
@@ -45,14 +45,8 @@ function parseOptions(argv: string[]): Options {
   return o;
 }
 
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const BATCH = 50_000;
 const PER_TICKET = 10;
-
-const series = (dialect: Dialect, lo: number, hi: number, alias = 's', col = 'i') =>
-  dialect === 'postgres'
-    ? sql`generate_series(${sql.lit(lo)}::bigint, ${sql.lit(hi)}::bigint) as ${sql.raw(`${alias}(${col})`)}`
-    : sql`(with recursive r(${sql.raw(col)}) as (select ${sql.lit(lo)} union all select ${sql.raw(col)} + 1 from r where ${sql.raw(col)} < ${sql.lit(hi)}) select ${sql.raw(col)} from r) as ${sql.raw(alias)}`;
 
 async function seed(db: DB, dialect: Dialect, accountId: number, o: Options): Promise<void> {
   const tickets = Math.ceil(o.messages / PER_TICKET);

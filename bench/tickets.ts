@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TICKET_LOAD2_STEP, TICKET_PAGE_SIZE, TicketLoadQuery } from '@parley/contracts';
-import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { createParley, type Parley } from '../apps/server/src/app.js';
 import {
   assertOwned,
@@ -34,7 +34,7 @@ import {
 import { createSession, resolveSession } from '../apps/server/src/platform/auth/sessions.js';
 import { loadConfig } from '../apps/server/src/platform/config.js';
 import { type DB, type Dialect, openDatabase } from '../apps/server/src/platform/db/db.js';
-import { fmt, freshBenchDatabase, keptBenchDatabase, percentile } from './lib/common.js';
+import { capture, fmt, freshBenchDatabase, keptBenchDatabase, nowMs, percentile, series } from './lib/common.js';
 
 interface Options {
   tickets: number;
@@ -54,19 +54,12 @@ function parseOptions(argv: string[], pg: boolean): Options {
   return o;
 }
 
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const DAY = 86_400_000;
 const LABELS = 20;
 const DEPARTMENTS = 10;
 const USERS = 8;
 /** Rows per INSERT ... SELECT statement (one transaction each). */
 const BATCH = 50_000;
-
-/** The integers lo..hi in either dialect, as a FROM item `alias(col)`. */
-const series = (dialect: Dialect, lo: number, hi: number, alias = 's', col = 'i') =>
-  dialect === 'postgres'
-    ? sql`generate_series(${sql.lit(lo)}::bigint, ${sql.lit(hi)}::bigint) as ${sql.raw(`${alias}(${col})`)}`
-    : sql`(with recursive r(${sql.raw(col)}) as (select ${sql.lit(lo)} union all select ${sql.raw(col)} + 1 from r where ${sql.raw(col)} < ${sql.lit(hi)}) select ${sql.raw(col)} from r) as ${sql.raw(alias)}`;
 
 interface Seeded {
   labels: number[];
@@ -214,21 +207,6 @@ async function seed(db: DB, dialect: Dialect, accountId: number, userId: number,
   }
   process.stdout.write(`  vacuum/analyze in ${((nowMs() - t) / 1000).toFixed(1)} s\n`);
   return { labels, departments, now };
-}
-
-/** Runs `fn` with a handle whose queries are compiled and recorded (and still executed). */
-async function capture(db: DB, fn: (db: DB) => Promise<unknown>): Promise<CompiledQuery[]> {
-  const out: CompiledQuery[] = [];
-  const executor = db.getExecutor();
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node, queryId }) => {
-      out.push(executor.compileQuery(node, queryId));
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  await fn(db.withPlugin(plugin));
-  return out;
 }
 
 interface Case {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { sql } from 'kysely';
-import { openDatabase } from '../../apps/server/src/platform/db/db.js';
+import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
+import { type DB, type Dialect, openDatabase } from '../../apps/server/src/platform/db/db.js';
 
-/** Shared by the benchmarks: a throw-away Postgres database, percentiles and number formatting. */
+/** Shared by the benchmarks: a throw-away Postgres database, seeding and capturing SQL, percentiles, formatting. */
 
 /** A fresh database on BENCH_DATABASE_URL's server; `drop()` removes it. */
 export async function freshBenchDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -70,3 +70,26 @@ export const percentile = (sorted: Float64Array, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 export const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
+
+export const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** The integers lo..hi in either dialect, as a FROM item `alias(col)`, for set-based `INSERT ... SELECT` seeds. */
+export const series = (dialect: Dialect, lo: number, hi: number, alias = 's', col = 'i') =>
+  dialect === 'postgres'
+    ? sql`generate_series(${sql.lit(lo)}::bigint, ${sql.lit(hi)}::bigint) as ${sql.raw(`${alias}(${col})`)}`
+    : sql`(with recursive r(${sql.raw(col)}) as (select ${sql.lit(lo)} union all select ${sql.raw(col)} + 1 from r where ${sql.raw(col)} < ${sql.lit(hi)}) select ${sql.raw(col)} from r) as ${sql.raw(alias)}`;
+
+/** Runs `fn` with a handle whose queries are compiled and recorded (and still executed). */
+export async function capture(db: DB, fn: (db: DB) => Promise<unknown>): Promise<CompiledQuery[]> {
+  const out: CompiledQuery[] = [];
+  const executor = db.getExecutor();
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      out.push(executor.compileQuery(node, queryId));
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  await fn(db.withPlugin(plugin));
+  return out;
+}

@@ -33,6 +33,7 @@ import { m0032_search } from './0032_search.js';
 import { m0033_billing } from './0033_billing.js';
 import { m0034_contacts } from './0034_contacts.js';
 import { m0035_kb } from './0035_kb.js';
+import { m0036_contacts_indexes } from './0036_contacts_indexes.js';
 import { m0037_forms } from './0037_forms.js';
 import { m0038_surveys } from './0038_surveys.js';
 import { m0039_calendar } from './0039_calendar.js';
@@ -74,6 +75,7 @@ const all: Record<string, ParleyMigration> = {
   '0033_billing': m0033_billing,
   '0034_contacts': m0034_contacts,
   '0035_kb': m0035_kb,
+  '0036_contacts_indexes': m0036_contacts_indexes,
   '0037_forms': m0037_forms,
   '0038_surveys': m0038_surveys,
   '0039_calendar': m0039_calendar,

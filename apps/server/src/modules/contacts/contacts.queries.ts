@@ -8,32 +8,60 @@ import {
   WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type DB, likeEscape } from '../../platform/db/db.js';
+import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 
 type ListQuery = { keyword: string; filter: string; pagination: number; page: number };
 type ContactsEb = ExpressionBuilder<Database & { c: Database['contacts'] }, 'c'>;
 
-/** Contacts of the account that match the keyword (a prefix of a word of the name, or of an address). */
-function matching(accountId: number, keyword: string) {
+/** Above every character: `k <= v < k + TOP` holds for the values that start with `k`, byte-wise. */
+const TOP = '\u{10FFFF}';
+
+/**
+ * The FTS5 query of a keyword's pieces (split at spaces), each a quoted phrase whose last word is a prefix:
+ * every contact whose name has the keyword at the start of a word matches it (and a few more, which the LIKE
+ * then drops). Null when no piece has a letter or digit to look for.
+ */
+function ftsQuery(k: string): string | null {
+  const pieces = k.split(/\s+/).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  return pieces.length === 0 ? null : pieces.map((p) => `"${p.replaceAll('"', '""')}"*`).join(' AND ');
+}
+
+/**
+ * Contacts of the account that match the keyword (a prefix of a word of the name, or of an address). The ids
+ * come from indexes (migration 0036) rather than from a test of every contact: addresses by a byte-wise
+ * range, the name by its trigram index (Postgres) or by the FTS5 word index (SQLite).
+ */
+function matching(db: DB, accountId: number, keyword: string) {
   const k = keyword.trim().toLowerCase();
+  const pg = onPostgres(db);
   return (eb: ContactsEb) => {
     if (!k) return sql<boolean>`1 = 1`;
     const prefix = `${likeEscape(k)}%`;
-    return eb.or([
-      sql<boolean>`c.name_lower like ${prefix} escape '!'`,
-      sql<boolean>`c.name_lower like ${`% ${prefix}`} escape '!'`,
-      eb(
-        'c.id',
-        'in',
-        eb
-          .selectFrom('contact_identifiers as ci')
-          .select('ci.contact_id')
-          .where('ci.account_id', '=', accountId)
-          .where('ci.kind', 'in', IDENTIFIER_KINDS)
-          .where(sql<boolean>`ci.value like ${prefix} escape '!'`),
-      ),
-    ]);
+    const nameLike = (col: string) =>
+      sql<boolean>`(${sql.ref(col)} like ${prefix} escape '!' or ${sql.ref(col)} like ${`% ${prefix}`} escape '!')`;
+    const byAddress = eb
+      .selectFrom('contact_identifiers as ci')
+      .select('ci.contact_id as id')
+      .where('ci.account_id', '=', accountId)
+      .where('ci.kind', 'in', IDENTIFIER_KINDS)
+      .where(
+        pg
+          ? sql<boolean>`ci.value ~>=~ ${k} and ci.value ~<~ ${k + TOP}`
+          : sql<boolean>`ci.value >= ${k} and ci.value < ${k + TOP}`,
+      )
+      .where(sql<boolean>`ci.value like ${prefix} escape '!'`);
+    // SQLite: the FTS5 word-prefix matches are a superset, which the LIKE narrows to the same answer.
+    const fts = pg ? null : ftsQuery(k);
+    const byName = eb
+      .selectFrom('contacts as n')
+      .select('n.id')
+      .where('n.account_id', '=', accountId)
+      .$if(fts !== null, (w) =>
+        w.where('n.id', 'in', sql<number>`(select rowid from contacts_fts where contacts_fts match ${fts})`),
+      )
+      .where(nameLike('n.name_lower'));
+    return eb('c.id', 'in', byName.union(byAddress));
   };
 }
 
@@ -55,13 +83,18 @@ function filtered(accountId: number, filter: string) {
       case 'none':
         return eb.not(has(IDENTIFIER_KINDS));
       case 'open':
-        return eb.exists(
+        // Written as the predicate of `tickets_open_contact_idx` (migration 0036), literals included, so
+        // SQLite can use that partial index.
+        return eb(
+          'c.id',
+          'in',
           eb
             .selectFrom('tickets as t')
-            .select('t.id')
+            .select('t.contact_id')
             .where('t.account_id', '=', accountId)
-            .whereRef('t.contact_id', '=', 'c.id')
-            .where('t.closed', 'not in', DONE_TICKET_STATUSES),
+            .where(
+              sql<boolean>`t.contact_id is not null and t.closed not in (${sql.join(DONE_TICKET_STATUSES.map((n) => sql.lit(n)))})`,
+            ),
         );
       default:
         return sql<boolean>`1 = 1`;
@@ -143,7 +176,7 @@ export async function listContacts(
     .selectFrom('contacts as c')
     .where('c.account_id', '=', accountId)
     .where('c.merged_into', 'is', null)
-    .where(matching(accountId, q.keyword))
+    .where(matching(db, accountId, q.keyword))
     .where(filtered(accountId, q.filter));
   const [page, total] = await Promise.all([
     base
@@ -153,7 +186,12 @@ export async function listContacts(
       .limit(q.pagination)
       .offset((q.page - 1) * q.pagination)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    // Every contact not merged away: the counter of migration 0036 rather than a count of each of them.
+    q.keyword.trim() === '' && q.filter === 'all'
+      ? sql<{ n: number }>`select n from contact_counts where account_id = ${accountId}`
+          .execute(db)
+          .then((r) => r.rows[0] ?? { n: 0 })
+      : base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
     contacts: await rowsOf(db, accountId, page),
@@ -289,7 +327,7 @@ export async function findContacts(db: DB, accountId: number, keyword: string, l
     .select(['c.id', 'c.name', 'c.salutation', 'c.last_seen_at', 'c.created_at'])
     .where('c.account_id', '=', accountId)
     .where('c.merged_into', 'is', null)
-    .where(matching(accountId, keyword))
+    .where(matching(db, accountId, keyword))
     .orderBy('c.last_seen_at', 'desc')
     .orderBy('c.id', 'desc')
     .limit(limit)

@@ -130,10 +130,63 @@ describe.each(dialects)('contacts (%s)', (dialect) => {
     const profile = await call('GET', `/api/user/profile/0?mode=quick&id=${mailTicket}`, { token: admin.token });
     expect(profile.status, profile.text).toBe(200);
     expect(profile.body.data.contact_id).toBe(contactId);
+    // Both conversations are open: the contact is under the open filter, the keyword's contacts without any are not.
+    expect((await list(admin.token, `?keyword=${who}&filter=open`)).total).toBe(1);
+    expect((await list(admin.token, '?keyword=nobody-here&filter=open')).total).toBe(0);
     // Another account never sees it.
     const other = await signUpVia(call);
     expect((await list(other.token, `?keyword=${who}`)).total).toBe(0);
     expect((await call('GET', `/api/contacts/${contactId}`, { token: other.token })).status).toBe(404);
+  });
+
+  it('CONTACT list keyword: a prefix of any word of the name or of an address, as typed; merged contacts and other accounts left out', async () => {
+    const admin = await signUpVia(call);
+    const tag = `zx${uniq()
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase()}`;
+    const make = async (name: string, identifiers: { kind: string; value: string }[] = []) => {
+      const r = await call('POST', '/api/contacts', { token: admin.token, body: { name, identifiers } });
+      expect(r.status, r.text).toBe(200);
+      return r.body.id as number;
+    };
+    const three = await make(`Mary ${tag}ann Lee-Smith`, [{ kind: 'email', value: `m.${tag}@example.com` }]);
+    const accent = await make(`José ${tag}ñu`);
+    const odd = await make(`O'Brien (${tag}) 100%`);
+    const under = await make(`Kim ${tag}_x`);
+    const gone = await make(`Gone ${tag}ann`);
+    const kept = await make(`Kept ${tag}`);
+    expect(
+      (await call('POST', `/api/contacts/${kept}/merge`, { token: admin.token, body: { from: gone } })).status,
+    ).toBe(200);
+    const ids = async (keyword: string) =>
+      (await list(admin.token, `?keyword=${encodeURIComponent(keyword)}&pagination=50`)).contacts
+        .map((c: { id: number }) => c.id)
+        .sort((a: number, b: number) => a - b);
+    // A word that is not the first, its prefix, the whole name's prefix, a later word, any case.
+    expect(await ids(`${tag}ann`)).toEqual([three]);
+    expect(await ids(`${tag}AN`)).toEqual([three]);
+    expect(await ids(`mary ${tag}a`)).toEqual([three]);
+    expect(await ids('lee-smi')).toContain(three);
+    // Not the middle of a word: "smith" follows a hyphen, not a space.
+    expect(await ids(`${tag}ann lee-smith`)).toEqual([three]);
+    expect(await ids('ee-smith')).not.toContain(three);
+    // An address prefix; an accent is kept as typed (no folding); punctuation and LIKE's own characters.
+    expect(await ids(`m.${tag}@exa`)).toEqual([three]);
+    expect(await ids(`${tag}ñ`)).toEqual([accent]);
+    expect(await ids(`${tag}n`)).toEqual([]);
+    expect(await ids(`(${tag})`)).toEqual([odd]);
+    expect(await ids('100%')).toContain(odd);
+    expect(await ids(`${tag}_`)).toEqual([under]);
+    expect(await ids(`${tag}%`)).toEqual([]);
+    // The merged contact is left out; the one it went to stays, and the total counts the same rows.
+    expect(await ids(`kept ${tag}`)).toEqual([kept]);
+    expect(await ids(`gone ${tag}`)).toEqual([]);
+    // "(tag)" starts with a parenthesis, so the bare tag finds the other four.
+    expect((await list(admin.token, `?keyword=${tag}`)).total).toBe(4);
+    // Without a keyword the total is the account's counter (migration 0036): six made, one merged away.
+    expect((await list(admin.token)).total).toBe(5);
+    const other = await signUpVia(call);
+    expect((await list(other.token, `?keyword=${tag}`)).total).toBe(0);
   });
 
   it('CONTACT merge two contacts, then undo: both are back exactly as before', async () => {

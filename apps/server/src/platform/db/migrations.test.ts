@@ -45,12 +45,13 @@ const kindOf = (dataType: string) => {
 };
 
 /**
- * SQLite's full-text index of the search (migration 0032): FTS5 virtual tables and their shadow tables. They
- * hold no rows of their own, only an index over messages and tickets (whose rows carry account_id); on
- * Postgres the same index is a GIN index, not a table. Migration 0035 adds the same over kb_articles.
+ * SQLite's full-text indexes (the search's of migration 0032, the contact names' of 0036, the knowledge base's
+ * of 0035): FTS5 virtual tables and their shadow tables. They hold no rows of their own, only an index over
+ * messages, tickets, contacts and articles (whose rows carry account_id); on Postgres the same index is a GIN
+ * index, not a table.
  */
 const isSearchIndex = (name: string) =>
-  /^(messages|tickets|kb_articles)_fts(_(data|idx|docsize|config|content))?$/.test(name);
+  /^(messages|tickets|contacts|kb_articles)_fts(_(data|idx|docsize|config|content))?$/.test(name);
 
 async function tables(db: DB): Promise<TableMetadata[]> {
   const all = await db.introspection.getTables();
