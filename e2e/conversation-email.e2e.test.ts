@@ -9,6 +9,7 @@ import {
   axe,
   launchBrowser,
   newContext,
+  painted,
   type RunningServer,
   screenshot,
   seedWorkspace,
@@ -319,10 +320,21 @@ describe('the e-mail reply composer in Chromium', () => {
     await screenshot(page, 'conversation-email-mailbox-failed-light');
     expect(await axe(page, '[data-testid="conversation-pane"]')).toEqual([]);
     const refused = sink.refusals.count;
+    // The retry's answer is held until the socket has brought "sending" and then "failed" again: coming last,
+    // it must not put the reply back to "Sending…".
+    await page.route('**/api/ticket/message/reply/retry', async (route) => {
+      const answer = await route.fetch();
+      await expect.poll(() => sink.refusals.count, { timeout: 15_000 }).toBe(refused + 1);
+      await expect.poll(() => state.getAttribute('data-state'), { timeout: 15_000 }).toBe('failed');
+      await route.fulfill({ response: answer });
+    });
+    const answered = page.waitForResponse('**/api/ticket/message/reply/retry');
     await page.getByRole('button', { name: 'Retry' }).click();
     // Sent again and refused again by the same server: failed once more, the words shown again.
-    await expect.poll(() => sink.refusals.count).toBe(refused + 1);
-    await expect.poll(() => state.getAttribute('data-state')).toBe('failed');
+    await answered;
+    await painted(page);
+    expect(await state.getAttribute('data-state')).toBe('failed');
+    expect(await page.getByRole('button', { name: 'Retry' }).isEnabled()).toBe(true);
     const last = await apiJson(`${server.url}/api/ticket/data3/${tickets.mailbox}/0`, 'GET', undefined, adminToken);
     expect(last.data.at(-1).email).toMatchObject({ state: 'failed', error: expect.stringContaining('550 5.1.1') });
   });

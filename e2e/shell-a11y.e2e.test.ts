@@ -67,7 +67,7 @@ describe('SHELL accessibility of the remaining shell screens in Chromium', () =>
         ['/contact', 'Contact'],
         ['/end/livechat', 'Live Chat Ended'],
         ['/survey/abc123', 'Survey'],
-        ['/new_ticket/abc123', 'New ticket'],
+        ['/new_ticket/abc123', 'Form not found.'],
         ['/meeting/abc123', 'Meeting'],
         ['/dashboard/7', 'Dashboard'],
         ['/support/kb/en', 'Knowledgebase'],

@@ -153,6 +153,9 @@ describe('Web Push in Chromium', () => {
       if (r.method() === 'POST' && r.url().endsWith('/api/fcm/token')) answered++;
     });
     await signInAs(page, server.url, 'demo-agent1');
+    // The home page registers too: that one is answered before the page is left, or leaving would cancel it
+    // in the browser (sent, never finished) while the server may still store it.
+    await expect.poll(() => sent.length > 0 && answered === sent.length, { timeout: 10_000 }).toBe(true);
     await page.goto(`${server.url}/settings/appearance`);
     await page.getByTestId('notification-settings').waitFor();
     const stored = () =>

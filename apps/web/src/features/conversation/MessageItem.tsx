@@ -24,7 +24,7 @@ import { useServices } from '../../lib/services';
 import { toast } from '../../ui/toast';
 import { conversationApi } from './api';
 import { MessageBody } from './MessageBody';
-import { applyEmailState, type ShownMessage } from './model';
+import type { ShownMessage } from './model';
 import { NoteForm, Notes } from './Notes';
 import { outbox } from './outbox';
 import { type SenderTarget, useConversationParts } from './parts';
@@ -105,9 +105,12 @@ function ReactionPicker({ m, me }: { m: Message; me: string }) {
  * "Failed: <the server's words>" with Retry when it was refused.
  */
 function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
-  const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const state = m.email?.state;
+  // The e-mail state a retry was asked from. The socket brings every change after it (sending, then sent or
+  // failed again), and may bring them before the retry's own answer: so the answer never writes the state; it
+  // only shows "Sending…" while nothing newer has come.
+  const [retriedFrom, setRetriedFrom] = useState<Message['email'] | null>(null);
+  const state = retriedFrom !== null && retriedFrom === m.email ? 'sending' : m.email?.state;
   if (state === 'sending')
     return (
       <Text size="xs" c="dimmed" ta={align} data-testid="message-email-state" data-state="sending">
@@ -116,10 +119,11 @@ function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
     );
   if (state !== 'failed') return null;
   const retry = async () => {
+    const from = m.email;
     setBusy(true);
     try {
-      const r = await conversationApi.retryEmail(m.id);
-      qc.setQueryData<ConversationData>(conversationKeys.one(m.ticketId), (d) => (d ? applyEmailState(d, r.data) : d));
+      await conversationApi.retryEmail(m.id);
+      setRetriedFrom(from ?? null);
     } catch (e) {
       fail(e);
     } finally {

@@ -187,7 +187,7 @@ export const applyReading = (
   reading: Partial<Pick<Message, 'emotion_2' | 'context'>>,
 ): ConversationData => mapMessage(d, messageId, (m) => ({ ...m, ...reading }));
 
-/** A mailbox reply's e-mail state (`messageEmailState`, or the answer of a retry). */
+/** A mailbox reply's e-mail state, as `messageEmailState` brings it. */
 export const applyEmailState = (d: ConversationData, e: MessageEmailStateEvent): ConversationData =>
   mapMessage(d, e.messageId, (m) =>
     m.email
