@@ -10,6 +10,15 @@ import { billingRoutes, sandboxProvider, stripeProvider } from './modules/billin
 import { calendarRoutes } from './modules/calendar/index.js';
 import { callRoutes } from './modules/calls/index.js';
 import { caseRoutes } from './modules/cases/index.js';
+import {
+  type ChannelAdapter,
+  channelRoutes,
+  failInterruptedChannelReplies,
+  sendChannelReplies,
+  storeWebhooks,
+  telegramAdapter,
+  whatsappAdapter,
+} from './modules/channels/index.js';
 import { contactRoutes } from './modules/contacts/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import {
@@ -270,6 +279,12 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     graphSync,
   });
   graphRoutes(app, graphIn);
+  const channelAdapters = new Map<string, ChannelAdapter>([
+    ['whatsapp', whatsappAdapter(config.WHATSAPP_API_URL)],
+    ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
+  ]);
+  const channelDeps = { db, conversations, secrets, dataDir: config.DATA_DIR, adapters: channelAdapters, log: logger };
+  channelRoutes(app, { ...channelDeps, publicUrl: config.PUBLIC_URL, telegramApiUrl: config.TELEGRAM_API_URL });
   servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
 
@@ -341,6 +356,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(conversationPushListener(push));
   relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger, graph }));
   relay.register(fetchGraphMessages(graphIn));
+  relay.register(storeWebhooks(channelDeps));
+  relay.register(sendChannelReplies(channelDeps));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   metrics.gauge(
     'parley_relay_events_fanned_out_at_commit',
@@ -366,6 +383,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   scheduler.schedule(sweepOffersTask(db));
   scheduler.schedule(failInterruptedEmails(db, conversations));
   scheduler.schedule(graphSync.task());
+  scheduler.schedule(failInterruptedChannelReplies(db, conversations));
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });
   scheduler.schedule(sla.task());
   const background = opts.background ?? true;

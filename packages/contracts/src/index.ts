@@ -3,6 +3,7 @@ export * from './billing.js';
 export * from './businessHours.js';
 export * from './calendar.js';
 export * from './calls.js';
+export * from './channels.js';
 export * from './cases.js';
 export * from './constants.js';
 export * from './contacts.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageDelivery } from './channels.js';
 import { planEntitlements, STORAGE_FULL } from './plans.js';
 import { NotConfiguredAnswer } from './services.js';
 
@@ -203,6 +204,8 @@ export const Message = z.object({
       error: z.string().optional(),
     })
     .nullable(),
+  /** A reply on a messaging channel (WhatsApp, Telegram...): sending, sent, delivered, read or failed. */
+  delivery: MessageDelivery.optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -128,3 +128,16 @@ export function planLimitWords(key: Exclude<PlanLimitKey, 'slaAlertsPerMonth'>, 
   const up = upgradePath(plan, key);
   return up ? `${first} ${up}` : first;
 }
+
+/**
+ * PLAN-20..22 (design): what connecting a channel the plan does not include says: the plan, the channel by
+ * its display name, and the first plan that has it.
+ */
+export function channelPlanWords(plan: number, channel: Channel, name: string): string {
+  const first = `${yourPlan(plan)} does not include ${name}.`;
+  const rank = plan === PLANS.trial ? PLANS.starter : plan;
+  const better = LADDER.find((p) => p > rank && mayUseChannel(p, channel));
+  if (better === undefined) return first;
+  if (better === PLANS.enterprise) return `${first} Enterprise has every channel: contact sales from the Plans page.`;
+  return `${first} ${NAMES[better]} has it: upgrade on the Plans page.`;
+}

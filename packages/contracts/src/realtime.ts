@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MessageDeliveryEvent } from './channels.js';
 import type { NewContextEvent, NewEmotionEvent, TextEmotionEvent, VoiceEmotionEvent } from './emotion.js';
 import type { LabelsUpdated, SettingsChanged } from './labels.js';
 import type {
@@ -58,6 +59,8 @@ export interface ServerToClient {
   newMessage: (e: Envelope<NewMessageEvent>) => void;
   /** A reply sent through the ticket's mailbox is sending, sent or failed (staff of the conversation). */
   messageEmailState: (e: Envelope<MessageEmailStateEvent>) => void;
+  /** A reply on a messaging channel is sending, sent, delivered, read or failed (staff of the conversation). */
+  messageDelivery: (e: Envelope<MessageDeliveryEvent>) => void;
   /** RT-26: a message was deleted. */
   syncDelete: (e: Envelope<SyncDeleteEvent>) => void;
   /** RT-27: a note was added or edited; a note was deleted. Never sent to visitors. */

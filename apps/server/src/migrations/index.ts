@@ -38,6 +38,7 @@ import { m0037_forms } from './0037_forms.js';
 import { m0038_surveys } from './0038_surveys.js';
 import { m0039_calendar } from './0039_calendar.js';
 import { m0040_cases } from './0040_cases.js';
+import { m0041_channels } from './0041_channels.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -80,6 +81,7 @@ const all: Record<string, ParleyMigration> = {
   '0038_surveys': m0038_surveys,
   '0039_calendar': m0039_calendar,
   '0040_cases': m0040_cases,
+  '0041_channels': m0041_channels,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -199,6 +199,12 @@ export const ConfigSchema = z.object({
   GRAPH_LOGIN_URL: url(['http:', 'https:']).transform((v) =>
     (v ?? 'https://login.microsoftonline.com').replace(/\/+$/, ''),
   ),
+  /** WhatsApp channels: the Cloud API (Meta's Graph API with its version) messages are sent through. */
+  WHATSAPP_API_URL: url(['http:', 'https:']).transform((v) =>
+    (v ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
+  ),
+  /** Telegram channels: the Bot API (`{url}/bot{token}/{method}`). */
+  TELEGRAM_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.telegram.org').replace(/\/+$/, '')),
 });
 
 export type Config = Omit<

@@ -1,4 +1,5 @@
 import {
+  type DeliveryState,
   type EmailState,
   MESSAGE_CHUNK,
   type Message,
@@ -117,6 +118,15 @@ export function toEvent(
           ...(r.email_error && r.email_state === 'failed' ? { error: r.email_error } : {}),
         }
       : null,
+    // A reply on a messaging channel: where it is (docs/channels.md).
+    ...(r.delivery_state
+      ? {
+          delivery: {
+            state: r.delivery_state as DeliveryState,
+            ...(r.delivery_error && r.delivery_state === 'failed' ? { error: r.delivery_error } : {}),
+          },
+        }
+      : {}),
   };
 }
 

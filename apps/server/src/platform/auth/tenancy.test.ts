@@ -666,6 +666,42 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         created_at: Date.now(),
       })
       .execute();
+    // A's WhatsApp connection (its token sealed) and a provider message id of A's ticket.
+    const aChannel = await db()
+      .insertInto('channel_connections')
+      .values({
+        account_id: aAccountId,
+        kind: 'whatsapp',
+        name: `WhatsApp A ${sfx}`,
+        department_id: null,
+        active: 1,
+        settings: JSON.stringify({ phoneNumberId: '1065403522' }),
+        secrets: JSON.stringify({
+          accessToken: sealer.seal(aAccountId, 'a access token'),
+          appSecret: sealer.seal(aAccountId, 'a app secret'),
+        }),
+        webhook_key: `webhook-key-a-${sfx}`,
+        verify_token: `verify-token-a-${sfx}`,
+        last_error: null,
+        last_error_at: null,
+        last_event_at: null,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('channel_message_ids')
+      .values({
+        account_id: aAccountId,
+        connection_id: Number(aChannel.id),
+        provider_id: `wamid.a-${sfx}`,
+        ticket_id: aTicketId,
+        message_row_id: null,
+        direction: 'in',
+        created_at: Date.now(),
+      })
+      .execute();
     // A message of A's, for the search to be asked for by B.
     const messageText = `message-a-${sfx}`;
     await db()
@@ -744,6 +780,11 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `tenant-a-${sfx}`,
       'a graph secret',
       graphClientState,
+      `WhatsApp A ${sfx}`,
+      `webhook-key-a-${sfx}`,
+      `verify-token-a-${sfx}`,
+      'a access token',
+      'a app secret',
       holiday,
       policy,
       campaign,
@@ -957,6 +998,17 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         imap: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
         smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'b' },
       }),
+      // B's own WhatsApp number (a trial has WhatsApp); A's connections by id are 404.
+      'POST /api/channels': async () => ({
+        name: 'B WhatsApp',
+        settings: { kind: 'whatsapp', phoneNumberId: '2222', accessToken: 'b token', appSecret: 'b secret' },
+      }),
+      'PUT /api/channels/:id': async () => ({
+        name: 'Taken over',
+        settings: { kind: 'whatsapp', phoneNumberId: '2222' },
+      }),
+      // A template to a ticket that is nobody's: 404.
+      'POST /api/channels/template': async () => ({ ticketId: 987654321, template: 'order_update', language: 'en' }),
       // B's own contacts: one made by hand, an import of two rows, a merge of two of B's.
       'POST /api/contacts': async () => ({
         name: 'B contact',

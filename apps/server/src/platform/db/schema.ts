@@ -60,6 +60,8 @@ export interface Database {
   cases: CasesTable;
   case_tickets: CaseTicketsTable;
   case_events: CaseEventsTable;
+  channel_connections: ChannelConnectionsTable;
+  channel_message_ids: ChannelMessageIdsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -319,6 +321,10 @@ export interface TicketsTable {
   mailbox_id: Generated<number | null>;
   /** 0034: the contact the conversation is with; null for Workspace chats and unknown customers. */
   contact_id: Generated<number | null>;
+  /** 0041: the messaging connection a channel ticket came in through (its replies leave on it). */
+  channel_connection_id: Generated<number | null>;
+  /** 0041: the customer's id at the provider (a WhatsApp number, a Telegram chat id). */
+  channel_peer: Generated<string | null>;
 }
 
 /** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */
@@ -398,6 +404,12 @@ export interface MessagesTable {
   email_error: Generated<string | null>;
   /** 0029: when the send under way began; null when none is. */
   email_attempt_at: Generated<number | null>;
+  /** 0041: sending | sent | delivered | read | failed for a reply on a messaging channel; null otherwise. */
+  delivery_state: Generated<string | null>;
+  /** 0041: the provider's words of the last failure. */
+  delivery_error: Generated<string | null>;
+  /** 0041: when the send under way began; null when none is. */
+  delivery_attempt_at: Generated<number | null>;
 }
 
 /** MSG-16. */
@@ -1028,5 +1040,40 @@ export interface CaseEventsTable {
   kind: string;
   text: string;
   user_id: number;
+  created_at: number;
+}
+
+/** Migration 0041: a messaging provider account connected by an admin. */
+export interface ChannelConnectionsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** whatsapp | telegram. */
+  kind: string;
+  name: string;
+  department_id: number | null;
+  active: Generated<number>;
+  /** JSON of the settings that are not secret. */
+  settings: Generated<string>;
+  /** JSON of values sealed with SECRETS_KEY (tokens, app secret). */
+  secrets: Generated<string>;
+  webhook_key: string;
+  verify_token: string;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_event_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0041: a provider's message id, in or out, once per connection. */
+export interface ChannelMessageIdsTable {
+  id: Generated<number>;
+  account_id: number;
+  connection_id: number;
+  provider_id: string;
+  ticket_id: number;
+  message_row_id: number | null;
+  /** in | out. */
+  direction: string;
   created_at: number;
 }

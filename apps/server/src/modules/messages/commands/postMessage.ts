@@ -1,4 +1,5 @@
 import {
+  CHANNEL_OF_KIND,
   ErrorCode,
   isLiveChatChannel,
   LIVECHAT_STRINGS,
@@ -43,6 +44,8 @@ export interface PostMessage {
    * appended for the sender (docs/email.md, "Out").
    */
   emailOut?: boolean;
+  /** A WhatsApp template this message sends instead of its text (the customer-service window closed). */
+  channelTemplate?: { name: string; language: string };
   /** A customer wrote it (visitor, e-mail, social): the ticket waits for an answer. */
   fromCustomer: boolean;
   /** The ticket's channel, when the caller read the ticket in this same transaction (saves reading it again). */
@@ -85,6 +88,20 @@ export async function postMessages(
     for (const t of found) channels.set(Number(t.id), t.channel);
     if (found.length !== unread.length) throw notFound(MESSAGE_STRINGS.ticketNotFound);
   }
+  // Agents' answers in a conversation of a connected messaging channel leave on it (docs/channels.md).
+  const channelOut = new Set<number>();
+  const outCandidates = list.filter((m) => isAgentAnswer(m) && MESSAGING.has(channels.get(m.ticketId)!));
+  if (outCandidates.length > 0) {
+    const connected = await trx
+      .selectFrom('tickets')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...new Set(outCandidates.map((m) => m.ticketId))])
+      .where('channel_connection_id', 'is not', null)
+      .execute();
+    for (const t of connected) channelOut.add(Number(t.id));
+  }
+  const goesOut = (m: PostMessage) => channelOut.has(m.ticketId) && isAgentAnswer(m);
   const rows = (
     (await trx
       .insertInto('messages')
@@ -101,6 +118,7 @@ export async function postMessages(
           files: JSON.stringify(m.files ?? []),
           email_meta: m.email ? JSON.stringify(m.email) : null,
           email_state: m.email && m.emailOut ? 'sending' : null,
+          delivery_state: goesOut(m) ? 'sending' : null,
           created_at: at,
         })),
       )
@@ -125,14 +143,7 @@ export async function postMessages(
   }
   for (const m of list) {
     const set = tickets.get(m.ticketId)!.set;
-    // A customer's message that does not wait for the team (an auto-reply or a bounce stored in its ticket:
-    // sender `visitor`, not `fromCustomer`) is no answer either: it leaves the ticket's state as it was.
-    const agentAnswer =
-      !m.fromCustomer &&
-      m.type !== 'system' &&
-      m.sender !== 'server' &&
-      m.sender !== 'translatebot' &&
-      m.sender !== SENDERS.visitor;
+    const agentAnswer = isAgentAnswer(m);
     // has_responded is "the team answered the customer's last message", the one fact the list's "Replied" and
     // the SLA engine (waitsForTeam) both read: a customer message clears it, an agent answer sets it.
     if (m.fromCustomer) {
@@ -186,11 +197,41 @@ export async function postMessages(
         ? [{ accountId, type: 'email.reply_queued', payload: { messageId: event.id, ticketId: event.ticketId } }]
         : [],
     ),
+    ...events.flatMap((event, i): NewEvent[] =>
+      goesOut(list[i]!)
+        ? [
+            {
+              accountId,
+              type: 'channel.reply_queued',
+              payload: {
+                messageId: event.id,
+                ticketId: event.ticketId,
+                ...(list[i]!.channelTemplate ? { template: list[i]!.channelTemplate } : {}),
+              },
+            },
+          ]
+        : [],
+    ),
     ...reopened,
     ...updated,
   ]);
   return events;
 }
+
+/**
+ * A message of the team to the customer. A customer's message that does not wait for the team (an
+ * auto-reply or a bounce stored in its ticket: sender `visitor`, not `fromCustomer`) is no answer either: it
+ * leaves the ticket's state as it was.
+ */
+const isAgentAnswer = (m: PostMessage) =>
+  !m.fromCustomer &&
+  m.type !== 'system' &&
+  m.sender !== 'server' &&
+  m.sender !== 'translatebot' &&
+  m.sender !== SENDERS.visitor;
+
+/** The ticket channels whose conversations a messaging connection carries. */
+const MESSAGING = new Set<string>(Object.values(CHANNEL_OF_KIND));
 
 type TouchSet = Parameters<typeof touchTicketItem>[3];
 

@@ -46,6 +46,9 @@ export interface NewTicket {
   receiverEmail?: string;
   /** The mailbox an e-mail came in through: the ticket's replies leave from it. */
   mailboxId?: number | null;
+  /** The messaging connection a channel's conversation came in on, and the customer's id there. */
+  channelConnectionId?: number | null;
+  channelPeer?: string | null;
   /** TICKET-15: a CALL ticket's direction and number. */
   callDirection?: CallDirection;
   did?: string;
@@ -114,6 +117,8 @@ export async function createTicket(trx: Trx, conversations: Conversations, t: Ne
       ref: t.ref ?? '',
       receiver_email: t.receiverEmail ?? '',
       mailbox_id: t.mailboxId ?? null,
+      channel_connection_id: t.channelConnectionId ?? null,
+      channel_peer: t.channelPeer ?? null,
       call_direction: t.callDirection ?? '',
       did: t.did ?? '',
       user_id: t.userId ?? null,

@@ -1,0 +1,320 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CHANNEL_OF_KIND,
+  CHANNEL_STRINGS,
+  CHANNELS,
+  EMAIL_STRINGS,
+  ErrorCode,
+  isDone,
+  type MessageDeliveryEvent,
+  type MessageFile,
+  SENDERS,
+  TICKET_STATUS,
+} from '@parley/contracts';
+import type pino from 'pino';
+import { type DB, isUniqueViolation } from '../../platform/db/db.js';
+import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { appendEvent, type Listener, runCommand, type Trx } from '../../platform/outbox/index.js';
+import type { Secrets } from '../email/index.js';
+import { type Conversations, discardUploads, postMessage, storeUploads } from '../messages/index.js';
+import { type Actor, changeTicketIn, createTicket } from '../tickets/index.js';
+import type { ChannelAdapter, InboundMessage, OpenConnection, Parsed, StatusUpdate } from './adapter.js';
+import { connectionByKey, findConnection, openConnection, recordConnectionError } from './connections.js';
+
+export interface InboundDeps {
+  db: DB;
+  conversations: Conversations;
+  secrets: Secrets | null;
+  dataDir: string;
+  adapters: Map<string, ChannelAdapter>;
+  log: pino.Logger;
+}
+
+/** What `channel.webhook_received` carries: a verified webhook's messages and statuses, read once. */
+export interface WebhookReceived extends Parsed {
+  connectionId: number;
+}
+
+/** How long a status naming a reply we do not know yet is tried again (the send may not be recorded yet). */
+const UNKNOWN_STATUS_RETRY_MS = 2 * 60_000;
+
+/** The connection of a webhook address, opened, with its adapter; 404 for an unknown key. */
+async function webhookConnection(deps: InboundDeps, key: string) {
+  const row = await connectionByKey(deps.db, key);
+  const adapter = row ? deps.adapters.get(row.kind) : undefined;
+  if (!row || !adapter) throw notFound(CHANNEL_STRINGS.notFound);
+  const open = openConnection(row, deps.secrets);
+  if (!open) throw conflict(CHANNEL_STRINGS.cannotDecrypt);
+  return { row, adapter, open };
+}
+
+/** A provider's GET handshake (WhatsApp's `hub.challenge`): the text to echo, else 403. */
+export async function webhookHandshake(deps: InboundDeps, key: string, query: Record<string, unknown>) {
+  const { adapter, open } = await webhookConnection(deps, key);
+  const answer = adapter.handshake?.(query, open) ?? null;
+  if (answer === null) throw new AppError(403, ErrorCode.forbidden, CHANNEL_STRINGS.badSignature);
+  return answer;
+}
+
+/**
+ * A provider's webhook: proven by the adapter (401 otherwise), read (400 when it cannot be), and what it
+ * says committed as one `channel.webhook_received` event before the answer, so a webhook acknowledged is
+ * never lost to a crash. A switched-off connection's webhooks, and payloads with nothing for us (another
+ * event type), are acknowledged and dropped. Answers how many messages and statuses were taken.
+ */
+export async function acceptWebhook(
+  deps: InboundDeps,
+  key: string,
+  req: { rawBody: string; headers: Record<string, string | string[] | undefined> },
+): Promise<number> {
+  const { row, adapter, open } = await webhookConnection(deps, key);
+  if (!adapter.verify(req, open)) throw new AppError(401, ErrorCode.unauthorized, CHANNEL_STRINGS.badSignature);
+  let parsed: Parsed;
+  try {
+    parsed = adapter.parse(req.rawBody, open);
+  } catch {
+    throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
+  }
+  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return 0;
+  const accountId = Number(row.account_id);
+  await runCommand(deps.db, (trx) =>
+    appendEvent(trx, {
+      accountId,
+      type: 'channel.webhook_received',
+      payload: { connectionId: open.id, ...parsed } satisfies WebhookReceived,
+    }),
+  );
+  return parsed.messages.length + parsed.statuses.length;
+}
+
+const serverActor = (accountId: number): Actor => ({ accountId, userId: null, username: 'server', name: 'Parley' });
+
+async function knownProviderId(q: DB | Trx, c: OpenConnection, providerId: string, direction: 'in' | 'out') {
+  return q
+    .selectFrom('channel_message_ids')
+    .select(['message_row_id', 'ticket_id'])
+    .where('account_id', '=', c.accountId)
+    .where('connection_id', '=', c.id)
+    .where('provider_id', '=', providerId)
+    .where('direction', '=', direction)
+    .executeTakeFirst();
+}
+
+/** The file of a message fetched from the provider and stored as an upload; a note instead when it fails. */
+async function fetchFile(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
+  if (!m.media || !adapter.fetchMedia) return { files: [] as MessageFile[], note: '' };
+  const incoming = path.join(deps.dataDir, 'uploads', 'incoming');
+  const tmp = path.join(incoming, `channel-${randomBytes(12).toString('hex')}`);
+  try {
+    const bytes = await adapter.fetchMedia(c, m.media.id);
+    await mkdir(incoming, { recursive: true });
+    await writeFile(tmp, bytes);
+    const files = await storeUploads(deps.db, deps.dataDir, { accountId: c.accountId, userId: null }, null, [
+      { name: m.media.name, path: tmp, size: bytes.length },
+    ]);
+    return { files, note: '' };
+  } catch (err) {
+    return { files: [], note: EMAIL_STRINGS.attachmentNotStored(m.media.name, (err as Error).message) };
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/**
+ * One customer message stored exactly once: the provider's id is recorded with it in one transaction (a
+ * repeat finds it, or breaks the unique index and rolls back). It joins the peer's latest ticket on this
+ * connection (reopened when done), or starts one.
+ */
+export async function storeInbound(
+  deps: InboundDeps,
+  adapter: ChannelAdapter,
+  c: OpenConnection,
+  departmentId: number | null,
+  m: InboundMessage,
+): Promise<'stored' | 'duplicate'> {
+  if (await knownProviderId(deps.db, c, m.providerId, 'in')) return 'duplicate';
+  const channel = CHANNEL_OF_KIND[c.kind];
+  const { files, note } = await fetchFile(deps, adapter, c, m);
+  let stored = false;
+  try {
+    await runCommand(deps.db, async (trx) => {
+      const last = await trx
+        .selectFrom('tickets')
+        .select(['id', 'closed'])
+        .where('account_id', '=', c.accountId)
+        .where('channel_connection_id', '=', c.id)
+        .where('channel_peer', '=', m.peer)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const name = m.name || m.phone || m.peer;
+      let ticketId: number;
+      if (!last) {
+        ticketId = await createTicket(trx, deps.conversations, {
+          accountId: c.accountId,
+          channel,
+          title: (m.text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
+          name,
+          ...(m.phone ? { phone: m.phone } : {}),
+          departmentId,
+          fromCustomer: true,
+          at: m.at,
+          channelConnectionId: c.id,
+          channelPeer: m.peer,
+        });
+      } else {
+        ticketId = Number(last.id);
+        if (isDone(Number(last.closed)))
+          await changeTicketIn(trx, deps.conversations, serverActor(c.accountId), ticketId, async () => ({
+            set: { closed: TICKET_STATUS.open },
+            message: EMAIL_STRINGS.reopened,
+            action: 'ticket.status_set',
+            detail: { status: TICKET_STATUS.open, reason: 'customer_message' },
+          }));
+      }
+      const text = [m.text, note].filter(Boolean).join('\n');
+      const event = await postMessage(trx, deps.conversations, {
+        accountId: c.accountId,
+        ticketId,
+        sender: SENDERS.visitor,
+        senderName: name,
+        type: 'text/plain',
+        message: text,
+        files,
+        fromCustomer: true,
+        channel,
+      });
+      await trx
+        .insertInto('channel_message_ids')
+        .values({
+          account_id: c.accountId,
+          connection_id: c.id,
+          provider_id: m.providerId,
+          ticket_id: ticketId,
+          message_row_id: event.id,
+          direction: 'in',
+          created_at: Date.now(),
+        })
+        .execute();
+      await trx
+        .updateTable('channel_connections')
+        .set({ last_event_at: Date.now() })
+        .where('account_id', '=', c.accountId)
+        .where('id', '=', c.id)
+        .execute();
+    });
+    stored = true;
+    return 'stored';
+  } catch (err) {
+    if (isUniqueViolation(err) && (await knownProviderId(deps.db, c, m.providerId, 'in'))) return 'duplicate';
+    throw err;
+  } finally {
+    if (!stored && files.length > 0) await discardUploads(deps.db, deps.dataDir, c.accountId, files);
+  }
+}
+
+/** sending < sent < delivered < read: a status never moves a reply back (providers report out of order). */
+const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2, read: 3 };
+
+/**
+ * A delivery status of one of our replies: moves its state forward (failed only from sending or sent) and
+ * tells the conversation's staff (`messageDelivery`). Answers false when the reply is not known (yet).
+ */
+export async function applyStatus(deps: InboundDeps, c: OpenConnection, s: StatusUpdate): Promise<boolean> {
+  const known = await knownProviderId(deps.db, c, s.providerId, 'out');
+  if (!known || known.message_row_id === null) return false;
+  const messageId = Number(known.message_row_id);
+  await runCommand(deps.db, async (trx) => {
+    const m = await trx
+      .selectFrom('messages as m')
+      .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+      .select(['m.delivery_state', 't.channel', 't.id as ticket_id'])
+      .where('m.account_id', '=', c.accountId)
+      .where('m.id', '=', messageId)
+      .executeTakeFirst();
+    if (!m) return;
+    const now = m.delivery_state ?? 'sending';
+    const forward =
+      s.state === 'failed' ? now === 'sending' || now === 'sent' : (RANK[s.state] ?? 0) > (RANK[now] ?? 99);
+    if (!forward) return;
+    await setDelivery(trx, deps.conversations, {
+      accountId: c.accountId,
+      id: messageId,
+      ticketId: Number(m.ticket_id),
+      channel: m.channel,
+      state: s.state,
+      error: s.error ?? null,
+    });
+  });
+  return true;
+}
+
+/** Records a reply's delivery state and tells the conversation's staff (`messageDelivery`). */
+export async function setDelivery(
+  trx: Trx,
+  conversations: Conversations,
+  m: {
+    accountId: number;
+    id: number;
+    ticketId: number;
+    channel: string;
+    state: MessageDeliveryEvent['state'];
+    error: string | null;
+  },
+  extra: { attemptAt?: number | null } = {},
+): Promise<boolean> {
+  let q = trx
+    .updateTable('messages')
+    .set({ delivery_state: m.state, delivery_error: m.error, delivery_attempt_at: null })
+    .where('account_id', '=', m.accountId)
+    .where('id', '=', m.id);
+  if (extra.attemptAt !== undefined)
+    q =
+      extra.attemptAt === null
+        ? q.where('delivery_attempt_at', 'is', null)
+        : q.where('delivery_attempt_at', '=', extra.attemptAt);
+  const r = await q.executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return false;
+  const rooms = await conversations.staffAudience(trx, { id: m.ticketId, accountId: m.accountId, channel: m.channel });
+  await appendEvent(trx, {
+    accountId: m.accountId,
+    type: 'message.delivery_changed',
+    payload: { ticketId: m.ticketId, messageId: m.id, state: m.state, error: m.error } satisfies MessageDeliveryEvent,
+    realtime: { name: 'messageDelivery', rooms },
+  });
+  return true;
+}
+
+/**
+ * The relay's reader of webhooks taken: an effect run in order (a conversation's messages are stored in the
+ * order the provider sent them), exactly once per message through its provider id. A status of a reply not
+ * recorded yet is tried again for a while (the send's answer may still be on its way).
+ */
+export function storeWebhooks(deps: InboundDeps): Listener {
+  return {
+    name: 'channels.storeWebhook',
+    kind: 'effect',
+    events: ['channel.webhook_received'],
+    async handle(e) {
+      const p = e.payload as WebhookReceived;
+      const row = await findConnection(deps.db, e.accountId, p.connectionId);
+      const adapter = row ? deps.adapters.get(row.kind) : undefined;
+      if (!row || !adapter) return;
+      const c = openConnection(row, deps.secrets);
+      if (!c)
+        return void (await recordConnectionError(
+          deps.db,
+          { id: p.connectionId, accountId: e.accountId },
+          CHANNEL_STRINGS.cannotDecrypt,
+        ));
+      const departmentId = row.department_id === null ? null : Number(row.department_id);
+      for (const m of p.messages) await storeInbound(deps, adapter, c, departmentId, m);
+      let unknown = 0;
+      for (const s of p.statuses) if (!(await applyStatus(deps, c, s))) unknown++;
+      if (unknown > 0 && Date.now() - e.createdAt < UNKNOWN_STATUS_RETRY_MS)
+        throw new Error(`${unknown} delivery statuses name replies not recorded yet`);
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { CHANNEL_STRINGS, MESSAGE_STRINGS, type MessageDeliveryEvent, WHATSAPP_WINDOW_MS } from '@parley/contracts';
+import type pino from 'pino';
+import type { AuthContext } from '../../platform/auth/sessions.js';
+import type { DB } from '../../platform/db/db.js';
+import { conflict, forbidden, notFound } from '../../platform/http/errors.js';
+import { appendEvent, type Listener, runCommand } from '../../platform/outbox/index.js';
+import type { Task } from '../../platform/scheduler.js';
+import type { Secrets } from '../email/index.js';
+import { type Conversations, htmlToText } from '../messages/index.js';
+import { type ChannelAdapter, ProviderError } from './adapter.js';
+import { findConnection, openConnection, recordConnectionError } from './connections.js';
+import { setDelivery } from './inbound.js';
+
+/** Tries of one send (the first and the relay's retries with its backoff) before it is failed. */
+export const CHANNEL_SEND_TRIES = 5;
+/** A send not settled this long after it began was cut short by a crash: failed, never sent again by itself. */
+export const CHANNEL_INTERRUPTED_MS = 10 * 60_000;
+
+/** What `channel.reply_queued` carries: the reply to send (stored `sending`), maybe as a template. */
+export interface ChannelReplyQueued {
+  messageId: number;
+  ticketId: number;
+  template?: { name: string; language: string };
+}
+
+export interface OutboundDeps {
+  db: DB;
+  conversations: Conversations;
+  secrets: Secrets | null;
+  adapters: Map<string, ChannelAdapter>;
+  log: pino.Logger;
+}
+
+/** Whether WhatsApp's customer-service window is open: the customer wrote within the last 24 hours. */
+export const windowOpen = (lastCustomerAt: number, now = Date.now()) =>
+  lastCustomerAt > 0 && now - lastCustomerAt < WHATSAPP_WINDOW_MS;
+
+/**
+ * Sends one reply stored `sending` on its ticket's connection, exactly once as far as it can be known:
+ * the attempt is claimed first (`delivery_attempt_at`, only where none is under way), the provider is
+ * called, and the outcome recorded with the provider's message id (so its statuses find the reply). A
+ * refusal fails it with the provider's words; trouble worth retrying (429, 5xx, no answer) gives the attempt
+ * back and throws, so the relay tries again with its backoff, until CHANNEL_SEND_TRIES.
+ */
+export async function sendChannelReply(deps: OutboundDeps, accountId: number, q: ChannelReplyQueued, tries: number) {
+  const { db, conversations } = deps;
+  const attemptAt = Date.now();
+  const claimed = await runCommand(db, async (trx) => {
+    const took = await trx
+      .updateTable('messages')
+      .set({ delivery_attempt_at: attemptAt })
+      .where('account_id', '=', accountId)
+      .where('id', '=', q.messageId)
+      .where('delivery_state', '=', 'sending')
+      .where('delivery_attempt_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(took.numUpdatedRows) !== 1) return null;
+    return trx
+      .selectFrom('messages as m')
+      .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+      .select([
+        'm.id',
+        'm.type',
+        'm.message',
+        't.id as ticket_id',
+        't.channel',
+        't.channel_connection_id',
+        't.channel_peer',
+        't.last_message_at',
+      ])
+      .where('m.account_id', '=', accountId)
+      .where('m.id', '=', q.messageId)
+      .executeTakeFirstOrThrow();
+  });
+  if (!claimed) return;
+  const m = { accountId, id: Number(claimed.id), ticketId: Number(claimed.ticket_id), channel: claimed.channel };
+  const settle = (state: MessageDeliveryEvent['state'], error: string | null) =>
+    runCommand(db, (trx) => setDelivery(trx, conversations, { ...m, state, error }, { attemptAt }));
+  const row =
+    claimed.channel_connection_id === null
+      ? undefined
+      : await findConnection(db, accountId, Number(claimed.channel_connection_id));
+  const adapter = row ? deps.adapters.get(row.kind) : undefined;
+  if (!row || !adapter || !claimed.channel_peer) return void (await settle('failed', CHANNEL_STRINGS.noConnection));
+  const c = openConnection(row, deps.secrets);
+  if (!c) return void (await settle('failed', CHANNEL_STRINGS.cannotDecrypt));
+  if (c.kind === 'whatsapp' && !q.template && !windowOpen(Number(claimed.last_message_at)))
+    return void (await settle('failed', CHANNEL_STRINGS.windowClosed));
+  const text = claimed.type === 'text/html' ? htmlToText(claimed.message) : claimed.message;
+  let providerId: string;
+  try {
+    providerId = await adapter.send(c, {
+      peer: claimed.channel_peer,
+      text,
+      ...(q.template ? { template: q.template } : {}),
+    });
+  } catch (err) {
+    const words = err instanceof Error ? err.message : String(err);
+    deps.log.warn({ connection: c.id, message: m.id, err: { message: words } }, 'channel reply not sent');
+    const transient = !(err instanceof ProviderError) || err.transient;
+    if (!transient || tries >= CHANNEL_SEND_TRIES) {
+      await recordConnectionError(db, c, words);
+      return void (await settle('failed', words));
+    }
+    await db
+      .updateTable('messages')
+      .set({ delivery_attempt_at: null, delivery_error: words })
+      .where('account_id', '=', accountId)
+      .where('id', '=', m.id)
+      .where('delivery_attempt_at', '=', attemptAt)
+      .execute();
+    throw err;
+  }
+  await runCommand(db, async (trx) => {
+    await trx
+      .insertInto('channel_message_ids')
+      .values({
+        account_id: accountId,
+        connection_id: c.id,
+        provider_id: providerId,
+        ticket_id: m.ticketId,
+        message_row_id: m.id,
+        direction: 'out',
+        created_at: Date.now(),
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'connection_id', 'provider_id']).doNothing())
+      .execute();
+    await setDelivery(trx, conversations, { ...m, state: 'sent', error: null }, { attemptAt });
+  });
+}
+
+/** The relay's sender of channel replies: unordered (a slow provider holds up nothing else). */
+export function sendChannelReplies(deps: OutboundDeps): Listener {
+  return {
+    name: 'channels.sendReply',
+    kind: 'effect',
+    events: ['channel.reply_queued'],
+    unordered: true,
+    handle: (e) => sendChannelReply(deps, e.accountId, e.payload as ChannelReplyQueued, e.attempts + 1),
+  };
+}
+
+/**
+ * A failed channel reply sent again: `sending` once more and queued. 404 for another account's message,
+ * 403 for a conversation the user may not read, 409 for a reply that has not failed.
+ */
+export async function retryChannelReply(
+  db: DB,
+  conversations: Conversations,
+  auth: AuthContext,
+  messageId: number,
+): Promise<MessageDeliveryEvent> {
+  return runCommand(db, async (trx) => {
+    const row = await trx
+      .selectFrom('messages as m')
+      .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+      .select(['m.id', 'm.ticket_id', 'm.delivery_state', 't.channel'])
+      .where('m.account_id', '=', auth.accountId)
+      .where('m.id', '=', messageId)
+      .where('m.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw notFound(MESSAGE_STRINGS.messageNotFound);
+    const m = { accountId: auth.accountId, id: Number(row.id), ticketId: Number(row.ticket_id), channel: row.channel };
+    if (
+      !(await conversations.canRead(trx, { id: m.ticketId, accountId: m.accountId, channel: m.channel }, auth.userId))
+    )
+      throw forbidden(MESSAGE_STRINGS.cannotRead);
+    if (row.delivery_state !== 'failed') throw conflict(CHANNEL_STRINGS.notFailed);
+    if (!(await setDelivery(trx, conversations, { ...m, state: 'sending', error: null })))
+      throw conflict(CHANNEL_STRINGS.notFailed);
+    await appendEvent(trx, {
+      accountId: auth.accountId,
+      type: 'channel.reply_queued',
+      payload: { messageId: m.id, ticketId: m.ticketId } satisfies ChannelReplyQueued,
+    });
+    return { ticketId: m.ticketId, messageId: m.id, state: 'sending' as const, error: null };
+  });
+}
+
+/** Sends a crash cut short (attempt recorded long ago, never settled): failed, for the agent to retry. */
+export function failInterruptedChannelReplies(db: DB, conversations: Conversations, now = Date.now): Task {
+  return {
+    name: 'failInterruptedChannelReplies',
+    everyMs: 60_000,
+    async run() {
+      const rows = await db
+        .selectFrom('messages as m')
+        .innerJoin('tickets as t', (j) =>
+          j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'),
+        )
+        .select(['m.id', 'm.account_id', 'm.ticket_id', 'm.delivery_attempt_at', 't.channel'])
+        .where('m.delivery_attempt_at', 'is not', null)
+        .where('m.delivery_attempt_at', '<', now() - CHANNEL_INTERRUPTED_MS)
+        .limit(500)
+        .execute();
+      for (const r of rows)
+        await runCommand(db, (trx) =>
+          setDelivery(
+            trx,
+            conversations,
+            {
+              accountId: Number(r.account_id),
+              id: Number(r.id),
+              ticketId: Number(r.ticket_id),
+              channel: r.channel,
+              state: 'failed',
+              error: CHANNEL_STRINGS.interrupted,
+            },
+            { attemptAt: Number(r.delivery_attempt_at) },
+          ),
+        );
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { Channel } from './constants.js';
+import { channelPlanWords } from './plans.js';
+
+/**
+ * Messaging channels (WhatsApp, Telegram, ...): an admin connects a provider account; what customers write
+ * there becomes ticket messages, and the team's replies go back out on it. See docs/channels.md.
+ */
+
+/** The providers a connection can be made to, and the ticket channel each one's conversations are. */
+export const CHANNEL_KINDS = ['whatsapp', 'telegram'] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+export const CHANNEL_OF_KIND: Record<ChannelKind, Channel> = { whatsapp: 'WHATSAPP', telegram: 'TELEGRAM' };
+export const KIND_NAMES: Record<ChannelKind, string> = { whatsapp: 'WhatsApp Cloud API', telegram: 'Telegram bot' };
+
+/** Where a reply to a channel's customer is: on its way, taken by the provider, delivered, read, or refused. */
+export const DELIVERY_STATES = ['sending', 'sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** WhatsApp lets a business write freely only within 24 hours of the customer's last message. */
+export const WHATSAPP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export const CHANNEL_STRINGS = {
+  notConfigured:
+    'Messaging channels need SECRETS_KEY on the server (32 random bytes in base64) to keep their tokens encrypted. Ask your administrator to set it and restart.',
+  notFound: 'Channel not found.',
+  unknownDepartment: 'Unknown department.',
+  /** PLAN-20..22: the plan does not include this channel. */
+  notOnPlan: (plan: number, channel: Channel, name: string) => channelPlanWords(plan, channel, name),
+  nameRequired: 'A name is required.',
+  tokenRequired: 'The access token is required.',
+  appSecretRequired: 'The app secret is required.',
+  phoneNumberIdRequired: 'The phone number ID is required.',
+  phoneNumberIdShape: 'The phone number ID is the digits Meta shows for the number (WhatsApp Manager, API Setup).',
+  botTokenRequired: 'The bot token is required.',
+  botTokenShape: 'A Telegram bot token looks like 123456789:AA... (from @BotFather).',
+  kindFixed: 'A channel cannot change its provider: remove it and add it again.',
+  cannotDecrypt: 'The stored token cannot be read with this server\u2019s SECRETS_KEY: enter it again.',
+  badSignature: 'The webhook signature does not match.',
+  badPayload: 'The webhook payload is not one this channel understands.',
+  /** Shown on a reply that the provider refused, with its own words. */
+  failed: (words: string) => `Failed: ${words}`,
+  sending: 'Sending\u2026',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  retry: 'Retry',
+  notFailed: 'Only a reply that failed can be sent again.',
+  noConnection: 'This conversation\u2019s channel was removed, so the reply cannot leave.',
+  notChannelTicket: 'This conversation is not on a connected WhatsApp number.',
+  /** WhatsApp's customer-service window is closed: only an approved template may start the conversation again. */
+  windowClosed:
+    'The customer last wrote more than 24 hours ago, so WhatsApp only allows an approved template message now.',
+  templateRequired: 'Choose a template.',
+  /** The text stored for a template message the agent sent. */
+  templateSent: (name: string, language: string) => `Template message: ${name} (${language})`,
+  templateShape: 'A template name is lower-case letters, digits and underscores.',
+  languageShape: 'A language code looks like en or en_US.',
+  interrupted: 'The server stopped while this reply was being sent: whether it left is not known.',
+  testOk: (name: string) => `The provider accepted the token${name ? ` (${name})` : ''}.`,
+  /** The connection form: where the provider must send its webhooks, once PUBLIC_URL is set. */
+  noPublicUrl: 'PUBLIC_URL is not set, so this server cannot give the provider a webhook address.',
+  location: (name: string, lat: number, lng: number) =>
+    `${name ? `${name}: ` : ''}https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}`,
+  unsupported: (type: string) => `[A ${type} message, which Parley cannot show yet]`,
+} as const;
+
+const trimmed = (max: number, required: string) => z.string().trim().min(1, required).max(max);
+/** Empty or missing on a change: keep the stored secret. */
+const secret = z.string().trim().max(4000).optional();
+
+const WhatsAppSettings = z.object({
+  kind: z.literal('whatsapp'),
+  phoneNumberId: z
+    .string()
+    .trim()
+    .min(1, CHANNEL_STRINGS.phoneNumberIdRequired)
+    .max(40)
+    .regex(/^\d+$/, CHANNEL_STRINGS.phoneNumberIdShape),
+  /** The display number, for people (e.g. +1 555 0100); optional. */
+  displayNumber: z.string().trim().max(40).optional(),
+  accessToken: secret,
+  appSecret: secret,
+});
+const TelegramSettings = z.object({
+  kind: z.literal('telegram'),
+  botToken: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^\d{3,20}:[A-Za-z0-9_-]{20,120}$/, CHANNEL_STRINGS.botTokenShape)
+    .optional()
+    .or(z.literal('')),
+});
+
+/** `POST /api/channels` and `PUT /api/channels/:id`. */
+export const ChannelInput = z.object({
+  name: trimmed(100, CHANNEL_STRINGS.nameRequired),
+  departmentId: z.number().int().positive().nullable().optional(),
+  active: z.boolean().optional(),
+  settings: z.discriminatedUnion('kind', [WhatsAppSettings, TelegramSettings]),
+});
+export type ChannelInput = z.infer<typeof ChannelInput>;
+
+export const ChannelIdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** A connection as the admin sees it: never a token or secret, only whether one is stored. */
+export const ChannelView = z.object({
+  id: z.number(),
+  kind: z.enum(CHANNEL_KINDS),
+  channel: z.string(),
+  name: z.string(),
+  departmentId: z.number().nullable(),
+  active: z.boolean(),
+  /** WhatsApp: phoneNumberId and displayNumber; Telegram: the bot's username once tested. */
+  settings: z.record(z.string(), z.string()),
+  hasToken: z.boolean(),
+  hasAppSecret: z.boolean(),
+  /** Where the provider posts (null without PUBLIC_URL), and WhatsApp's verify token for its handshake. */
+  webhookUrl: z.string().nullable(),
+  verifyToken: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.number().nullable(),
+  lastEventAt: z.number().nullable(),
+});
+export type ChannelView = z.infer<typeof ChannelView>;
+
+export const ChannelListAnswer = z.object({
+  result: z.literal('success'),
+  configured: z.boolean(),
+  description: z.string().optional(),
+  /** The kinds the plan allows, for the form. */
+  allowed: z.array(z.enum(CHANNEL_KINDS)),
+  data: z.array(ChannelView),
+});
+export type ChannelListAnswer = z.infer<typeof ChannelListAnswer>;
+export const ChannelAnswer = z.object({ result: z.literal('success'), data: ChannelView });
+export type ChannelAnswer = z.infer<typeof ChannelAnswer>;
+export const ChannelTestAnswer = z.object({
+  result: z.literal('success'),
+  data: z.object({ ok: z.boolean(), response: z.string() }),
+});
+export type ChannelTestAnswer = z.infer<typeof ChannelTestAnswer>;
+
+/** A reply's delivery on its channel, on the message (`delivery`) and as the socket event `messageDelivery`. */
+export const MessageDelivery = z.object({
+  state: z.enum(DELIVERY_STATES),
+  /** The provider's words when it failed. */
+  error: z.string().optional(),
+});
+export type MessageDelivery = z.infer<typeof MessageDelivery>;
+export const MessageDeliveryEvent = z.object({
+  ticketId: z.number(),
+  messageId: z.number(),
+  state: z.enum(DELIVERY_STATES),
+  error: z.string().nullable(),
+});
+export type MessageDeliveryEvent = z.infer<typeof MessageDeliveryEvent>;
+
+/** `POST /api/channels/message/retry`: a failed channel reply sent again. */
+export const RetryDeliveryInput = z.object({ id: z.number().int().positive() });
+export const RetryDeliveryAnswer = z.object({ result: z.literal('success'), data: MessageDeliveryEvent });
+
+/** `POST /api/channels/template`: a WhatsApp template message to a ticket's customer (the window closed). */
+export const SendTemplateInput = z.object({
+  ticketId: z.number().int().positive(),
+  template: z
+    .string()
+    .trim()
+    .min(1, CHANNEL_STRINGS.templateRequired)
+    .max(512)
+    .regex(/^[a-z0-9_]+$/, CHANNEL_STRINGS.templateShape),
+  language: z
+    .string()
+    .trim()
+    .max(15)
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, CHANNEL_STRINGS.languageShape),
+});
+export type SendTemplateInput = z.infer<typeof SendTemplateInput>;
+
+/** What the conversation pane needs to know of a channel ticket: whether WhatsApp's window is open. */
+export const ChannelWindowAnswer = z.object({
+  result: z.literal('success'),
+  data: z.object({ open: z.boolean(), closesAt: z.number().nullable() }),
+});
