@@ -17,6 +17,7 @@ import {
   sendChannelReplies,
   storeWebhooks,
   telegramAdapter,
+  webhookCommitter,
   whatsappAdapter,
 } from './modules/channels/index.js';
 import { contactRoutes } from './modules/contacts/index.js';
@@ -283,7 +284,15 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     ['whatsapp', whatsappAdapter(config.WHATSAPP_API_URL)],
     ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
   ]);
-  const channelDeps = { db, conversations, secrets, dataDir: config.DATA_DIR, adapters: channelAdapters, log: logger };
+  const channelDeps = {
+    db,
+    conversations,
+    secrets,
+    dataDir: config.DATA_DIR,
+    adapters: channelAdapters,
+    log: logger,
+    takeWebhook: webhookCommitter(db),
+  };
   channelRoutes(app, { ...channelDeps, publicUrl: config.PUBLIC_URL, telegramApiUrl: config.TELEGRAM_API_URL });
   servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
