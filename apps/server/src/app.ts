@@ -59,6 +59,7 @@ import {
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
 import { reportRoutes } from './modules/reports/index.js';
+import { scheduledRoutes, sendScheduledMessages } from './modules/scheduled/index.js';
 import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
@@ -217,6 +218,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   caseRoutes(app, { db });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });
+  scheduledRoutes(app, { db, conversations });
   kbPublicRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
@@ -393,6 +395,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   scheduler.schedule(failInterruptedEmails(db, conversations));
   scheduler.schedule(graphSync.task());
   scheduler.schedule(failInterruptedChannelReplies(db, conversations));
+  scheduler.schedule(sendScheduledMessages(db, conversations, logger, opts.clock ?? Date.now));
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });
   scheduler.schedule(sla.task());
   const background = opts.background ?? true;
