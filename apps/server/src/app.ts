@@ -14,7 +14,9 @@ import {
   type ChannelAdapter,
   channelRoutes,
   failInterruptedChannelReplies,
+  lineAdapter,
   sendChannelReplies,
+  smsAdapter,
   storeWebhooks,
   telegramAdapter,
   whatsappAdapter,
@@ -282,6 +284,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const channelAdapters = new Map<string, ChannelAdapter>([
     ['whatsapp', whatsappAdapter(config.WHATSAPP_API_URL)],
     ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
+    ['line', lineAdapter(config.LINE_API_URL, config.LINE_DATA_API_URL)],
+    ['sms', smsAdapter(config.SMS_API_URL, config.PUBLIC_URL)],
   ]);
   const channelDeps = { db, conversations, secrets, dataDir: config.DATA_DIR, adapters: channelAdapters, log: logger };
   channelRoutes(app, { ...channelDeps, publicUrl: config.PUBLIC_URL, telegramApiUrl: config.TELEGRAM_API_URL });

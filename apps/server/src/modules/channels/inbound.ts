@@ -20,7 +20,14 @@ import { appendEvent, type Listener, runCommand, type Trx } from '../../platform
 import type { Secrets } from '../email/index.js';
 import { type Conversations, discardUploads, postMessage, storeUploads } from '../messages/index.js';
 import { type Actor, changeTicketIn, createTicket } from '../tickets/index.js';
-import type { ChannelAdapter, InboundMessage, OpenConnection, Parsed, StatusUpdate } from './adapter.js';
+import type {
+  ChannelAdapter,
+  InboundMessage,
+  OpenConnection,
+  Parsed,
+  StatusUpdate,
+  WebhookRequest,
+} from './adapter.js';
 import { connectionByKey, findConnection, openConnection, recordConnectionError } from './connections.js';
 
 export interface InboundDeps {
@@ -67,8 +74,8 @@ export async function webhookHandshake(deps: InboundDeps, key: string, query: Re
 export async function acceptWebhook(
   deps: InboundDeps,
   key: string,
-  req: { rawBody: string; headers: Record<string, string | string[] | undefined> },
-): Promise<number> {
+  req: WebhookRequest,
+): Promise<{ taken: number; answer: ChannelAdapter['webhookAnswer'] }> {
   const { row, adapter, open } = await webhookConnection(deps, key);
   if (!adapter.verify(req, open)) throw new AppError(401, ErrorCode.unauthorized, CHANNEL_STRINGS.badSignature);
   let parsed: Parsed;
@@ -77,7 +84,8 @@ export async function acceptWebhook(
   } catch {
     throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
   }
-  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return 0;
+  const answer = adapter.webhookAnswer;
+  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return { taken: 0, answer };
   const accountId = Number(row.account_id);
   await runCommand(deps.db, (trx) =>
     appendEvent(trx, {
@@ -86,7 +94,7 @@ export async function acceptWebhook(
       payload: { connectionId: open.id, ...parsed } satisfies WebhookReceived,
     }),
   );
-  return parsed.messages.length + parsed.statuses.length;
+  return { taken: parsed.messages.length + parsed.statuses.length, answer };
 }
 
 const serverActor = (accountId: number): Actor => ({ accountId, userId: null, username: 'server', name: 'Parley' });
@@ -122,10 +130,37 @@ async function fetchFile(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
+/** The peer's latest ticket on the connection, if any. */
+const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
+  q
+    .selectFrom('tickets')
+    .select(['id', 'closed'])
+    .where('account_id', '=', c.accountId)
+    .where('channel_connection_id', '=', c.id)
+    .where('channel_peer', '=', peer)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/**
+ * The customer's name asked of the provider (LINE's profile) when the webhook gave none and the message
+ * starts a ticket; '' when it cannot be had (a failure must not hold up the message).
+ */
+async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
+  if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m.peer))) return '';
+  try {
+    return await adapter.profileName(c, m.peer);
+  } catch (err) {
+    deps.log.warn({ connection: c.id, err: { message: (err as Error).message } }, 'channel profile not read');
+    return '';
+  }
+}
+
 /**
  * One customer message stored exactly once: the provider's id is recorded with it in one transaction (a
  * repeat finds it, or breaks the unique index and rolls back). It joins the peer's latest ticket on this
- * connection (reopened when done), or starts one.
+ * connection (reopened when done), or starts one. A reply token it came with is kept for the peer (the
+ * latest one wins).
  */
 export async function storeInbound(
   deps: InboundDeps,
@@ -136,20 +171,13 @@ export async function storeInbound(
 ): Promise<'stored' | 'duplicate'> {
   if (await knownProviderId(deps.db, c, m.providerId, 'in')) return 'duplicate';
   const channel = CHANNEL_OF_KIND[c.kind];
+  const asked = await askedName(deps, adapter, c, m);
   const { files, note } = await fetchFile(deps, adapter, c, m);
   let stored = false;
   try {
     await runCommand(deps.db, async (trx) => {
-      const last = await trx
-        .selectFrom('tickets')
-        .select(['id', 'closed'])
-        .where('account_id', '=', c.accountId)
-        .where('channel_connection_id', '=', c.id)
-        .where('channel_peer', '=', m.peer)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const name = m.name || m.phone || m.peer;
+      const last = await lastTicketOf(trx, c, m.peer);
+      const name = m.name || asked || m.phone || m.peer;
       let ticketId: number;
       if (!last) {
         ticketId = await createTicket(trx, deps.conversations, {
@@ -198,6 +226,17 @@ export async function storeInbound(
           created_at: Date.now(),
         })
         .execute();
+      if (m.replyToken)
+        await trx
+          .insertInto('channel_reply_tokens')
+          .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token: m.replyToken, at: m.at })
+          .onConflict((oc) =>
+            oc
+              .columns(['account_id', 'connection_id', 'peer'])
+              .doUpdateSet((eb) => ({ token: eb.ref('excluded.token'), at: eb.ref('excluded.at') }))
+              .whereRef('channel_reply_tokens.at', '<', 'excluded.at'),
+          )
+          .execute();
       await trx
         .updateTable('channel_connections')
         .set({ last_event_at: Date.now() })

@@ -62,6 +62,7 @@ export interface Database {
   case_events: CaseEventsTable;
   channel_connections: ChannelConnectionsTable;
   channel_message_ids: ChannelMessageIdsTable;
+  channel_reply_tokens: ChannelReplyTokensTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1076,4 +1077,14 @@ export interface ChannelMessageIdsTable {
   /** in | out. */
   direction: string;
   created_at: number;
+}
+
+/** A customer's latest single-use reply token on a connection (LINE), with its message's time. */
+export interface ChannelReplyTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  connection_id: number;
+  peer: string;
+  token: string;
+  at: number;
 }
