@@ -144,12 +144,11 @@ export function lineAdapter(apiUrl: string, dataApiUrl: string): ChannelAdapter 
     async send(c, o) {
       const messages = textMessages(o.text);
       if (o.replyToken) {
-        // A token that expired or was used answers 400 ("Invalid reply token"): the push below sends it instead.
+        // A token that expired or was used answers 400 ("Invalid reply token"), and LINE may be down: the push
+        // below sends it instead (a reply lost after LINE took it is the one case that can reach the customer twice).
         const res = await post(c, '/v2/bot/message/reply', { replyToken: o.replyToken, messages }).catch(() => null);
-        if (res?.ok) {
-          const id = sentId(await res.json().catch(() => null));
-          if (id) return id;
-        }
+        // Taken: it reached the customer, never push it too (an answer without an id gets our own).
+        if (res?.ok) return sentId(await res.json().catch(() => null)) ?? `reply:${retryKey(c, o.messageId)}`;
       }
       const res = await post(
         c,
