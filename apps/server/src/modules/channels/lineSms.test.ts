@@ -71,7 +71,12 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...headers }, body });
   const linePost = (events: unknown[], secret = LINE.channelSecret) => {
     const w = lineWebhook(secret, events);
-    return post(`/api/channels/webhook/${lineKey}`, w.body, { 'x-line-signature': w.signature });
+    return post(
+      `/api/channels/webhook/${lineKey}`,
+      w.body,
+      { 'x-line-signature': w.signature },
+      'application/json; charset=utf-8',
+    );
   };
   const smsPost = (params: Record<string, string>, o: { token?: string; url?: string } = {}) => {
     const w = twilioWebhook(o.token ?? SMS.authToken, o.url ?? smsUrl, params);
@@ -79,7 +84,7 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
       `/api/channels/webhook/${smsKey}`,
       w.body,
       { 'x-twilio-signature': w.signature },
-      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded; charset=utf-8',
     );
   };
   const ticketOfPeer = (peer: string) =>
