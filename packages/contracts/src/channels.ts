@@ -55,6 +55,9 @@ export const CHANNEL_STRINGS = {
     'The auth token is the 32 letters and digits shown beside the account SID (Twilio Console, Account Info).',
   fromNumberRequired: 'The number to send from is required.',
   fromNumberShape: 'Write the number to send from with its country code, like +1 555 010 0100.',
+  /** The SMS connection's test: the number to send from is not one of the provider account's. */
+  notAccountNumber: (number: string) =>
+    `${number} is not a number of this account, so replies could not be sent from it. Check the number to send from.`,
   /** A reply longer than the provider takes in one send. */
   tooLong: (max: number) => `This reply is longer than the ${max.toLocaleString('en')} characters the provider takes.`,
   /** An SMS reply to a customer whose number is not one an SMS can go to (a short code, a sender name). */

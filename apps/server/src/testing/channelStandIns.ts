@@ -304,10 +304,11 @@ export const lineText = (
 /**
  * Twilio's Messages API as far as Parley uses it: `POST /2010-04-01/Accounts/{sid}/Messages.json` (a form,
  * Basic auth with the account SID and auth token) answering 201 `{sid, status: 'queued', ...}`, `GET
- * .../Accounts/{sid}.json`, and media at `.../Messages/{MM}/Media/{ME}`. A bad `To` gets error 21211, a bad
+ * .../Accounts/{sid}.json`, `.../IncomingPhoneNumbers.json?PhoneNumber=` (the account's `numbers`), and media at
+ * `.../Messages/{MM}/Media/{ME}`. A bad `To` gets error 21211, a bad
  * login 20003, both as Twilio's `{code, message, more_info, status}`.
  */
-export async function startTwilioStandIn(o: { accountSid: string; authToken: string }) {
+export async function startTwilioStandIn(o: { accountSid: string; authToken: string; numbers?: string[] }) {
   const sent: (Taken & { form: Record<string, string> })[] = [];
   const script: Script = { next: [] };
   const media = new Map<string, { bytes: Buffer; mime: string }>();
@@ -345,6 +346,17 @@ export async function startTwilioStandIn(o: { accountSid: string; authToken: str
         status: 'queued',
         to: form.To,
         uri: `${base}/Messages/${sid}.json`,
+      });
+    }
+    if (req.method === 'GET' && url.pathname === `${base}/IncomingPhoneNumbers.json`) {
+      const wanted = url.searchParams.get('PhoneNumber');
+      const numbers = o.numbers ?? [];
+      return send(res, 200, {
+        incoming_phone_numbers: numbers
+          .filter((n) => !wanted || n === wanted)
+          .map((n) => ({ phone_number: n, friendly_name: n, capabilities: { sms: true, mms: true, voice: true } })),
+        page: 0,
+        page_size: 50,
       });
     }
     if (req.method === 'GET' && url.pathname === `${base}.json`)

@@ -149,7 +149,7 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
 
   beforeAll(async () => {
     line = await startLineStandIn({ accessToken: LINE.channelAccessToken });
-    twilio = await startTwilioStandIn({ accountSid: SMS.accountSid, authToken: SMS.authToken });
+    twilio = await startTwilioStandIn({ accountSid: SMS.accountSid, authToken: SMS.authToken, numbers: [SMS.from] });
     s = await startTestServer(dialect, {
       SECRETS_KEY: KEY,
       PUBLIC_URL,
@@ -240,6 +240,18 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(tl.body.data).toEqual({ ok: true, response: CHANNEL_STRINGS.testOk('Acme Support, @216ru...') });
     const ts = await call('POST', `/api/channels/${madeSms.body.data.id}/test`, { token: admin.token });
     expect(ts.body.data).toEqual({ ok: true, response: CHANNEL_STRINGS.testOk(`Acme SMS, ${SMS.from}`) });
+    // A number to send from that the account does not have: the test says so, and the connection keeps it.
+    const other = await call('POST', '/api/channels', {
+      token: admin.token,
+      body: { ...smsBody, name: 'Other', settings: { ...smsBody.settings, fromNumber: '+14155550199' } },
+    });
+    const t2 = await call('POST', `/api/channels/${other.body.data.id}/test`, { token: admin.token });
+    expect(t2.body.data).toEqual({ ok: false, response: CHANNEL_STRINGS.notAccountNumber('+14155550199') });
+    const kept = (await call('GET', '/api/channels', { token: admin.token })).body.data;
+    expect(kept.find((x: { id: number }) => x.id === other.body.data.id).lastError).toBe(
+      CHANNEL_STRINGS.notAccountNumber('+14155550199'),
+    );
+    expect((await call('DELETE', `/api/channels/${other.body.data.id}`, { token: admin.token })).status).toBe(200);
   });
 
   it('LINE a signed message makes a ticket named from the profile; the same webhook five times makes one message', async () => {

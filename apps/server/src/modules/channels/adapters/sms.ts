@@ -184,7 +184,17 @@ export function smsAdapter(apiUrl: string, publicUrl: string | undefined): Chann
       const res = await callProvider(`${account(c)}.json`, { headers: auth(c) });
       if (!res.ok) throw await refusal(res);
       const j = (await res.json()) as { friendly_name?: string };
-      return [j.friendly_name, c.settings.fromNumber].filter(Boolean).join(', ');
+      // Replies leave from this number: it must be one of the account's, or every send would be refused.
+      const from = c.settings.fromNumber ?? '';
+      const numbers = await callProvider(
+        `${account(c)}/IncomingPhoneNumbers.json?${new URLSearchParams({ PhoneNumber: from })}`,
+        { headers: auth(c) },
+      );
+      if (!numbers.ok) throw await refusal(numbers);
+      const list = (await numbers.json()) as { incoming_phone_numbers?: { phone_number?: string }[] };
+      if (!list.incoming_phone_numbers?.some((n) => n.phone_number === from))
+        throw new ProviderError(CHANNEL_STRINGS.notAccountNumber(from), false);
+      return [j.friendly_name, from].filter(Boolean).join(', ');
     },
   };
 }
