@@ -383,6 +383,12 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
       state: 'failed',
       error: words,
     });
+    // The month's quota used up is a 429 no retry fixes: failed at once, tried once.
+    line.script.next.push({ status: 429, body: { message: 'You have reached your monthly limit.' } });
+    const quota = await reply(Number(t.id), 'Over quota');
+    await waitFor(async () => (await stateOf(quota)) === 'failed', 'failed');
+    expect((await delivery(quota)).delivery_error).toBe('You have reached your monthly limit.');
+    expect(line.sent.filter((x) => x.body?.messages?.[0]?.text === 'Over quota')).toHaveLength(1);
   });
 
   it('LINE an image is fetched from the data API and attached', async () => {

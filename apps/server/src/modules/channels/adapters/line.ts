@@ -164,7 +164,13 @@ export function lineAdapter(apiUrl: string, dataApiUrl: string): ChannelAdapter 
         if (id) return id;
         return `retry:${retryKey(c, o.messageId)}`;
       }
-      if (!res.ok) throw await refusal(res);
+      if (!res.ok) {
+        const err = await refusal(res);
+        // LINE answers 429 both to a burst (worth trying again) and to the month's message quota being used
+        // up, which no retry within the hour fixes: that one fails at once, in LINE's words.
+        if (res.status === 429 && /monthly limit/i.test(err.message)) throw new ProviderError(err.message, false);
+        throw err;
+      }
       const id = sentId((await res.json().catch(() => null)) as { sentMessages?: { id?: string }[] } | null);
       if (!id) throw new ProviderError('LINE answered without a message id.', false);
       return id;
