@@ -134,7 +134,7 @@ async function fetchFile(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
 const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
   q
     .selectFrom('tickets')
-    .select(['id', 'closed'])
+    .select(['id', 'closed', 'name'])
     .where('account_id', '=', c.accountId)
     .where('channel_connection_id', '=', c.id)
     .where('channel_peer', '=', peer)
@@ -177,7 +177,8 @@ export async function storeInbound(
   try {
     await runCommand(deps.db, async (trx) => {
       const last = await lastTicketOf(trx, c, m.peer);
-      const name = m.name || asked || m.phone || m.peer;
+      // A provider that names no one (LINE after the first message): the name the ticket already has.
+      const name = m.name || asked || last?.name || m.phone || m.peer;
       let ticketId: number;
       if (!last) {
         ticketId = await createTicket(trx, deps.conversations, {

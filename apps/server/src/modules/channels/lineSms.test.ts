@@ -270,6 +270,11 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect((await messagesOf(Number(t.id))).map((m) => [m.message, m.sender, m.sender_name])).toEqual([
       ['Where is my parcel?', 'visitor', 'Mika Tanaka'],
     ]);
+    // The next message joins the ticket under the same name, without asking the profile again.
+    line.profiles.delete(user);
+    await linePost([lineText(user, 'Order 8812')]);
+    await waitFor(async () => (await messagesOf(Number(t.id))).length === 2, 'the second message');
+    expect((await messagesOf(Number(t.id)))[1]).toMatchObject({ message: 'Order 8812', sender_name: 'Mika Tanaka' });
     // LINE's console "Verify" posts no events: taken, nothing stored.
     const verify = await linePost([]);
     expect(verify.status).toBe(200);
