@@ -14,7 +14,9 @@ import {
   type ChannelAdapter,
   channelRoutes,
   failInterruptedChannelReplies,
+  lineAdapter,
   sendChannelReplies,
+  smsAdapter,
   storeWebhooks,
   telegramAdapter,
   webhookCommitter,
@@ -285,6 +287,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const channelAdapters = new Map<string, ChannelAdapter>([
     ['whatsapp', whatsappAdapter(config.WHATSAPP_API_URL)],
     ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
+    ['line', lineAdapter(config.LINE_API_URL, config.LINE_DATA_API_URL)],
+    ['sms', smsAdapter(config.SMS_API_URL, config.PUBLIC_URL)],
   ]);
   const channelDeps = {
     db,

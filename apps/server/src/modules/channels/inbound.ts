@@ -27,7 +27,14 @@ import {
 import type { Secrets } from '../email/index.js';
 import { type Conversations, discardUploads, postMessage, storeUploads } from '../messages/index.js';
 import { type Actor, changeTicketIn, createTicket } from '../tickets/index.js';
-import type { ChannelAdapter, InboundMessage, OpenConnection, Parsed, StatusUpdate } from './adapter.js';
+import type {
+  ChannelAdapter,
+  InboundMessage,
+  OpenConnection,
+  Parsed,
+  StatusUpdate,
+  WebhookRequest,
+} from './adapter.js';
 import { connectionByKey, findConnection, openConnection, recordConnectionError } from './connections.js';
 
 export interface InboundDeps {
@@ -76,8 +83,8 @@ export async function webhookHandshake(deps: InboundDeps, key: string, query: Re
 export async function acceptWebhook(
   deps: InboundDeps,
   key: string,
-  req: { rawBody: string; headers: Record<string, string | string[] | undefined> },
-): Promise<number> {
+  req: WebhookRequest,
+): Promise<{ taken: number; answer: ChannelAdapter['webhookAnswer'] }> {
   const { row, adapter, open } = await webhookConnection(deps, key);
   if (!adapter.verify(req, open)) throw new AppError(401, ErrorCode.unauthorized, CHANNEL_STRINGS.badSignature);
   let parsed: Parsed;
@@ -86,9 +93,10 @@ export async function acceptWebhook(
   } catch {
     throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
   }
-  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return 0;
+  const answer = adapter.webhookAnswer;
+  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return { taken: 0, answer };
   await deps.takeWebhook(Number(row.account_id), { connectionId: open.id, ...parsed });
-  return parsed.messages.length + parsed.statuses.length;
+  return { taken: parsed.messages.length + parsed.statuses.length, answer };
 }
 
 /**
@@ -166,6 +174,39 @@ async function fetchFile(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
+/** The peer's latest ticket on the connection, if any. */
+const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
+  q
+    .selectFrom('tickets')
+    .select(['id', 'closed', 'name'])
+    .where('account_id', '=', c.accountId)
+    .where('channel_connection_id', '=', c.id)
+    .where('channel_peer', '=', peer)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/**
+ * The customer's name asked of the provider (LINE's profile) when the webhook gave none and the message
+ * starts a ticket; '' when it cannot be had (a failure must not hold up the message).
+ */
+async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
+  if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m.peer))) return '';
+  try {
+    return await adapter.profileName(c, m.peer);
+  } catch (err) {
+    deps.log.warn({ connection: c.id, err: { message: (err as Error).message } }, 'channel profile not read');
+    return '';
+  }
+}
+
+/** What `prepare` fetched from the provider for one message: its file (or a note why not), a name. */
+interface Fetched {
+  files: MessageFile[];
+  note: string;
+  name: string;
+}
+
 /**
  * One customer message stored once, inside the caller's transaction: a provider id already recorded is
  * skipped (a webhook delivered again), else the id is recorded with the message (its unique index stops
@@ -178,20 +219,13 @@ export async function storeInbound(
   c: OpenConnection,
   departmentId: number | null,
   m: InboundMessage,
-  file: { files: MessageFile[]; note: string },
+  file: Fetched,
 ): Promise<'stored' | 'duplicate'> {
   if (await knownProviderId(trx, c, m.providerId, 'in')) return 'duplicate';
   const channel = CHANNEL_OF_KIND[c.kind];
-  const last = await trx
-    .selectFrom('tickets')
-    .select(['id', 'closed'])
-    .where('account_id', '=', c.accountId)
-    .where('channel_connection_id', '=', c.id)
-    .where('channel_peer', '=', m.peer)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const name = m.name || m.phone || m.peer;
+  const last = await lastTicketOf(trx, c, m.peer);
+  // A provider that names no one (LINE after the first message): the name the ticket already has.
+  const name = m.name || file.name || last?.name || m.phone || m.peer;
   let ticketId: number;
   if (!last) {
     ticketId = await createTicket(trx, conversations, {
@@ -239,6 +273,17 @@ export async function storeInbound(
       created_at: Date.now(),
     })
     .execute();
+  if (m.replyToken)
+    await trx
+      .insertInto('channel_reply_tokens')
+      .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token: m.replyToken, at: m.at })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'connection_id', 'peer'])
+          .doUpdateSet((eb) => ({ token: eb.ref('excluded.token'), at: eb.ref('excluded.at') }))
+          .whereRef('channel_reply_tokens.at', '<', 'excluded.at'),
+      )
+      .execute();
   return 'stored';
 }
 
@@ -332,14 +377,15 @@ export function storeWebhooks(deps: InboundDeps): Listener {
     events: ['channel.webhook_received'],
     async prepare(e) {
       const p = e.payload as WebhookReceived;
-      const files = new Map<string, { files: MessageFile[]; note: string }>();
-      if (!p.messages.some((m) => m.media)) return files;
+      const fetched = new Map<string, Fetched>();
       const found = await connectionOf(deps.db, e);
-      if (!found) return files;
-      for (const m of p.messages)
-        if (m.media && !(await knownProviderId(deps.db, found.c, m.providerId, 'in')))
-          files.set(m.providerId, await fetchFile(deps, found.adapter, found.c, m));
-      return files;
+      if (!found || (!found.adapter.profileName && !p.messages.some((m) => m.media))) return fetched;
+      for (const m of p.messages) {
+        if (await knownProviderId(deps.db, found.c, m.providerId, 'in')) continue;
+        const file = await fetchFile(deps, found.adapter, found.c, m);
+        fetched.set(m.providerId, { ...file, name: await askedName(deps, found.adapter, found.c, m) });
+      }
+      return fetched;
     },
     async handle(e, trx, prepared) {
       const found = await connectionOf(trx, e);
@@ -355,7 +401,7 @@ export function storeWebhooks(deps: InboundDeps): Listener {
         return;
       }
       const { row, c, p } = found;
-      const files = (prepared as Map<string, { files: MessageFile[]; note: string }> | undefined) ?? new Map();
+      const fetched = (prepared as Map<string, Fetched> | undefined) ?? new Map<string, Fetched>();
       const departmentId = row.department_id === null ? null : Number(row.department_id);
       for (const m of p.messages)
         await storeInbound(
@@ -364,7 +410,7 @@ export function storeWebhooks(deps: InboundDeps): Listener {
           c,
           departmentId,
           m,
-          files.get(m.providerId) ?? { files: [], note: '' },
+          fetched.get(m.providerId) ?? { files: [], note: '', name: '' },
         );
       let unknown = 0;
       for (const s of p.statuses) if (!(await applyStatus(trx, deps.conversations, c, s))) unknown++;

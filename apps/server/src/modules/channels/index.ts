@@ -2,6 +2,8 @@
 
 /** One provider's webhooks and sends behind one interface. */
 export { type ChannelAdapter, ProviderError } from './adapter.js';
+export { lineAdapter } from './adapters/line.js';
+export { smsAdapter } from './adapters/sms.js';
 export { telegramAdapter } from './adapters/telegram.js';
 export { whatsappAdapter } from './adapters/whatsapp.js';
 /** HTTP routes: admins' connections, the providers' webhooks, agents' retry and templates. */

@@ -720,6 +720,17 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         created_at: Date.now(),
       })
       .execute();
+    // A customer's reply token on A's connection (LINE keeps one per peer; a send takes it).
+    await db()
+      .insertInto('channel_reply_tokens')
+      .values({
+        account_id: aAccountId,
+        connection_id: Number(aChannel.id),
+        peer: `peer-a-${sfx}`,
+        token: `reply-token-a-${sfx}`,
+        at: Date.now(),
+      })
+      .execute();
     // A message of A's, for the search to be asked for by B.
     const messageText = `message-a-${sfx}`;
     await db()
@@ -804,6 +815,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `verify-token-a-${sfx}`,
       'a access token',
       'a app secret',
+      `reply-token-a-${sfx}`,
       holiday,
       policy,
       campaign,
