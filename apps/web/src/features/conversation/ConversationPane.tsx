@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { HttpError } from '../../lib/http';
+import { CUSTOMER_SENDER } from '../../lib/people';
 import { useRealtimeEvent } from '../../lib/realtime';
 import { useMe } from '../../lib/session';
 import { useConnected } from '../../lib/useConnected';
@@ -25,6 +26,7 @@ import {
   useTicketRoom,
   useTyping,
 } from './useConversation';
+import { useWhatsAppWindow, WhatsAppTemplateForm } from './WhatsAppWindow';
 
 /**
  * MSG-14, MSG-15: the failure modal with Retry (the same queue- id goes again), for a message the server
@@ -168,6 +170,15 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
     }
   };
 
+  // WhatsApp lets the team write freely only within 24 hours of the customer's last message: the window is
+  // asked again whenever the customer writes.
+  const whatsapp = data?.channel === 'WHATSAPP';
+  const lastCustomerId = useMemo(
+    () => data?.messages.filter((m) => m.sender === CUSTOMER_SENDER).at(-1)?.id ?? 0,
+    [data?.messages],
+  );
+  const whatsappWindow = useWhatsAppWindow(ticketId, valid && whatsapp, lastCustomerId);
+
   // Who has read up to which message: shown under the newest message each has read.
   const seenBy = useMemo(() => seenByMessage(reads, data?.messages ?? []), [reads, data?.messages]);
 
@@ -262,6 +273,13 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         <Text ta="center" size="sm" c="dimmed" py="sm" data-testid="composer-closed">
           {LIVECHAT_STRINGS.endedNoSend}
         </Text>
+      ) : whatsapp && whatsappWindow.data?.open === false ? (
+        <WhatsAppTemplateForm
+          ticketId={ticketId}
+          onSent={() => {
+            stick.current = true;
+          }}
+        />
       ) : email ? (
         <EmailComposer
           ticketId={ticketId}

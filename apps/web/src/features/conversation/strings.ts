@@ -14,6 +14,13 @@ export const CONVERSATION_STRINGS = {
   discard: 'Discard',
   ok: 'OK',
   cancel: 'Cancel',
+  /** WhatsApp's window is closed: the template form that replaces the composer. */
+  templateName: 'Template name',
+  templateNameHint: 'As approved in WhatsApp Manager, e.g. order_update.',
+  templateLanguage: 'Language code',
+  templateLanguageHint: 'The template\u2019s language, e.g. en_US.',
+  sendTemplate: 'Send template',
+  templateSent: 'Template sent.',
   sendFailedTitle: 'Message not sent',
   placeholder: 'Write a message… (Enter sends, Shift+Enter adds a line)',
   send: 'Send',
