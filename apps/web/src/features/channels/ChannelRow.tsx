@@ -14,7 +14,17 @@ import { C } from './strings';
 const ERROR_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
 
 /** A value to paste elsewhere (the webhook URL, the verify token): its label, the value, and Copy. */
-function CopyLine({ label, value, testId }: { label: string; value: string; testId: string }) {
+function CopyLine({
+  label,
+  copyLabel,
+  value,
+  testId,
+}: {
+  label: string;
+  copyLabel: string;
+  value: string;
+  testId: string;
+}) {
   return (
     <Stack gap={2}>
       <Text size="sm" fw={500}>
@@ -26,13 +36,7 @@ function CopyLine({ label, value, testId }: { label: string; value: string; test
         </Code>
         <CopyButton value={value}>
           {({ copied, copy }) => (
-            <Button
-              size="compact-xs"
-              variant="light"
-              onClick={copy}
-              style={{ flexShrink: 0 }}
-              aria-label={C.copyWhat(label)}
-            >
+            <Button size="compact-xs" variant="light" onClick={copy} style={{ flexShrink: 0 }} aria-label={copyLabel}>
               {copied ? C.copied : C.copy}
             </Button>
           )}
@@ -113,8 +117,20 @@ export function ChannelRow({
         )}
         {c.webhookUrl && (
           <Stack gap={6} data-testid="channel-webhook">
-            <CopyLine label={C.webhookUrl} value={c.webhookUrl} testId="channel-webhook-url" />
-            {c.verifyToken && <CopyLine label={C.verifyToken} value={c.verifyToken} testId="channel-verify-token" />}
+            <CopyLine
+              label={C.webhookUrl}
+              copyLabel={C.copyWebhookUrl}
+              value={c.webhookUrl}
+              testId="channel-webhook-url"
+            />
+            {c.verifyToken && (
+              <CopyLine
+                label={C.verifyToken}
+                copyLabel={C.copyVerifyToken}
+                value={c.verifyToken}
+                testId="channel-verify-token"
+              />
+            )}
             <Text size="xs" c="dimmed">
               {c.kind === 'whatsapp' ? C.whatsappWhere : C.telegramWhere}
             </Text>
