@@ -180,7 +180,7 @@ export async function storeInbound(
         ticketId,
         sender: SENDERS.visitor,
         senderName: name,
-        type: 'text/plain',
+        type: 'text',
         message: text,
         files,
         fromCustomer: true,
