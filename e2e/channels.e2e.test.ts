@@ -269,7 +269,11 @@ describe('messaging channels in Chromium', () => {
     await row.click();
     const pane = page.getByTestId('conversation-pane');
     await pane.waitFor();
-    await pane.getByTestId('message').filter({ hasText: 'My order has not arrived' }).waitFor();
+    const first = pane.getByTestId('message').filter({ hasText: 'My order has not arrived' });
+    await first.waitFor();
+    // Shown as the customer's text, never as a file to download.
+    expect(await first.getByTestId('message-text').textContent()).toBe('My order has not arrived');
+    expect(await first.getByRole('link', { name: /Download/ }).count()).toBe(0);
 
     const text = 'Hi Kerry, your parcel left today.';
     await page.getByTestId('composer-input').fill(text);
