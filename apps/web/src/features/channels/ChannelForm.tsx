@@ -1,4 +1,14 @@
-import { Input, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import {
+  Input,
+  PasswordInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { type ChannelKind, type Department, KIND_NAMES } from '@parley/contracts';
 import { useState } from 'react';
 import { useWrite } from '../../lib/useWrite';
@@ -51,17 +61,23 @@ export function ChannelForm({
       data-testid="channel-form"
     >
       <Stack>
+        {/* One provider to choose (a stored channel keeps its own): named plainly, not as a greyed control. */}
         <Input.Wrapper label={C.provider} description={d.id ? C.providerFixedHint : undefined}>
-          <SegmentedControl
-            display="flex"
-            mt={4}
-            data-testid="channel-kind"
-            aria-label={C.provider}
-            disabled={!!d.id || kinds.length < 2}
-            value={d.kind}
-            onChange={(v) => setD({ ...d, kind: v as ChannelKind })}
-            data={kinds.map((k) => ({ value: k, label: KIND_NAMES[k] }))}
-          />
+          {kinds.length > 1 ? (
+            <SegmentedControl
+              display="flex"
+              mt={4}
+              data-testid="channel-kind"
+              aria-label={C.provider}
+              value={d.kind}
+              onChange={(v) => setD({ ...d, kind: v as ChannelKind })}
+              data={kinds.map((k) => ({ value: k, label: KIND_NAMES[k] }))}
+            />
+          ) : (
+            <Text size="sm" mt={4} data-testid="channel-kind">
+              {KIND_NAMES[d.kind]}
+            </Text>
+          )}
         </Input.Wrapper>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput

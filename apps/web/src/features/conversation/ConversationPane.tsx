@@ -199,6 +199,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
 
   const pinned = data.messages.filter((m) => m.pinned);
   const email = isEmailChannel(data.channel ?? '');
+  const windowClosed = whatsapp && whatsappWindow.data?.open === false;
   return (
     <Stack gap="xs" h="100%" mih={0} data-testid="conversation-pane" data-ticket={ticketId}>
       <PinnedBar pinned={pinned} onUnpin={(m) => void conversationApi.pin(m.id, false).catch(() => {})} />
@@ -213,9 +214,10 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         data-testid="conversation-scroll"
         style={{
           flex: 1,
-          minHeight: email ? 160 : 240,
-          // The e-mail composer (addresses, subject, a taller body) needs more of the screen than the chat one.
-          maxHeight: email ? 'calc(100dvh - 440px)' : 'calc(100dvh - 260px)',
+          minHeight: email || windowClosed ? 160 : 240,
+          // The e-mail composer (addresses, subject, a taller body) and WhatsApp's template form need more of
+          // the screen than the chat composer.
+          maxHeight: email || windowClosed ? 'calc(100dvh - 440px)' : 'calc(100dvh - 260px)',
           overflowY: 'auto',
           paddingRight: 6,
         }}
@@ -273,7 +275,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         <Text ta="center" size="sm" c="dimmed" py="sm" data-testid="composer-closed">
           {LIVECHAT_STRINGS.endedNoSend}
         </Text>
-      ) : whatsapp && whatsappWindow.data?.open === false ? (
+      ) : windowClosed ? (
         <WhatsAppTemplateForm
           ticketId={ticketId}
           onSent={() => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Grid, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { CHANNEL_STRINGS } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -67,33 +67,39 @@ export function WhatsAppTemplateForm({ ticketId, onSent }: { ticketId: number; o
           <Alert color="yellow" p="xs" data-testid="whatsapp-window-words">
             <Text size="sm">{CHANNEL_STRINGS.windowClosed}</Text>
           </Alert>
-          <Group align="flex-end" gap="xs" wrap="wrap">
-            <TextInput
-              label={S.templateName}
-              description={S.templateNameHint}
-              placeholder="order_update"
-              autoComplete="off"
-              spellCheck={false}
-              value={template}
-              onChange={(e) => setTemplate(e.currentTarget.value)}
-              style={{ flex: '1 1 220px', minWidth: 0 }}
-              data-testid="template-name"
-            />
-            <TextInput
-              label={S.templateLanguage}
-              description={S.templateLanguageHint}
-              placeholder="en_US"
-              autoComplete="off"
-              spellCheck={false}
-              value={language}
-              onChange={(e) => setLanguage(e.currentTarget.value)}
-              style={{ flex: '1 1 140px', minWidth: 0 }}
-              data-testid="template-language"
-            />
-            <Button type="submit" loading={busy} data-testid="template-send" style={{ flexShrink: 0 }}>
-              {S.sendTemplate}
-            </Button>
-          </Group>
+          {/* A desk: name, language and Send in one row; a phone: the name, then language and Send. */}
+          <Grid gap="xs" align="flex-end">
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={S.templateName}
+                placeholder="order_update"
+                autoComplete="off"
+                spellCheck={false}
+                value={template}
+                onChange={(e) => setTemplate(e.currentTarget.value)}
+                data-testid="template-name"
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, sm: 3 }}>
+              <TextInput
+                label={S.templateLanguage}
+                placeholder="en_US"
+                autoComplete="off"
+                spellCheck={false}
+                value={language}
+                onChange={(e) => setLanguage(e.currentTarget.value)}
+                data-testid="template-language"
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, sm: 3 }}>
+              <Button type="submit" fullWidth loading={busy} data-testid="template-send">
+                {S.sendTemplate}
+              </Button>
+            </Grid.Col>
+          </Grid>
+          <Text size="xs" c="dimmed">
+            {S.templateHint}
+          </Text>
           {error && (
             <Text
               size="sm"

@@ -16,9 +16,8 @@ export const CONVERSATION_STRINGS = {
   cancel: 'Cancel',
   /** WhatsApp's window is closed: the template form that replaces the composer. */
   templateName: 'Template name',
-  templateNameHint: 'As approved in WhatsApp Manager, e.g. order_update.',
   templateLanguage: 'Language code',
-  templateLanguageHint: 'The template\u2019s language, e.g. en_US.',
+  templateHint: 'The name and language code of a template approved in WhatsApp Manager.',
   sendTemplate: 'Send template',
   templateSent: 'Template sent.',
   sendFailedTitle: 'Message not sent',
