@@ -10,6 +10,7 @@ import {
   axe,
   launchBrowser,
   modalSettled,
+  painted,
   type RunningServer,
   screenshot,
   seedWorkspace,
@@ -142,6 +143,19 @@ describe('messaging channels in Chromium', () => {
           )
           .get(text) as { provider_id: string } | undefined
       )?.provider_id;
+    } finally {
+      d.close();
+    }
+  };
+  /** A reply's delivery as the server holds it. */
+  const deliveryOf = (text: string) => {
+    const d = db();
+    try {
+      return (
+        d.prepare('select delivery_state from messages where message = ? order by id desc').get(text) as
+          | { delivery_state: string | null }
+          | undefined
+      )?.delivery_state;
     } finally {
       d.close();
     }
@@ -337,10 +351,30 @@ describe('messaging channels in Chromium', () => {
       await screenshot(v.page, o.name);
     }
 
-    const tries = wa.sent.filter((x) => x.body?.text?.body === text).length;
+    const tries = () => wa.sent.filter((x) => x.body?.text?.body === text).length;
+    const before = tries();
+    // Refused once more, and the retry's answer held until the socket has brought "sending" and then "failed"
+    // again: coming last, it must not put the reply back to "Sending…".
+    wa.script.next.push({ status: 400, body: { error: { message: REFUSAL, type: 'OAuthException', code: 131030 } } });
+    await page.route('**/api/channels/message/retry', async (route) => {
+      const answer = await route.fetch();
+      await expect.poll(tries, { timeout: 15_000 }).toBe(before + 1);
+      await expect.poll(() => deliveryOf(text), { timeout: 15_000 }).toBe('failed');
+      await page.waitForTimeout(500); // the socket's events of that failure
+      await route.fulfill({ response: answer });
+    });
+    const answered = page.waitForResponse('**/api/channels/message/retry');
+    await reply.getByTestId('message-delivery-retry').click();
+    await answered;
+    await painted(page);
+    expect(await stateOf(page, text)).toBe('failed');
+    expect(await reply.getByTestId('message-delivery-retry').isEnabled()).toBe(true);
+    await page.unroute('**/api/channels/message/retry');
+
+    // And again: this time the API takes it.
     await reply.getByTestId('message-delivery-retry').click();
     await expect.poll(() => stateOf(page, text), { timeout: 15_000 }).toBe('sent');
-    expect(wa.sent.filter((x) => x.body?.text?.body === text)).toHaveLength(tries + 1);
+    expect(tries()).toBe(before + 2);
     expect(await reply.getByTestId('message-delivery-retry').count()).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Grid, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { CHANNEL_STRINGS } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -67,36 +67,31 @@ export function WhatsAppTemplateForm({ ticketId, onSent }: { ticketId: number; o
           <Alert color="yellow" p="xs" data-testid="whatsapp-window-words">
             <Text size="sm">{CHANNEL_STRINGS.windowClosed}</Text>
           </Alert>
-          {/* A desk: name, language and Send in one row; a phone: the name, then language and Send. */}
-          <Grid gap="xs" align="flex-end">
-            <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput
-                label={S.templateName}
-                placeholder="order_update"
-                autoComplete="off"
-                spellCheck={false}
-                value={template}
-                onChange={(e) => setTemplate(e.currentTarget.value)}
-                data-testid="template-name"
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, sm: 3 }}>
-              <TextInput
-                label={S.templateLanguage}
-                placeholder="en_US"
-                autoComplete="off"
-                spellCheck={false}
-                value={language}
-                onChange={(e) => setLanguage(e.currentTarget.value)}
-                data-testid="template-language"
-              />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, sm: 3 }}>
-              <Button type="submit" fullWidth loading={busy} data-testid="template-send">
-                {S.sendTemplate}
-              </Button>
-            </Grid.Col>
-          </Grid>
+          {/* The name, then the language and Send: it fits the narrow middle column of a desk and a phone. */}
+          <TextInput
+            label={S.templateName}
+            placeholder="order_update"
+            autoComplete="off"
+            spellCheck={false}
+            value={template}
+            onChange={(e) => setTemplate(e.currentTarget.value)}
+            data-testid="template-name"
+          />
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <TextInput
+              label={S.templateLanguage}
+              placeholder="en_US"
+              autoComplete="off"
+              spellCheck={false}
+              value={language}
+              onChange={(e) => setLanguage(e.currentTarget.value)}
+              style={{ flex: 1, minWidth: 0 }}
+              data-testid="template-language"
+            />
+            <Button type="submit" loading={busy} data-testid="template-send" style={{ flexShrink: 0 }}>
+              {S.sendTemplate}
+            </Button>
+          </Group>
           <Text size="xs" c="dimmed">
             {S.templateHint}
           </Text>
