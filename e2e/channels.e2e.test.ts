@@ -4,7 +4,12 @@ import { CHANNEL_STRINGS } from '@parley/contracts';
 import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWhatsAppStandIn, waText, whatsappWebhook } from '../apps/server/src/testing/channelStandIns.js';
+import {
+  startTelegramStandIn,
+  startWhatsAppStandIn,
+  waText,
+  whatsappWebhook,
+} from '../apps/server/src/testing/channelStandIns.js';
 import {
   apiJson,
   axe,
@@ -22,6 +27,7 @@ import {
 const PHONE_ID = '106540352242922';
 const WA = { accessToken: 'EAAG-e2e-token', appSecret: 'app-secret-e2e-1234' };
 const REFUSAL = 'Recipient phone number not in allowed list';
+const TG_TOKEN = '123456789:AAFakeBotTokenForTheStandIn_0123456789';
 
 /**
  * Messaging channels in Chromium against a real server and a loopback WhatsApp Cloud API: an admin connects a
@@ -31,6 +37,7 @@ const REFUSAL = 'Recipient phone number not in allowed list';
  */
 describe('messaging channels in Chromium', () => {
   let wa: Awaited<ReturnType<typeof startWhatsAppStandIn>>;
+  let tg: Awaited<ReturnType<typeof startTelegramStandIn>>;
   let server: RunningServer;
   let browser: Browser;
   let admin = '';
@@ -40,13 +47,17 @@ describe('messaging channels in Chromium', () => {
   let kerry = { ticketId: 0, peer: '' };
 
   beforeAll(async () => {
-    wa = await startWhatsAppStandIn({ phoneNumberId: PHONE_ID, accessToken: WA.accessToken });
+    [wa, tg] = await Promise.all([
+      startWhatsAppStandIn({ phoneNumberId: PHONE_ID, accessToken: WA.accessToken }),
+      startTelegramStandIn({ token: TG_TOKEN }),
+    ]);
     [server, browser] = await Promise.all([
       startServer({
         SECRETS_KEY: randomBytes(32).toString('base64'),
         // The server's own address: the webhook URL it shows is one this test can post to.
         PUBLIC_URL: '{url}',
         WHATSAPP_API_URL: wa.url,
+        TELEGRAM_API_URL: tg.url,
       }),
       launchBrowser(),
     ]);
@@ -60,12 +71,14 @@ describe('messaging channels in Chromium', () => {
     await browser?.close();
     await server?.stop();
     await wa?.close();
+    await tg?.close();
   });
 
   async function open(
     user: string,
     where: string,
     o: { scheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+    s: RunningServer = server,
   ): Promise<{ page: Page; failed: string[] }> {
     const width = o.width ?? 1440;
     const ctx = await browser.newContext({
@@ -74,15 +87,15 @@ describe('messaging channels in Chromium', () => {
       ...(width < 500 ? { isMobile: true, hasTouch: true } : {}),
     });
     contexts.push(ctx);
-    if (o.scheme === 'dark') await ctx.addCookies([{ name: 'dark', value: '1', url: server.url }]);
+    if (o.scheme === 'dark') await ctx.addCookies([{ name: 'dark', value: '1', url: s.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(e.message));
     const failed: string[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
     });
-    await signInAs(page, server.url, user);
-    await page.goto(`${server.url}${where}`);
+    await signInAs(page, s.url, user);
+    await page.goto(`${s.url}${where}`);
     return { page, failed };
   }
   const db = () => {
@@ -428,5 +441,76 @@ describe('messaging channels in Chromium', () => {
     await page.getByTestId('composer-input').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('whatsapp-window-closed').count()).toBe(0);
     expect(failed).toEqual([]);
+  });
+
+  it('TELEGRAM on Pro the form offers both providers; a bot token of the wrong shape is refused in the form; Test names the bot and tells Telegram where to post', async () => {
+    const d = db();
+    d.prepare('update accounts set plan = 3').run();
+    d.close();
+    const { page, failed } = await open('ann', '/settings/channels');
+    await page.getByTestId('channel-new').click();
+    const dialog = page.getByRole('dialog', { name: 'Add channel' });
+    await dialog.waitFor();
+    const kinds = dialog.getByTestId('channel-kind');
+    expect(await kinds.textContent()).toBe('WhatsApp Cloud APITelegram bot');
+    await kinds.getByText('Telegram bot').click();
+    await dialog.getByTestId('channel-bot-token').waitFor();
+    expect(await dialog.getByTestId('channel-phone-number-id').count()).toBe(0);
+    await dialog.getByLabel('Name', { exact: true }).fill('Acme bot');
+    await dialog.getByLabel('Bot token').fill('not a token');
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.botTokenShape);
+    failed.length = 0; // that 400 was the point
+    await dialog.getByLabel('Bot token').fill(TG_TOKEN);
+    await page.getByTestId('channel-save').click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByTestId('channel-row').filter({ hasText: 'Acme bot' });
+    expect(await row.getByTestId('channel-provider').textContent()).toBe('Telegram bot');
+    expect(await row.getByTestId('channel-verify-token').count()).toBe(0);
+    const url = await row.getByTestId('channel-webhook-url').textContent();
+    await row.getByTestId('channel-test').click();
+    await expect
+      .poll(() => row.getByTestId('channel-test-result').textContent())
+      .toBe(`OK${CHANNEL_STRINGS.testOk('@acme_help_bot')}`);
+    expect(tg.webhooks.at(-1)?.url).toBe(url);
+    expect(failed).toEqual([]);
+  });
+
+  it('CHANNEL without SECRETS_KEY the card says so once and offers no form; without PUBLIC_URL it says once that no webhook address can be given', async () => {
+    const [bare, noUrl] = await Promise.all([
+      startServer(),
+      startServer({ SECRETS_KEY: randomBytes(32).toString('base64'), WHATSAPP_API_URL: wa.url }),
+    ]);
+    try {
+      const [, noUrlAdmin] = await Promise.all([seedWorkspace(bare.url), seedWorkspace(noUrl.url)]);
+      const a = await open('ann', '/settings/channels', {}, bare);
+      const notConfigured = a.page.getByTestId('channels-not-configured');
+      await notConfigured.waitFor();
+      expect(await notConfigured.textContent()).toBe(CHANNEL_STRINGS.notConfigured);
+      expect(await a.page.getByTestId('channel-new').count()).toBe(0);
+      expect(await a.page.getByTestId('channels-empty').count()).toBe(0);
+      expect(await axe(a.page, '[data-testid="channels-card"]')).toEqual([]);
+
+      for (const [name, phone] of [
+        ['First number', '3003'],
+        ['Second number', '4004'],
+      ])
+        await apiJson(
+          `${noUrl.url}/api/channels`,
+          'POST',
+          { name, settings: { kind: 'whatsapp', phoneNumberId: phone, ...WA } },
+          noUrlAdmin,
+        );
+      const b = await open('ann', '/settings/channels', {}, noUrl);
+      await b.page.getByTestId('channel-row').nth(1).waitFor();
+      expect(await b.page.getByTestId('channels-no-public-url').count()).toBe(1);
+      expect(await b.page.getByTestId('channels-no-public-url').textContent()).toBe(CHANNEL_STRINGS.noPublicUrl);
+      expect(await b.page.getByTestId('channel-webhook-url').count()).toBe(0);
+      // The verify token is still the admin's to know; without an address there is nothing to paste it with.
+      expect(await b.page.getByTestId('channel-verify-token').count()).toBe(0);
+      await screenshot(b.page, 'channels-no-public-url-1440-light');
+    } finally {
+      await Promise.all([bare.stop(), noUrl.stop()]);
+    }
   });
 });

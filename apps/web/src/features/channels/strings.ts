@@ -38,7 +38,7 @@ export const C = {
   verifyToken: 'Verify token',
   whatsappWhere:
     'In Meta\u2019s App Dashboard, WhatsApp, Configuration: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to the messages field.',
-  telegramWhere: 'Parley gives this address to Telegram itself when the channel is saved or tested.',
+  telegramWhere: 'Test tells Telegram to post its updates to this address: run it once the bot is saved.',
   copy: 'Copy',
   copied: 'Copied',
   copyWebhookUrl: 'Copy the webhook URL',
