@@ -388,6 +388,17 @@ describe('messaging channels in Chromium', () => {
     await reply.getByTestId('message-delivery-retry').click();
     await expect.poll(() => stateOf(page, text), { timeout: 15_000 }).toBe('sent');
     expect(tries()).toBe(before + 2);
+
+    // Settings shows the refusal as the number's last error, with its time, and when the provider last posted.
+    const admin = await open('ann', '/settings/channels');
+    const row = admin.page.getByTestId('channel-row').first();
+    await row.waitFor();
+    expect(await row.getByTestId('channel-last-error').textContent()).toMatch(
+      new RegExp(`^Last error \\(.+\\): \\(#131030\\) ${REFUSAL}$`),
+    );
+    expect(await row.getByTestId('channel-last-event').textContent()).toMatch(/^Last event .+/);
+    expect(await axe(admin.page, '[data-testid="channels-card"]')).toEqual([]);
+    await screenshot(admin.page, 'channels-last-error-1440-light');
     expect(await reply.getByTestId('message-delivery-retry').count()).toBe(0);
   });
 
