@@ -112,7 +112,7 @@ export function ChannelRow({
         </Text>
         {c.lastError && (
           <Text size="sm" c={ERROR_TEXT} style={{ overflowWrap: 'anywhere' }} data-testid="channel-last-error">
-            {C.lastError(formatDateTime(c.lastErrorAt ?? Date.now()))} {c.lastError}
+            {C.lastError(c.lastErrorAt ? formatDateTime(c.lastErrorAt) : null)} {c.lastError}
           </Text>
         )}
         {c.webhookUrl && (

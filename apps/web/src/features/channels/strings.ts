@@ -45,7 +45,7 @@ export const C = {
   copyVerifyToken: 'Copy the verify token',
   lastEvent: (when: string) => `Last event ${when}`,
   noEvents: 'No events yet',
-  lastError: (when: string) => `Last error (${when}):`,
+  lastError: (when: string | null) => (when ? `Last error (${when}):` : 'Last error:'),
   test: 'Test',
   testOkBadge: 'OK',
   testFailedBadge: 'Failed',
