@@ -255,7 +255,7 @@ export async function storeInbound(
     ticketId,
     sender: SENDERS.visitor,
     senderName: name,
-    type: 'text/plain',
+    type: 'text',
     message: [m.text, file.note].filter(Boolean).join('\n'),
     files: file.files,
     fromCustomer: true,
