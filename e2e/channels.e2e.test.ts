@@ -454,7 +454,7 @@ describe('messaging channels in Chromium', () => {
     expect(failed).toEqual([]);
   });
 
-  it('TELEGRAM on Pro the form offers both providers; a bot token of the wrong shape is refused in the form; Test names the bot and tells Telegram where to post', async () => {
+  it("TELEGRAM on Pro the form offers the plan's providers (LINE too, SMS not); a bot token of the wrong shape is refused in the form; Test names the bot and tells Telegram where to post", async () => {
     const d = db();
     d.prepare('update accounts set plan = 3').run();
     d.close();
@@ -463,7 +463,7 @@ describe('messaging channels in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Add channel' });
     await dialog.waitFor();
     const kinds = dialog.getByTestId('channel-kind');
-    expect(await kinds.textContent()).toBe('WhatsApp Cloud APITelegram bot');
+    expect(await kinds.textContent()).toBe('WhatsApp Cloud APITelegram botLINE Official Account');
     await kinds.getByText('Telegram bot').click();
     await dialog.getByTestId('channel-bot-token').waitFor();
     expect(await dialog.getByTestId('channel-phone-number-id').count()).toBe(0);
@@ -484,6 +484,48 @@ describe('messaging channels in Chromium', () => {
       .poll(() => row.getByTestId('channel-test-result').textContent())
       .toBe(`OK${CHANNEL_STRINGS.testOk('@acme_help_bot')}`);
     expect(tg.webhooks.at(-1)?.url).toBe(url);
+    expect(failed).toEqual([]);
+  });
+
+  it('CHANNEL on Enterprise an SMS number and a LINE account are connected through the form; a bad account SID is refused in it', async () => {
+    const d = db();
+    d.prepare('update accounts set plan = 4').run();
+    d.close();
+    const { page, failed } = await open('ann', '/settings/channels');
+    await page.getByTestId('channel-new').click();
+    const dialog = page.getByRole('dialog', { name: 'Add channel' });
+    const kinds = dialog.getByTestId('channel-kind');
+    expect(await kinds.textContent()).toBe('WhatsApp Cloud APITelegram botLINE Official AccountSMS (Twilio)');
+    await kinds.getByText('SMS (Twilio)').click();
+    await dialog.getByTestId('channel-sms').waitFor();
+    await dialog.getByLabel('Name', { exact: true }).fill('Support SMS');
+    await dialog.getByLabel('Account SID').fill('AC123');
+    await dialog.getByLabel('Number to send from').fill('+1 555 010 0100');
+    await dialog.getByLabel('Auth token').fill('0123456789abcdef0123456789abcdef');
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.accountSidShape);
+    failed.length = 0; // that 400 was the point
+    await dialog.getByLabel('Account SID').fill(`AC${'0123456789abcdef'.repeat(2)}`);
+    await page.getByTestId('channel-save').click();
+    await dialog.waitFor({ state: 'detached' });
+    const sms = page.getByTestId('channel-row').filter({ hasText: 'Support SMS' });
+    expect(await sms.getByTestId('channel-provider').textContent()).toBe('SMS (Twilio) · +15550100100');
+    await sms.getByText('A message comes in', { exact: false }).waitFor();
+
+    await page.getByTestId('channel-new').click();
+    await dialog.waitFor();
+    await dialog.getByTestId('channel-kind').getByText('LINE Official Account').click();
+    await dialog.getByTestId('channel-line').waitFor();
+    await dialog.getByLabel('Name', { exact: true }).fill('Acme LINE');
+    await dialog.getByLabel('Channel secret').fill('0123456789abcdef0123456789ABCDEF');
+    await dialog.getByLabel('Channel access token').fill('line-long-lived-token-0123456789');
+    await page.getByTestId('channel-save').click();
+    await dialog.waitFor({ state: 'detached' });
+    const line = page.getByTestId('channel-row').filter({ hasText: 'Acme LINE' });
+    expect(await line.getByTestId('channel-provider').textContent()).toBe('LINE Official Account');
+    await line.getByText('Use webhook', { exact: false }).waitFor();
+    await screenshot(page, 'channels-line-sms-light');
+    expect(await axe(page, '[data-testid="channels-card"]')).toEqual([]);
     expect(failed).toEqual([]);
   });
 

@@ -135,6 +135,56 @@ export function ChannelForm({
               data-testid="channel-app-secret"
             />
           </SimpleGrid>
+        ) : d.kind === 'line' ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-line">
+            <PasswordInput
+              label={C.channelSecret}
+              description={secretHint(d.hasAppSecret, C.channelSecretHint)}
+              placeholder={d.hasAppSecret ? C.secretStored : undefined}
+              autoComplete="new-password"
+              value={d.channelSecret}
+              onChange={(e) => setD({ ...d, channelSecret: e.currentTarget.value })}
+              data-testid="channel-line-secret"
+            />
+            <PasswordInput
+              label={C.channelAccessToken}
+              description={secretHint(d.hasToken, C.channelAccessTokenHint)}
+              placeholder={d.hasToken ? C.secretStored : undefined}
+              autoComplete="new-password"
+              value={d.channelAccessToken}
+              onChange={(e) => setD({ ...d, channelAccessToken: e.currentTarget.value })}
+              data-testid="channel-line-token"
+            />
+          </SimpleGrid>
+        ) : d.kind === 'sms' ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-sms">
+            <TextInput
+              label={C.accountSid}
+              description={C.accountSidHint}
+              autoComplete="off"
+              value={d.accountSid}
+              onChange={(e) => setD({ ...d, accountSid: e.currentTarget.value })}
+              data-testid="channel-sms-sid"
+            />
+            <TextInput
+              label={C.fromNumber}
+              description={C.fromNumberHint}
+              inputMode="tel"
+              autoComplete="off"
+              value={d.fromNumber}
+              onChange={(e) => setD({ ...d, fromNumber: e.currentTarget.value })}
+              data-testid="channel-sms-from"
+            />
+            <PasswordInput
+              label={C.authToken}
+              description={secretHint(d.hasToken, C.authTokenHint)}
+              placeholder={d.hasToken ? C.secretStored : undefined}
+              autoComplete="new-password"
+              value={d.authToken}
+              onChange={(e) => setD({ ...d, authToken: e.currentTarget.value })}
+              data-testid="channel-sms-token"
+            />
+          </SimpleGrid>
         ) : (
           <PasswordInput
             label={C.botToken}

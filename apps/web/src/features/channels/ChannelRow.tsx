@@ -132,7 +132,7 @@ export function ChannelRow({
               />
             )}
             <Text size="xs" c="dimmed">
-              {c.kind === 'whatsapp' ? C.whatsappWhere : C.telegramWhere}
+              {WHERE[c.kind]}
             </Text>
           </Stack>
         )}
@@ -183,3 +183,11 @@ export function ChannelRow({
     </Paper>
   );
 }
+
+/** Where each provider is told the webhook address. */
+const WHERE: Record<ChannelView['kind'], string> = {
+  whatsapp: C.whatsappWhere,
+  telegram: C.telegramWhere,
+  line: C.lineWhere,
+  sms: C.smsWhere,
+};

@@ -12,6 +12,11 @@ export interface ChannelDraft {
   accessToken: string;
   appSecret: string;
   botToken: string;
+  channelSecret: string;
+  channelAccessToken: string;
+  accountSid: string;
+  fromNumber: string;
+  authToken: string;
   /** Whether the server holds a token (access token or bot token) and WhatsApp's app secret. */
   hasToken: boolean;
   hasAppSecret: boolean;
@@ -28,6 +33,11 @@ export const blankChannel = (kind: ChannelKind): ChannelDraft => ({
   accessToken: '',
   appSecret: '',
   botToken: '',
+  channelSecret: '',
+  channelAccessToken: '',
+  accountSid: '',
+  fromNumber: '',
+  authToken: '',
   hasToken: false,
   hasAppSecret: false,
 });
@@ -44,6 +54,11 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
   accessToken: '',
   appSecret: '',
   botToken: '',
+  channelSecret: '',
+  channelAccessToken: '',
+  accountSid: c.settings.accountSid ?? '',
+  fromNumber: c.settings.fromNumber ?? '',
+  authToken: '',
   hasToken: c.hasToken,
   hasAppSecret: c.hasAppSecret,
 });
@@ -58,6 +73,30 @@ export function channelBody(d: ChannelDraft): ChannelInput {
   if (d.kind === 'telegram') {
     const token = secret(d.botToken);
     return { ...base, settings: { kind: 'telegram', ...(token ? { botToken: token.value } : {}) } };
+  }
+  if (d.kind === 'line') {
+    const channelSecret = secret(d.channelSecret);
+    const token = secret(d.channelAccessToken);
+    return {
+      ...base,
+      settings: {
+        kind: 'line',
+        ...(channelSecret ? { channelSecret: channelSecret.value } : {}),
+        ...(token ? { channelAccessToken: token.value } : {}),
+      },
+    };
+  }
+  if (d.kind === 'sms') {
+    const token = secret(d.authToken);
+    return {
+      ...base,
+      settings: {
+        kind: 'sms',
+        accountSid: d.accountSid.trim(),
+        fromNumber: d.fromNumber.trim(),
+        ...(token ? { authToken: token.value } : {}),
+      },
+    };
   }
   const access = secret(d.accessToken);
   const app = secret(d.appSecret);
@@ -79,6 +118,7 @@ export const activeBody = (c: ChannelView, active: boolean): ChannelInput => cha
 /** What the list names a connection by: WhatsApp's display number (or its ID), a Telegram bot's @username. */
 export function channelAddress(c: ChannelView): string {
   if (c.kind === 'whatsapp') return c.settings.displayNumber || c.settings.phoneNumberId || '';
+  if (c.kind === 'sms') return c.settings.fromNumber ?? '';
   const user = c.settings.username ?? '';
   return user ? `@${user.replace(/^@/, '')}` : '';
 }
