@@ -58,5 +58,6 @@ export const ScheduledMessage = z.object({
 });
 export type ScheduledMessage = z.infer<typeof ScheduledMessage>;
 export const ScheduledAnswer = z.object({ result: z.literal('success'), data: ScheduledMessage });
+export type ScheduledAnswer = z.infer<typeof ScheduledAnswer>;
 export const ScheduledListAnswer = z.object({ result: z.literal('success'), data: z.array(ScheduledMessage) });
 export type ScheduledListAnswer = z.infer<typeof ScheduledListAnswer>;

@@ -86,3 +86,16 @@ const MONTHS = [
 ];
 /** The calendar's heading: "March 2031" for a month (0-based) of a year. */
 export const monthTitle = (year: number, month: number) => `${MONTHS[month]} ${year}`;
+
+/** A time as a `datetime-local` input shows it ("2031-03-04T09:30"), in the browser's time zone. */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** What a `datetime-local` input holds, as milliseconds; null when it is not a time. */
+export function fromLocalInput(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value)) return null;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? ms : null;
+}

@@ -91,6 +91,11 @@ export const mailboxKeys = {
   list: ['mailboxes', 'list'] as const,
 };
 
+/** Scheduled messages of a ticket, still to go. */
+export const scheduledKeys = {
+  ticket: (ticketId: number) => ['scheduled', ticketId] as const,
+};
+
 export const channelKeys = {
   /** Settings -> Channels: the account's connections and the kinds its plan allows. */
   list: ['channels', 'list'] as const,

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
-import type { Message } from '@parley/contracts';
+import { isLiveChatChannel, type Message } from '@parley/contracts';
 import { IconBook, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useMe } from '../../lib/session';
@@ -9,6 +9,7 @@ import { type EncryptionMethod, missingKeyError } from './encryptionKey';
 import { outbox } from './outbox';
 import { type ReplyTicket, useConversationParts } from './parts';
 import { ReplyPreview } from './ReplyPreview';
+import { ScheduleButton, ScheduledList } from './ScheduleMessage';
 import { CONVERSATION_STRINGS as S } from './strings';
 import { useLocalTyping } from './useConversation';
 
@@ -81,6 +82,7 @@ export function Composer({ ticketId, encryption, replyTo, ticket, onClearReply, 
 
   return (
     <Stack gap={4}>
+      <ScheduledList ticketId={ticketId} />
       {replyTo && <ReplyPreview replyTo={replyTo} onClear={onClearReply} />}
       {percent !== null && (
         <Group gap="xs" data-testid="upload-progress">
@@ -134,6 +136,16 @@ export function Composer({ ticketId, encryption, replyTo, ticket, onClearReply, 
             }
           }}
         />
+        {ticket && !isLiveChatChannel(ticket.channel) && (
+          <ScheduleButton
+            ticketId={ticketId}
+            text={text}
+            onScheduled={() => {
+              setText('');
+              typing.stop();
+            }}
+          />
+        )}
         <Button onClick={send} leftSection={<IconSend size={16} />} disabled={text.trim() === ''}>
           {S.send}
         </Button>

@@ -23,6 +23,11 @@ export const CONVERSATION_STRINGS = {
   sendFailedTitle: 'Message not sent',
   placeholder: 'Write a message… (Enter sends, Shift+Enter adds a line)',
   send: 'Send',
+  schedule: 'Send later',
+  scheduleWhen: 'Send at',
+  scheduleSend: 'Schedule',
+  scheduleCancel: 'Cancel the scheduled message',
+  scheduleFailed: (why: string) => `Not sent: ${why}`,
   attach: 'Attach files',
   /** SHELL-31: opens the knowledge-base popup. */
   knowledgeBase: 'Knowledge base',

@@ -1,0 +1,154 @@
+import { ActionIcon, Button, Group, Paper, Popover, Stack, Text, TextInput } from '@mantine/core';
+import { SCHEDULED_STRINGS, type ScheduledAnswer, type ScheduledListAnswer } from '@parley/contracts';
+import { IconClock, IconX } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatDateTime, fromLocalInput, toLocalInput } from '../../lib/dates';
+import { api, errorText } from '../../lib/http';
+import { scheduledKeys } from '../../lib/queryKeys';
+import { useRealtimeEvent } from '../../lib/realtime';
+import { toast } from '../../ui/toast';
+import { CONVERSATION_STRINGS as S } from './strings';
+
+const scheduledApi = {
+  list: (ticketId: number) => api<ScheduledListAnswer>('GET', `/api/ticket/scheduled/${ticketId}`),
+  add: (ticketId: number, message: string, sendAt: number) =>
+    api<ScheduledAnswer>('POST', '/api/ticket/scheduled', {
+      ticket_id: ticketId,
+      message,
+      send_at: sendAt,
+    }),
+  cancel: (id: number) => api('DELETE', `/api/ticket/scheduled/${id}`),
+};
+
+/** Tomorrow at 09:00 here: the time a follow-up is most often meant for. */
+function tomorrowMorning(now = Date.now()): number {
+  const d = new Date(now + 86_400_000);
+  d.setHours(9, 0, 0, 0);
+  return d.getTime();
+}
+
+/**
+ * The composer's clock: the text written so far is kept and sent at a chosen time (on the ticket's own
+ * channel, as the agent's message). The server checks the time and the ticket and its words are shown here.
+ */
+export function ScheduleButton({
+  ticketId,
+  text,
+  onScheduled,
+}: {
+  ticketId: number;
+  text: string;
+  onScheduled(): void;
+}) {
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [when, setWhen] = useState(() => toLocalInput(tomorrowMorning()));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const schedule = async () => {
+    const sendAt = fromLocalInput(when);
+    if (sendAt === null) return setError(SCHEDULED_STRINGS.inPast);
+    setBusy(true);
+    setError(null);
+    try {
+      await scheduledApi.add(ticketId, text.trim(), sendAt);
+      setOpen(false);
+      toast({ message: SCHEDULED_STRINGS.scheduledFor(formatDateTime(sendAt)) });
+      onScheduled();
+      await qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Popover opened={open} onChange={setOpen} position="top-end" withArrow trapFocus>
+      <Popover.Target>
+        <ActionIcon
+          variant="default"
+          size="lg"
+          aria-label={S.schedule}
+          disabled={text.trim() === ''}
+          onClick={() => setOpen((o) => !o)}
+          data-testid="schedule-open"
+        >
+          <IconClock size={18} />
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs" maw={280}>
+          <TextInput
+            type="datetime-local"
+            label={S.scheduleWhen}
+            value={when}
+            onChange={(e) => setWhen(e.currentTarget.value)}
+            data-testid="schedule-when"
+          />
+          {error && (
+            <Text size="sm" c="light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))" role="alert">
+              {error}
+            </Text>
+          )}
+          <Button size="compact-sm" loading={busy} onClick={() => void schedule()} data-testid="schedule-save">
+            {S.scheduleSend}
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** The ticket's messages still to go (or that could not go), each with Cancel; gone once sent. */
+export function ScheduledList({ ticketId }: { ticketId: number }) {
+  const qc = useQueryClient();
+  const q = useQuery({ queryKey: scheduledKeys.ticket(ticketId), queryFn: () => scheduledApi.list(ticketId) });
+  // A scheduled message that went is a new message of this ticket: the list follows.
+  useRealtimeEvent('newMessage', (e) => {
+    if (e.ticketId === ticketId && (q.data?.data.length ?? 0) > 0)
+      void qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
+  });
+  const list = q.data?.data ?? [];
+  if (list.length === 0) return null;
+  const cancel = async (id: number) => {
+    try {
+      await scheduledApi.cancel(id);
+      toast({ message: SCHEDULED_STRINGS.cancelled });
+    } catch (e) {
+      toast({ message: errorText(e), color: 'red' });
+    }
+    await qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
+  };
+  return (
+    <Stack gap={4} data-testid="scheduled-list">
+      {list.map((m) => (
+        <Paper key={m.id} withBorder radius="sm" px="xs" py={4} data-testid="scheduled-item">
+          <Group gap="xs" wrap="nowrap" justify="space-between">
+            <Stack gap={0} miw={0}>
+              <Text size="xs" c="dimmed">
+                {m.state === 'failed'
+                  ? S.scheduleFailed(m.error ?? '')
+                  : SCHEDULED_STRINGS.scheduledFor(formatDateTime(m.sendAt))}
+              </Text>
+              <Text size="sm" truncate="end">
+                {m.message}
+              </Text>
+            </Stack>
+            {m.state === 'pending' && (
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label={S.scheduleCancel}
+                onClick={() => void cancel(m.id)}
+                data-testid="scheduled-cancel"
+              >
+                <IconX size={16} />
+              </ActionIcon>
+            )}
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
