@@ -14,11 +14,18 @@ import {
   TICKET_STATUS,
 } from '@parley/contracts';
 import type pino from 'pino';
-import { type DB, isUniqueViolation } from '../../platform/db/db.js';
+import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
-import { appendEvent, type Listener, runCommand, type Trx } from '../../platform/outbox/index.js';
+import {
+  appendEvent,
+  appendEvents,
+  type Listener,
+  runCommand,
+  type StoredEvent,
+  type Trx,
+} from '../../platform/outbox/index.js';
 import type { Secrets } from '../email/index.js';
-import { type Conversations, discardUploads, postMessage, storeUploads } from '../messages/index.js';
+import { type Conversations, postMessage, storeUploads } from '../messages/index.js';
 import { type Actor, changeTicketIn, createTicket } from '../tickets/index.js';
 import type {
   ChannelAdapter,
@@ -37,6 +44,8 @@ export interface InboundDeps {
   dataDir: string;
   adapters: Map<string, ChannelAdapter>;
   log: pino.Logger;
+  /** Commits a verified webhook's event (see `webhookCommitter`). */
+  takeWebhook: (accountId: number, w: WebhookReceived) => Promise<void>;
 }
 
 /** What `channel.webhook_received` carries: a verified webhook's messages and statuses, read once. */
@@ -69,7 +78,8 @@ export async function webhookHandshake(deps: InboundDeps, key: string, query: Re
  * A provider's webhook: proven by the adapter (401 otherwise), read (400 when it cannot be), and what it
  * says committed as one `channel.webhook_received` event before the answer, so a webhook acknowledged is
  * never lost to a crash. A switched-off connection's webhooks, and payloads with nothing for us (another
- * event type), are acknowledged and dropped. Answers how many messages and statuses were taken.
+ * event type), are acknowledged and dropped. Answers how many messages and statuses were taken, and what the
+ * provider expects as the answer's body when it reads one (Twilio's TwiML).
  */
 export async function acceptWebhook(
   deps: InboundDeps,
@@ -86,15 +96,50 @@ export async function acceptWebhook(
   }
   const answer = adapter.webhookAnswer;
   if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return { taken: 0, answer };
-  const accountId = Number(row.account_id);
-  await runCommand(deps.db, (trx) =>
-    appendEvent(trx, {
-      accountId,
-      type: 'channel.webhook_received',
-      payload: { connectionId: open.id, ...parsed } satisfies WebhookReceived,
-    }),
-  );
+  await deps.takeWebhook(Number(row.account_id), { connectionId: open.id, ...parsed });
   return { taken: parsed.messages.length + parsed.statuses.length, answer };
+}
+
+/**
+ * Commits taken webhooks in groups: the ones that arrive in one turn of the event loop (while the previous
+ * group commits, on either database) go in one transaction, one event each, and each request is answered
+ * once its group has committed. A transaction's commit costs more than an event's insert, so a burst of
+ * webhooks costs a commit per group, not per webhook. A group that fails answers each of its requests with
+ * that failure (the provider delivers them again).
+ */
+export function webhookCommitter(db: DB): (accountId: number, w: WebhookReceived) => Promise<void> {
+  type Waiting = { accountId: number; w: WebhookReceived; resolve: () => void; reject: (e: unknown) => void };
+  let queue: Waiting[] = [];
+  let running = false;
+  const flush = async () => {
+    running = true;
+    while (queue.length > 0) {
+      const group = queue;
+      queue = [];
+      try {
+        await runCommand(db, async (trx) => {
+          const byAccount = new Map<number, Waiting[]>();
+          for (const x of group) byAccount.set(x.accountId, [...(byAccount.get(x.accountId) ?? []), x]);
+          for (const [accountId, list] of byAccount)
+            await appendEvents(
+              trx,
+              accountId,
+              list.map((x) => ({ accountId, type: 'channel.webhook_received', payload: x.w })),
+            );
+        });
+        for (const x of group) x.resolve();
+      } catch (err) {
+        for (const x of group) x.reject(err);
+      }
+    }
+    running = false;
+  };
+  return (accountId, w) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ accountId, w, resolve, reject });
+      if (!running) setImmediate(() => void flush());
+      running = true;
+    });
 }
 
 const serverActor = (accountId: number): Actor => ({ accountId, userId: null, username: 'server', name: 'Parley' });
@@ -144,7 +189,8 @@ const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
 
 /**
  * The customer's name asked of the provider (LINE's profile) when the webhook gave none and the message
- * starts a ticket; '' when it cannot be had (a failure must not hold up the message).
+ * starts a ticket; '' when it cannot be had (a failure must not hold up the message). Asked before the
+ * transaction opens, like files.
  */
 async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
   if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m.peer))) return '';
@@ -156,130 +202,117 @@ async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
+/** What is fetched from the provider for a message before the transaction opens: its file, its sender's name. */
+export interface Prepared {
+  files: MessageFile[];
+  note: string;
+  name?: string;
+}
+
 /**
- * One customer message stored exactly once: the provider's id is recorded with it in one transaction (a
- * repeat finds it, or breaks the unique index and rolls back). It joins the peer's latest ticket on this
- * connection (reopened when done), or starts one. A reply token it came with is kept for the peer (the
- * latest one wins).
+ * One customer message stored once, inside the caller's transaction: a provider id already recorded is
+ * skipped (a webhook delivered again), else the id is recorded with the message (its unique index stops
+ * another node's copy). It joins the peer's latest ticket on this connection (reopened when done), or
+ * starts one. A reply token it came with is kept for the peer (the latest one wins).
  */
 export async function storeInbound(
-  deps: InboundDeps,
-  adapter: ChannelAdapter,
+  trx: Trx,
+  conversations: Conversations,
   c: OpenConnection,
   departmentId: number | null,
   m: InboundMessage,
+  file: Prepared,
 ): Promise<'stored' | 'duplicate'> {
-  if (await knownProviderId(deps.db, c, m.providerId, 'in')) return 'duplicate';
+  if (await knownProviderId(trx, c, m.providerId, 'in')) return 'duplicate';
   const channel = CHANNEL_OF_KIND[c.kind];
-  const asked = await askedName(deps, adapter, c, m);
-  const { files, note } = await fetchFile(deps, adapter, c, m);
-  let stored = false;
-  try {
-    await runCommand(deps.db, async (trx) => {
-      const last = await lastTicketOf(trx, c, m.peer);
-      // A provider that names no one (LINE after the first message): the name the ticket already has.
-      const name = m.name || asked || last?.name || m.phone || m.peer;
-      let ticketId: number;
-      if (!last) {
-        ticketId = await createTicket(trx, deps.conversations, {
-          accountId: c.accountId,
-          channel,
-          title: (m.text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
-          name,
-          ...(m.phone ? { phone: m.phone } : {}),
-          departmentId,
-          fromCustomer: true,
-          at: m.at,
-          channelConnectionId: c.id,
-          channelPeer: m.peer,
-        });
-      } else {
-        ticketId = Number(last.id);
-        if (isDone(Number(last.closed)))
-          await changeTicketIn(trx, deps.conversations, serverActor(c.accountId), ticketId, async () => ({
-            set: { closed: TICKET_STATUS.open },
-            message: EMAIL_STRINGS.reopened,
-            action: 'ticket.status_set',
-            detail: { status: TICKET_STATUS.open, reason: 'customer_message' },
-          }));
-      }
-      const text = [m.text, note].filter(Boolean).join('\n');
-      const event = await postMessage(trx, deps.conversations, {
-        accountId: c.accountId,
-        ticketId,
-        sender: SENDERS.visitor,
-        senderName: name,
-        type: 'text/plain',
-        message: text,
-        files,
-        fromCustomer: true,
-        channel,
-      });
-      await trx
-        .insertInto('channel_message_ids')
-        .values({
-          account_id: c.accountId,
-          connection_id: c.id,
-          provider_id: m.providerId,
-          ticket_id: ticketId,
-          message_row_id: event.id,
-          direction: 'in',
-          created_at: Date.now(),
-        })
-        .execute();
-      if (m.replyToken)
-        await trx
-          .insertInto('channel_reply_tokens')
-          .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token: m.replyToken, at: m.at })
-          .onConflict((oc) =>
-            oc
-              .columns(['account_id', 'connection_id', 'peer'])
-              .doUpdateSet((eb) => ({ token: eb.ref('excluded.token'), at: eb.ref('excluded.at') }))
-              .whereRef('channel_reply_tokens.at', '<', 'excluded.at'),
-          )
-          .execute();
-      await trx
-        .updateTable('channel_connections')
-        .set({ last_event_at: Date.now() })
-        .where('account_id', '=', c.accountId)
-        .where('id', '=', c.id)
-        .execute();
+  const last = await lastTicketOf(trx, c, m.peer);
+  // A provider that names no one (LINE after the first message): the name the ticket already has.
+  const name = m.name || file.name || last?.name || m.phone || m.peer;
+  let ticketId: number;
+  if (!last) {
+    ticketId = await createTicket(trx, conversations, {
+      accountId: c.accountId,
+      channel,
+      title: (m.text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
+      name,
+      ...(m.phone ? { phone: m.phone } : {}),
+      departmentId,
+      fromCustomer: true,
+      at: m.at,
+      channelConnectionId: c.id,
+      channelPeer: m.peer,
     });
-    stored = true;
-    return 'stored';
-  } catch (err) {
-    if (isUniqueViolation(err) && (await knownProviderId(deps.db, c, m.providerId, 'in'))) return 'duplicate';
-    throw err;
-  } finally {
-    if (!stored && files.length > 0) await discardUploads(deps.db, deps.dataDir, c.accountId, files);
+  } else {
+    ticketId = Number(last.id);
+    if (isDone(Number(last.closed)))
+      await changeTicketIn(trx, conversations, serverActor(c.accountId), ticketId, async () => ({
+        set: { closed: TICKET_STATUS.open },
+        message: EMAIL_STRINGS.reopened,
+        action: 'ticket.status_set',
+        detail: { status: TICKET_STATUS.open, reason: 'customer_message' },
+      }));
   }
+  const event = await postMessage(trx, conversations, {
+    accountId: c.accountId,
+    ticketId,
+    sender: SENDERS.visitor,
+    senderName: name,
+    type: 'text/plain',
+    message: [m.text, file.note].filter(Boolean).join('\n'),
+    files: file.files,
+    fromCustomer: true,
+    channel,
+  });
+  await trx
+    .insertInto('channel_message_ids')
+    .values({
+      account_id: c.accountId,
+      connection_id: c.id,
+      provider_id: m.providerId,
+      ticket_id: ticketId,
+      message_row_id: event.id,
+      direction: 'in',
+      created_at: Date.now(),
+    })
+    .execute();
+  if (m.replyToken)
+    await trx
+      .insertInto('channel_reply_tokens')
+      .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token: m.replyToken, at: m.at })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'connection_id', 'peer'])
+          .doUpdateSet((eb) => ({ token: eb.ref('excluded.token'), at: eb.ref('excluded.at') }))
+          .whereRef('channel_reply_tokens.at', '<', 'excluded.at'),
+      )
+      .execute();
+  return 'stored';
 }
 
 /** sending < sent < delivered < read: a status never moves a reply back (providers report out of order). */
 const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2, read: 3 };
 
 /**
- * A delivery status of one of our replies: moves its state forward (failed only from sending or sent) and
- * tells the conversation's staff (`messageDelivery`). Answers false when the reply is not known (yet).
+ * A delivery status of one of our replies, inside the caller's transaction: moves its state forward (failed
+ * only from sending or sent) and tells the conversation's staff (`messageDelivery`). Answers false when the
+ * reply is not known (yet).
  */
-export async function applyStatus(deps: InboundDeps, c: OpenConnection, s: StatusUpdate): Promise<boolean> {
-  const known = await knownProviderId(deps.db, c, s.providerId, 'out');
+export async function applyStatus(trx: Trx, conversations: Conversations, c: OpenConnection, s: StatusUpdate) {
+  const known = await knownProviderId(trx, c, s.providerId, 'out');
   if (!known || known.message_row_id === null) return false;
   const messageId = Number(known.message_row_id);
-  await runCommand(deps.db, async (trx) => {
-    const m = await trx
-      .selectFrom('messages as m')
-      .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
-      .select(['m.delivery_state', 't.channel', 't.id as ticket_id'])
-      .where('m.account_id', '=', c.accountId)
-      .where('m.id', '=', messageId)
-      .executeTakeFirst();
-    if (!m) return;
-    const now = m.delivery_state ?? 'sending';
-    const forward =
-      s.state === 'failed' ? now === 'sending' || now === 'sent' : (RANK[s.state] ?? 0) > (RANK[now] ?? 99);
-    if (!forward) return;
-    await setDelivery(trx, deps.conversations, {
+  const m = await trx
+    .selectFrom('messages as m')
+    .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+    .select(['m.delivery_state', 't.channel', 't.id as ticket_id'])
+    .where('m.account_id', '=', c.accountId)
+    .where('m.id', '=', messageId)
+    .executeTakeFirst();
+  if (!m) return true;
+  const now = m.delivery_state ?? 'sending';
+  const forward = s.state === 'failed' ? now === 'sending' || now === 'sent' : (RANK[s.state] ?? 0) > (RANK[now] ?? 99);
+  if (forward)
+    await setDelivery(trx, conversations, {
       accountId: c.accountId,
       id: messageId,
       ticketId: Number(m.ticket_id),
@@ -287,7 +320,6 @@ export async function applyStatus(deps: InboundDeps, c: OpenConnection, s: Statu
       state: s.state,
       error: s.error ?? null,
     });
-  });
   return true;
 }
 
@@ -328,33 +360,74 @@ export async function setDelivery(
 }
 
 /**
- * The relay's reader of webhooks taken: an effect run in order (a conversation's messages are stored in the
- * order the provider sent them), exactly once per message through its provider id. A status of a reply not
- * recorded yet is tried again for a while (the send's answer may still be on its way).
+ * The relay's reader of webhooks taken: transactional, so the messages of many webhooks are stored in the
+ * relay's batch transaction, in the order the provider sent them, each exactly once (its provider id). Files
+ * are fetched from the provider before the transaction opens (`prepare`). A status of a reply not recorded yet
+ * is tried again for a while (the send's answer may still be on its way).
  */
 export function storeWebhooks(deps: InboundDeps): Listener {
+  const connectionOf = async (q: DB | Trx, e: StoredEvent) => {
+    const p = e.payload as WebhookReceived;
+    const row = await findConnection(q, e.accountId, p.connectionId);
+    const adapter = row ? deps.adapters.get(row.kind) : undefined;
+    const c = row && adapter ? openConnection(row, deps.secrets) : null;
+    return row && adapter && c ? { row, adapter, c, p } : null;
+  };
   return {
     name: 'channels.storeWebhook',
-    kind: 'effect',
+    kind: 'transactional',
     events: ['channel.webhook_received'],
-    async handle(e) {
+    async prepare(e) {
       const p = e.payload as WebhookReceived;
-      const row = await findConnection(deps.db, e.accountId, p.connectionId);
-      const adapter = row ? deps.adapters.get(row.kind) : undefined;
-      if (!row || !adapter) return;
-      const c = openConnection(row, deps.secrets);
-      if (!c)
-        return void (await recordConnectionError(
-          deps.db,
-          { id: p.connectionId, accountId: e.accountId },
-          CHANNEL_STRINGS.cannotDecrypt,
-        ));
+      const prepared = new Map<string, Prepared>();
+      // Files to fetch, or a customer known by no name nor number (LINE: its profile may be asked).
+      if (!p.messages.some((m) => m.media || (!m.name && !m.phone))) return prepared;
+      const found = await connectionOf(deps.db, e);
+      if (!found) return prepared;
+      const names = new Map<string, string>();
+      for (const m of p.messages) {
+        if (await knownProviderId(deps.db, found.c, m.providerId, 'in')) continue;
+        const file = m.media ? await fetchFile(deps, found.adapter, found.c, m) : { files: [], note: '' };
+        if (!names.has(m.peer)) names.set(m.peer, await askedName(deps, found.adapter, found.c, m));
+        prepared.set(m.providerId, { ...file, name: names.get(m.peer) ?? '' });
+      }
+      return prepared;
+    },
+    async handle(e, trx, prepared) {
+      const found = await connectionOf(trx, e);
+      if (!found) {
+        const p = e.payload as WebhookReceived;
+        const row = await findConnection(trx, e.accountId, p.connectionId);
+        if (row)
+          await recordConnectionError(
+            deps.db,
+            { id: Number(row.id), accountId: e.accountId },
+            CHANNEL_STRINGS.cannotDecrypt,
+          );
+        return;
+      }
+      const { row, c, p } = found;
+      const files = (prepared as Map<string, Prepared> | undefined) ?? new Map<string, Prepared>();
       const departmentId = row.department_id === null ? null : Number(row.department_id);
-      for (const m of p.messages) await storeInbound(deps, adapter, c, departmentId, m);
+      for (const m of p.messages)
+        await storeInbound(
+          trx,
+          deps.conversations,
+          c,
+          departmentId,
+          m,
+          files.get(m.providerId) ?? { files: [], note: '' },
+        );
       let unknown = 0;
-      for (const s of p.statuses) if (!(await applyStatus(deps, c, s))) unknown++;
+      for (const s of p.statuses) if (!(await applyStatus(trx, deps.conversations, c, s))) unknown++;
       if (unknown > 0 && Date.now() - e.createdAt < UNKNOWN_STATUS_RETRY_MS)
         throw new Error(`${unknown} delivery statuses name replies not recorded yet`);
+      await trx
+        .updateTable('channel_connections')
+        .set({ last_event_at: Date.now() })
+        .where('account_id', '=', c.accountId)
+        .where('id', '=', c.id)
+        .execute();
     },
   };
 }

@@ -9,6 +9,6 @@ export { whatsappAdapter } from './adapters/whatsapp.js';
 /** HTTP routes: admins' connections, the providers' webhooks, agents' retry and templates. */
 export { channelRoutes } from './channels.routes.js';
 /** The relay's reader of webhooks taken. */
-export { storeWebhooks } from './inbound.js';
+export { storeWebhooks, webhookCommitter } from './inbound.js';
 /** The relay's sender of replies, and the sweep of sends a crash cut short. */
 export { failInterruptedChannelReplies, sendChannelReplies } from './outbound.js';

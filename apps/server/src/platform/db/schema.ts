@@ -63,6 +63,7 @@ export interface Database {
   channel_connections: ChannelConnectionsTable;
   channel_message_ids: ChannelMessageIdsTable;
   channel_reply_tokens: ChannelReplyTokensTable;
+  scheduled_messages: ScheduledMessagesTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1079,7 +1080,7 @@ export interface ChannelMessageIdsTable {
   created_at: number;
 }
 
-/** A customer's latest single-use reply token on a connection (LINE), with its message's time. */
+/** Migration 0043: a customer's latest single-use reply token on a connection (LINE), with its message's time. */
 export interface ChannelReplyTokensTable {
   id: Generated<number>;
   account_id: number;
@@ -1087,4 +1088,22 @@ export interface ChannelReplyTokensTable {
   peer: string;
   token: string;
   at: number;
+}
+
+/** Migration 0042: an agent's reply kept until its time. */
+export interface ScheduledMessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  user_id: number;
+  sender: string;
+  sender_name: string;
+  message: string;
+  send_at: number;
+  /** pending | sent | cancelled | failed. */
+  state: Generated<string>;
+  error: string | null;
+  message_row_id: number | null;
+  created_at: number;
+  updated_at: number;
 }

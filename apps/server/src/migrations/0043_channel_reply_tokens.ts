@@ -7,7 +7,7 @@ import { columns, type ParleyMigration } from './helpers.js';
  * a reply sent with it is free, but it is single-use and lives about a minute), with the time of the message
  * it came with. A send takes it by deleting it, so it is never used twice; one row per connection and peer.
  */
-export const m0042_channel_reply_tokens: ParleyMigration = {
+export const m0043_channel_reply_tokens: ParleyMigration = {
   async up(db: Kysely<unknown>, dialect: Dialect) {
     const c = columns(dialect);
     await c
