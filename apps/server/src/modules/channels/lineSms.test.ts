@@ -136,7 +136,9 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
       return events.every((e) => e.delivered_at !== null);
     }, 'every webhook handled');
   const lineUser = () => `U${randomBytes(16).toString('hex')}`;
-  const smsPeer = () => `+1415555${String(1000 + Math.floor(Math.random() * 9000))}`;
+  // A new customer number each time (a number seen before would join that customer's ticket).
+  let nextPeer = 1000 + Math.floor(Math.random() * 4000);
+  const smsPeer = () => `+1415555${nextPeer++}`;
   const providerIdOf = async (messageId: number) =>
     (
       await db()
