@@ -528,6 +528,12 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     await waitFor(async () => (await stateOf(a)) === 'failed' && (await stateOf(b)) === 'failed', 'both failed');
     expect((await delivery(a)).delivery_error).toBe('(#30003) Unreachable destination handset');
     expect((await delivery(b)).delivery_error).toBe('(#30007) Message filtered by the carrier');
+    // A code without words of ours still says what happened.
+    const c = await reply(Number(t.id), 'Three');
+    await waitFor(async () => (await stateOf(c)) === 'sent', 'sent');
+    await smsPost(cb(await providerIdOf(c), 'undelivered', '30999'));
+    await waitFor(async () => (await stateOf(c)) === 'failed', 'failed');
+    expect((await delivery(c)).delivery_error).toBe('(#30999) Undelivered');
   });
 
   it("SMS a 500 is retried then sent; a refusal is shown failed with Twilio's words; a number no SMS can reach is refused before sending", async () => {
