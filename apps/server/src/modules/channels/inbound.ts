@@ -11,6 +11,7 @@ import {
   type MessageDeliveryEvent,
   type MessageFile,
   SENDERS,
+  type SyncDeleteEvent,
   TICKET_STATUS,
 } from '@parley/contracts';
 import type pino from 'pino';
@@ -95,9 +96,10 @@ export async function acceptWebhook(
     throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
   }
   const answer = adapter.webhookAnswer;
-  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return { taken: 0, answer };
+  const taken = parsed.messages.length + parsed.statuses.length + (parsed.unsent?.length ?? 0);
+  if (Number(row.active) !== 1 || taken === 0) return { taken: 0, answer };
   await deps.takeWebhook(Number(row.account_id), { connectionId: open.id, ...parsed });
-  return { taken: parsed.messages.length + parsed.statuses.length, answer };
+  return { taken, answer };
 }
 
 /**
@@ -289,6 +291,38 @@ export async function storeInbound(
   return 'stored';
 }
 
+/**
+ * A customer's message they took back (LINE's unsend), inside the caller's transaction: hidden as a deleted
+ * message is (`deleted_at`, by the customer), and `syncDelete` to whoever has the conversation open. One not
+ * stored (never, or already hidden) is left alone.
+ */
+export async function hideUnsent(trx: Trx, conversations: Conversations, c: OpenConnection, providerId: string) {
+  const known = await knownProviderId(trx, c, providerId, 'in');
+  if (!known || known.message_row_id === null) return;
+  const m = await trx
+    .selectFrom('messages as m')
+    .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+    .select(['m.id', 'm.ticket_id', 'm.sender', 't.channel'])
+    .where('m.account_id', '=', c.accountId)
+    .where('m.id', '=', Number(known.message_row_id))
+    .where('m.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!m) return;
+  await trx
+    .updateTable('messages')
+    .set({ deleted_at: Date.now(), deleted_by: m.sender, pinned: 0 })
+    .where('account_id', '=', c.accountId)
+    .where('id', '=', Number(m.id))
+    .execute();
+  const audience = { id: Number(m.ticket_id), accountId: c.accountId, channel: m.channel };
+  await appendEvent(trx, {
+    accountId: c.accountId,
+    type: 'message.deleted',
+    payload: { ticketId: Number(m.ticket_id), messageId: Number(m.id) } satisfies SyncDeleteEvent,
+    realtime: { name: 'syncDelete', rooms: await conversations.messageAudience(trx, audience) },
+  });
+}
+
 /** sending < sent < delivered < read: a status never moves a reply back (providers report out of order). */
 const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2, read: 3 };
 
@@ -418,6 +452,7 @@ export function storeWebhooks(deps: InboundDeps): Listener {
           m,
           files.get(m.providerId) ?? { files: [], note: '' },
         );
+      for (const id of p.unsent ?? []) await hideUnsent(trx, deps.conversations, c, id);
       let unknown = 0;
       for (const s of p.statuses) if (!(await applyStatus(trx, deps.conversations, c, s))) unknown++;
       if (unknown > 0 && Date.now() - e.createdAt < UNKNOWN_STATUS_RETRY_MS)

@@ -398,6 +398,37 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(line.sent.filter((x) => x.body?.messages?.[0]?.text === 'Over quota')).toHaveLength(1);
   });
 
+  it('LINE a message the customer takes back (unsend) is hidden; an unknown one changes nothing', async () => {
+    const user = lineUser();
+    const id = `6${String(Date.now()).slice(-12)}`;
+    await linePost([lineText(user, 'My card number is 4111 1111 1111 1111', { id })]);
+    const t = await waitFor(() => ticketOfPeer(user), 'the ticket');
+    await linePost([lineText(user, 'Oops, sorry')]);
+    await waitFor(async () => (await messagesOf(Number(t.id))).length === 2, 'both messages');
+    const unsend = (messageId: string) => ({
+      type: 'unsend',
+      mode: 'active',
+      timestamp: Date.now(),
+      source: { type: 'user', userId: user },
+      webhookEventId: `01H${randomBytes(12).toString('hex').toUpperCase()}`,
+      deliveryContext: { isRedelivery: false },
+      unsend: { messageId },
+    });
+    const r = await linePost([unsend(id), unsend('999999999999')]);
+    expect((await r.json()).taken).toBe(2);
+    await waitFor(async () => {
+      const row = await db()
+        .selectFrom('messages')
+        .select('deleted_at')
+        .where('id', '=', (await messagesOf(Number(t.id)))[0]!.id)
+        .executeTakeFirstOrThrow();
+      return row.deleted_at !== null;
+    }, 'the message hidden');
+    const shown = await call('GET', `/api/ticket/data3/${t.id}/0`, { token: agent.token });
+    expect(shown.text).not.toContain('4111');
+    expect(shown.text).toContain('Oops, sorry');
+  });
+
   it('LINE an image is fetched from the data API and attached', async () => {
     const user = lineUser();
     const png = Buffer.from(
