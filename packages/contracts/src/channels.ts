@@ -230,6 +230,7 @@ export type MessageDeliveryEvent = z.infer<typeof MessageDeliveryEvent>;
 /** `POST /api/channels/message/retry`: a failed channel reply sent again. */
 export const RetryDeliveryInput = z.object({ id: z.number().int().positive() });
 export const RetryDeliveryAnswer = z.object({ result: z.literal('success'), data: MessageDeliveryEvent });
+export type RetryDeliveryAnswer = z.infer<typeof RetryDeliveryAnswer>;
 
 /** `POST /api/channels/template`: a WhatsApp template message to a ticket's customer (the window closed). */
 export const SendTemplateInput = z.object({
@@ -253,3 +254,4 @@ export const ChannelWindowAnswer = z.object({
   result: z.literal('success'),
   data: z.object({ open: z.boolean(), closesAt: z.number().nullable() }),
 });
+export type ChannelWindowAnswer = z.infer<typeof ChannelWindowAnswer>;

@@ -361,6 +361,8 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   12: { key: 'sla', label: 'Business hours & SLA', admin: true },
   /** The e-mail channel: the account's mailboxes, fetched by IMAP (docs/email.md). */
   13: { key: 'mailboxes', label: 'Mailboxes', admin: true },
+  /** Messaging channels: WhatsApp numbers and Telegram bots whose messages become tickets. */
+  14: { key: 'channels', label: 'Channels', admin: true },
   /** Beyond the spec: everyone's own canned replies (admins also the shared ones), and the account's macros. */
   15: { key: 'replies', label: 'Canned replies' },
   16: { key: 'macros', label: 'Macros', admin: true },

@@ -91,6 +91,13 @@ export const mailboxKeys = {
   list: ['mailboxes', 'list'] as const,
 };
 
+export const channelKeys = {
+  /** Settings -> Channels: the account's connections and the kinds its plan allows. */
+  list: ['channels', 'list'] as const,
+  /** Whether WhatsApp's 24-hour window of a ticket is open. */
+  window: (ticketId: number) => ['channels', 'window', ticketId] as const,
+};
+
 export const settingsKeys = {
   sessions: ['settings', 'sessions'] as const,
   users: ['settings', 'users'] as const,

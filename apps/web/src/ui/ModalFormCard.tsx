@@ -120,7 +120,12 @@ export function FormActions({
   return (
     <>
       {error && (
-        <Text c="red" size="sm" data-testid={`${testId}-error`}>
+        // A darker red in light and a lighter one in dark: the plain red fails contrast on both (AA).
+        <Text
+          c="light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))"
+          size="sm"
+          data-testid={`${testId}-error`}
+        >
           {error}
         </Text>
       )}

@@ -44,7 +44,7 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
   const messagesOf = (ticketId: number) =>
     db()
       .selectFrom('messages')
-      .select(['id', 'message', 'sender', 'sender_name', 'files', 'delivery_state', 'delivery_error'])
+      .select(['id', 'type', 'message', 'sender', 'sender_name', 'files', 'delivery_state', 'delivery_error'])
       .where('account_id', '=', admin.accountId)
       .where('ticket_id', '=', ticketId)
       .where('type', '!=', 'system')
@@ -192,8 +192,9 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
       return events.every((e) => e.delivered_at !== null);
     }, 'every webhook handled');
     const ms = await messagesOf(Number(t.id));
-    expect(ms.map((m) => [m.message, m.sender, m.sender_name])).toEqual([
-      ['My order has not arrived', 'visitor', 'Kerry Fisher'],
+    // A plain text message ('text'): a MIME type would make clients show it as a file of that type.
+    expect(ms.map((m) => [m.type, m.message, m.sender, m.sender_name])).toEqual([
+      ['text', 'My order has not arrived', 'visitor', 'Kerry Fisher'],
     ]);
     // The next message joins the same ticket.
     await waPost(waText(peer, 'Kerry Fisher', 'Order 5521'));
@@ -337,6 +338,8 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
       'the template',
     );
     expect(out.body.template).toEqual({ name: 'order_update', language: { code: 'en_US' } });
+    const stored = (await messagesOf(Number(t.id))).at(-1)!;
+    expect([stored.type, stored.message]).toEqual(['text', CHANNEL_STRINGS.templateSent('order_update', 'en_US')]);
   });
 
   it('WHATSAPP an image is fetched from the API and attached', async () => {

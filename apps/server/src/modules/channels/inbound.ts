@@ -79,8 +79,7 @@ export async function webhookHandshake(deps: InboundDeps, key: string, query: Re
  * A provider's webhook: proven by the adapter (401 otherwise), read (400 when it cannot be), and what it
  * says committed as one `channel.webhook_received` event before the answer, so a webhook acknowledged is
  * never lost to a crash. A switched-off connection's webhooks, and payloads with nothing for us (another
- * event type), are acknowledged and dropped. Answers how many messages and statuses were taken, and what the
- * provider expects as the answer's body when it reads one (Twilio's TwiML).
+ * event type), are acknowledged and dropped. Answers how many messages and statuses were taken.
  */
 export async function acceptWebhook(
   deps: InboundDeps,
@@ -191,8 +190,7 @@ const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
 
 /**
  * The customer's name asked of the provider (LINE's profile) when the webhook gave none and the message
- * starts a ticket; '' when it cannot be had (a failure must not hold up the message). Asked before the
- * transaction opens, like files.
+ * starts a ticket; '' when it cannot be had (a failure must not hold up the message).
  */
 async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
   if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m.peer))) return '';
@@ -204,18 +202,18 @@ async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
-/** What is fetched from the provider for a message before the transaction opens: its file, its sender's name. */
-export interface Prepared {
+/** What `prepare` fetched from the provider for one message: its file (or a note why not), a name. */
+interface Fetched {
   files: MessageFile[];
   note: string;
-  name?: string;
+  name: string;
 }
 
 /**
  * One customer message stored once, inside the caller's transaction: a provider id already recorded is
  * skipped (a webhook delivered again), else the id is recorded with the message (its unique index stops
  * another node's copy). It joins the peer's latest ticket on this connection (reopened when done), or
- * starts one. A reply token it came with is kept for the peer (the latest one wins).
+ * starts one.
  */
 export async function storeInbound(
   trx: Trx,
@@ -223,7 +221,7 @@ export async function storeInbound(
   c: OpenConnection,
   departmentId: number | null,
   m: InboundMessage,
-  file: Prepared,
+  file: Fetched,
 ): Promise<'stored' | 'duplicate'> {
   if (await knownProviderId(trx, c, m.providerId, 'in')) return 'duplicate';
   const channel = CHANNEL_OF_KIND[c.kind];
@@ -259,7 +257,7 @@ export async function storeInbound(
     ticketId,
     sender: SENDERS.visitor,
     senderName: name,
-    type: 'text/plain',
+    type: 'text',
     message: [m.text, file.note].filter(Boolean).join('\n'),
     files: file.files,
     fromCustomer: true,
@@ -413,19 +411,18 @@ export function storeWebhooks(deps: InboundDeps): Listener {
     events: ['channel.webhook_received'],
     async prepare(e) {
       const p = e.payload as WebhookReceived;
-      const prepared = new Map<string, Prepared>();
-      // Files to fetch, or a customer known by no name nor number (LINE: its profile may be asked).
-      if (!p.messages.some((m) => m.media || (!m.name && !m.phone))) return prepared;
+      const fetched = new Map<string, Fetched>();
       const found = await connectionOf(deps.db, e);
-      if (!found) return prepared;
+      if (!found || (!found.adapter.profileName && !p.messages.some((m) => m.media))) return fetched;
+      // One profile asked per customer, however many of their messages the webhook carries.
       const names = new Map<string, string>();
       for (const m of p.messages) {
         if (await knownProviderId(deps.db, found.c, m.providerId, 'in')) continue;
-        const file = m.media ? await fetchFile(deps, found.adapter, found.c, m) : { files: [], note: '' };
+        const file = await fetchFile(deps, found.adapter, found.c, m);
         if (!names.has(m.peer)) names.set(m.peer, await askedName(deps, found.adapter, found.c, m));
-        prepared.set(m.providerId, { ...file, name: names.get(m.peer) ?? '' });
+        fetched.set(m.providerId, { ...file, name: names.get(m.peer) ?? '' });
       }
-      return prepared;
+      return fetched;
     },
     async handle(e, trx, prepared) {
       const found = await connectionOf(trx, e);
@@ -441,7 +438,7 @@ export function storeWebhooks(deps: InboundDeps): Listener {
         return;
       }
       const { row, c, p } = found;
-      const files = (prepared as Map<string, Prepared> | undefined) ?? new Map<string, Prepared>();
+      const fetched = (prepared as Map<string, Fetched> | undefined) ?? new Map<string, Fetched>();
       const departmentId = row.department_id === null ? null : Number(row.department_id);
       for (const m of p.messages)
         await storeInbound(
@@ -450,7 +447,7 @@ export function storeWebhooks(deps: InboundDeps): Listener {
           c,
           departmentId,
           m,
-          files.get(m.providerId) ?? { files: [], note: '' },
+          fetched.get(m.providerId) ?? { files: [], note: '', name: '' },
         );
       for (const id of p.unsent ?? []) await hideUnsent(trx, deps.conversations, c, id);
       let unknown = 0;

@@ -62,8 +62,8 @@ export interface Database {
   case_events: CaseEventsTable;
   channel_connections: ChannelConnectionsTable;
   channel_message_ids: ChannelMessageIdsTable;
-  channel_reply_tokens: ChannelReplyTokensTable;
   scheduled_messages: ScheduledMessagesTable;
+  channel_reply_tokens: ChannelReplyTokensTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1080,16 +1080,6 @@ export interface ChannelMessageIdsTable {
   created_at: number;
 }
 
-/** Migration 0043: a customer's latest single-use reply token on a connection (LINE), with its message's time. */
-export interface ChannelReplyTokensTable {
-  id: Generated<number>;
-  account_id: number;
-  connection_id: number;
-  peer: string;
-  token: string;
-  at: number;
-}
-
 /** Migration 0042: an agent's reply kept until its time. */
 export interface ScheduledMessagesTable {
   id: Generated<number>;
@@ -1106,4 +1096,14 @@ export interface ScheduledMessagesTable {
   message_row_id: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** Migration 0043: a customer's latest single-use reply token on a connection (LINE), with its message's time. */
+export interface ChannelReplyTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  connection_id: number;
+  peer: string;
+  token: string;
+  at: number;
 }

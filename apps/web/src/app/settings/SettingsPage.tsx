@@ -3,6 +3,7 @@ import { type AuthCheckAnswer, SETTINGS_SECTIONS } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { TwoFactorCard } from '../../features/auth/TwoFactorCard';
+import { ChannelsCard } from '../../features/channels/ChannelsCard';
 import { DepartmentsCard } from '../../features/departments/DepartmentsCard';
 import { MailboxesCard } from '../../features/email/MailboxesCard';
 import { LabelsCard } from '../../features/labels/LabelsCard';
@@ -58,6 +59,7 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     macros: <MacrosCard />,
     sla: <SlaSettings />,
     mailboxes: <MailboxesCard />,
+    channels: <ChannelsCard />,
   };
   const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key in panels);
   if (!sections.some((s) => s.key === tab)) return <Navigate to="/settings/security" replace />;

@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { HttpError } from '../../lib/http';
+import { CUSTOMER_SENDER } from '../../lib/people';
 import { useRealtimeEvent } from '../../lib/realtime';
 import { useMe } from '../../lib/session';
 import { useConnected } from '../../lib/useConnected';
@@ -25,6 +26,7 @@ import {
   useTicketRoom,
   useTyping,
 } from './useConversation';
+import { useWhatsAppWindow, WhatsAppTemplateForm } from './WhatsAppWindow';
 
 /**
  * MSG-14, MSG-15: the failure modal with Retry (the same queue- id goes again), for a message the server
@@ -168,6 +170,15 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
     }
   };
 
+  // WhatsApp lets the team write freely only within 24 hours of the customer's last message: the window is
+  // asked again whenever the customer writes.
+  const whatsapp = data?.channel === 'WHATSAPP';
+  const lastCustomerId = useMemo(
+    () => data?.messages.filter((m) => m.sender === CUSTOMER_SENDER).at(-1)?.id ?? 0,
+    [data?.messages],
+  );
+  const whatsappWindow = useWhatsAppWindow(ticketId, valid && whatsapp, lastCustomerId);
+
   // Who has read up to which message: shown under the newest message each has read.
   const seenBy = useMemo(() => seenByMessage(reads, data?.messages ?? []), [reads, data?.messages]);
 
@@ -188,6 +199,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
 
   const pinned = data.messages.filter((m) => m.pinned);
   const email = isEmailChannel(data.channel ?? '');
+  const windowClosed = whatsapp && whatsappWindow.data?.open === false;
   return (
     <Stack gap="xs" h="100%" mih={0} data-testid="conversation-pane" data-ticket={ticketId}>
       <PinnedBar pinned={pinned} onUnpin={(m) => void conversationApi.pin(m.id, false).catch(() => {})} />
@@ -202,9 +214,10 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         data-testid="conversation-scroll"
         style={{
           flex: 1,
-          minHeight: email ? 160 : 240,
-          // The e-mail composer (addresses, subject, a taller body) needs more of the screen than the chat one.
-          maxHeight: email ? 'calc(100dvh - 440px)' : 'calc(100dvh - 260px)',
+          minHeight: email || windowClosed ? 160 : 240,
+          // The e-mail composer (addresses, subject, a taller body) and WhatsApp's template form need more of
+          // the screen than the chat composer.
+          maxHeight: email || windowClosed ? 'calc(100dvh - 440px)' : 'calc(100dvh - 260px)',
           overflowY: 'auto',
           paddingRight: 6,
         }}
@@ -262,6 +275,13 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         <Text ta="center" size="sm" c="dimmed" py="sm" data-testid="composer-closed">
           {LIVECHAT_STRINGS.endedNoSend}
         </Text>
+      ) : windowClosed ? (
+        <WhatsAppTemplateForm
+          ticketId={ticketId}
+          onSent={() => {
+            stick.current = true;
+          }}
+        />
       ) : email ? (
         <EmailComposer
           ticketId={ticketId}

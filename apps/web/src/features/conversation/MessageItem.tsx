@@ -12,7 +12,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { channelName, MESSAGE_STRINGS, type Message } from '@parley/contracts';
+import { CHANNEL_STRINGS, channelName, type DeliveryState, MESSAGE_STRINGS, type Message } from '@parley/contracts';
 import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -143,6 +143,70 @@ function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
       </Text>
       <Button size="compact-xs" variant="light" loading={busy} onClick={() => void retry()} style={{ flexShrink: 0 }}>
         {MESSAGE_STRINGS.emailRetry}
+      </Button>
+    </Group>
+  );
+}
+
+/** The words of a channel reply's delivery that is not a failure. */
+const DELIVERY_WORDS: Record<Exclude<DeliveryState, 'failed'>, string> = {
+  sending: CHANNEL_STRINGS.sending,
+  sent: CHANNEL_STRINGS.sent,
+  delivered: CHANNEL_STRINGS.delivered,
+  read: CHANNEL_STRINGS.read,
+};
+
+/**
+ * A reply on a messaging channel (WhatsApp, Telegram): Sending…, Sent, Delivered or Read under it, small and
+ * dimmed; "Failed: <the provider's words>" with Retry when it was refused.
+ */
+function ChannelDelivery({ m, align }: { m: Message; align: 'left' | 'right' }) {
+  const [busy, setBusy] = useState(false);
+  // The delivery a retry was asked from. The socket brings every change after it (sending, then sent or failed
+  // again), and may bring them before the retry's own answer: so the answer never writes the state; it only
+  // shows "Sending…" while nothing newer has come (each `messageDelivery` puts a new object on the message).
+  const [retriedFrom, setRetriedFrom] = useState<Message['delivery'] | null>(null);
+  if (!m.delivery) return null;
+  const state = retriedFrom !== null && retriedFrom === m.delivery ? 'sending' : m.delivery.state;
+  if (state !== 'failed')
+    return (
+      <Text size="xs" c="dimmed" ta={align} data-testid="message-delivery-state" data-state={state}>
+        {DELIVERY_WORDS[state]}
+      </Text>
+    );
+  const retry = async () => {
+    const from = m.delivery;
+    setBusy(true);
+    try {
+      await conversationApi.retryDelivery(m.id);
+      setRetriedFrom(from ?? null);
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Group gap={6} justify={align === 'right' ? 'flex-end' : 'flex-start'} wrap="nowrap" align="flex-start">
+      {/* Small text: a darker red in light (a plain red fails contrast at this size), a lighter one in dark. */}
+      <Text
+        size="xs"
+        c="light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))"
+        style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+        data-testid="message-delivery-state"
+        data-state="failed"
+      >
+        {CHANNEL_STRINGS.failed(m.delivery.error ?? '')}
+      </Text>
+      <Button
+        size="compact-xs"
+        variant="light"
+        loading={busy}
+        onClick={() => void retry()}
+        style={{ flexShrink: 0 }}
+        data-testid="message-delivery-retry"
+      >
+        {CHANNEL_STRINGS.retry}
       </Button>
     </Group>
   );
@@ -280,6 +344,7 @@ export function MessageItem({ m, me, admin, seenBy, channel = '', onReply }: Pro
           </Group>
         )}
         {stored && <EmailState m={stored} align={own ? 'right' : 'left'} />}
+        {stored && <ChannelDelivery m={stored} align={own ? 'right' : 'left'} />}
         {stored && (
           <>
             <Group gap={2} justify={own ? 'flex-end' : 'flex-start'}>

@@ -28,7 +28,15 @@ export function EmotionBadge({
   if (!emotion || emotion === 'neutral') return null;
   return (
     <Tooltip label={READING_STRINGS.counts(counts)} withArrow>
-      <Badge size="xs" variant="light" color={emotionColor(emotion)} data-testid={testId} aria-label={label(emotion)}>
+      {/* The hue on the background, the words in the text colour: a light yellow or lime word fails contrast. */}
+      <Badge
+        size="xs"
+        variant="light"
+        color={emotionColor(emotion)}
+        c="var(--mantine-color-text)"
+        data-testid={testId}
+        aria-label={label(emotion)}
+      >
         {emotion}
       </Badge>
     </Tooltip>

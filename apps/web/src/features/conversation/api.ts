@@ -1,11 +1,14 @@
 import type {
+  ChannelWindowAnswer,
   CheckAnswer,
   HistoryAnswer,
   Message,
   Note,
+  RetryDeliveryAnswer,
   RetryEmailAnswer,
   SendAck,
   SendMessageInput,
+  SendTemplateInput,
   TranslateAnswer,
   UploadAnswer,
 } from '@parley/contracts';
@@ -34,6 +37,14 @@ export const conversationApi = {
   /** Sends a failed mailbox reply again (its state comes back by `messageEmailState`). */
   retryEmail: (messageId: number) =>
     api<RetryEmailAnswer>('POST', '/api/ticket/message/reply/retry', { id: messageId }),
+  /** Sends a failed channel reply again (its delivery comes back by `messageDelivery`). */
+  retryDelivery: (messageId: number) =>
+    api<RetryDeliveryAnswer>('POST', '/api/channels/message/retry', { id: messageId }),
+  /** Whether WhatsApp's 24-hour window of the ticket is open, and when it closes. */
+  channelWindow: (ticketId: number) =>
+    api<ChannelWindowAnswer>('GET', `/api/channels/window/${ticketId}`).then((r) => r.data),
+  /** An approved WhatsApp template to the customer, once the window is closed. */
+  sendTemplate: (input: SendTemplateInput) => api<{ result: 'success' }>('POST', '/api/channels/template', input),
 };
 
 /** A multipart POST's answer as it came: the status, the raw text and the parsed JSON (when it is JSON). */

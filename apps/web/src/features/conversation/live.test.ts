@@ -14,6 +14,7 @@ import { settle, waitFor } from '../../lib/waitFor.test-support';
 import { conversationApi } from './api';
 import {
   addStored,
+  applyDeliveryEvent,
   checkAll,
   flushOutbox,
   installLive,
@@ -286,5 +287,36 @@ describe('sending from the outbox', () => {
     expect(qc.getQueryData(conversationKeys.one(71))).toBe(before);
     expect(qc.getQueryState(conversationKeys.one(71))?.isInvalidated).toBe(false);
     expect(failures).toEqual([]);
+  });
+});
+
+describe('channel deliveries', () => {
+  const conversation = (messages: Message[]): ConversationData => ({
+    ticketId: 31,
+    channel: 'WHATSAPP',
+    messages,
+    count: messages.length,
+    olderOut: false,
+    newerOut: false,
+    ts: 0,
+  });
+  const delivery = (qc: QueryClient, id: number) =>
+    qc.getQueryData<ConversationData>(conversationKeys.one(31))?.messages.find((m) => m.id === id)?.delivery;
+
+  it('CHANNEL a delivery that comes before the reply itself is applied when the reply arrives; a later copy never takes it back', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(conversationKeys.one(31), conversation([msg(1, { ticketId: 31, sender: 'visitor' })]));
+    // The send settled before my ack was applied.
+    applyDeliveryEvent(qc, { ticketId: 31, messageId: 2, state: 'sent', error: null });
+    addStored(qc, msg(2, { ticketId: 31, delivery: { state: 'sending' } }));
+    expect(delivery(qc, 2)).toEqual({ state: 'sent' });
+    // Its `newMessage` (a copy taken when it was stored) comes after: still sent.
+    addStored(qc, msg(2, { ticketId: 31, delivery: { state: 'sending' } }));
+    expect(delivery(qc, 2)).toEqual({ state: 'sent' });
+    applyDeliveryEvent(qc, { ticketId: 31, messageId: 2, state: 'failed', error: '(#131030) Not allowed' });
+    expect(delivery(qc, 2)).toEqual({ state: 'failed', error: '(#131030) Not allowed' });
+    // A message of another ticket, or one never added, changes nothing here.
+    applyDeliveryEvent(qc, { ticketId: 32, messageId: 2, state: 'read', error: null });
+    expect(delivery(qc, 2)?.state).toBe('failed');
   });
 });

@@ -1,4 +1,4 @@
-import { MESSAGE_STRINGS, type Message, RECENT_CONVERSATIONS } from '@parley/contracts';
+import { MESSAGE_STRINGS, type Message, type MessageDeliveryEvent, RECENT_CONVERSATIONS } from '@parley/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ConversationData } from '../../lib/conversationData';
 import { conversationKeys } from '../../lib/queryKeys';
@@ -7,12 +7,14 @@ import { conversationApi, SocketDown, sendOverSocket } from './api';
 import {
   addLive,
   applyCheck,
+  applyDelivery,
   applyEmailState,
   applyPin,
   applyReaction,
   applyReading,
   asMessage,
   dropNote,
+  holds,
   lastId,
   removeMessages,
   upsertNote,
@@ -78,9 +80,36 @@ export function onSendFailed(l: (clientId: string, error: string) => void): () =
 let installed: { qc: QueryClient; me: string; off: () => void } | null = null;
 let sending = false;
 
+/**
+ * Deliveries of channel replies that came before the reply itself (the send can settle before my own ack or
+ * its `newMessage` is applied): kept by message id, applied when the message arrives. A few at most.
+ */
+const earlyDeliveries = new Map<number, MessageDeliveryEvent>();
+const EARLY_MAX = 100;
+
+/** A channel reply's delivery: on the message when the conversation holds it, else kept for its arrival. */
+export function applyDeliveryEvent(qc: QueryClient, e: MessageDeliveryEvent): void {
+  const d = qc.getQueryData<ConversationData>(conversationKeys.one(e.ticketId));
+  if (d && !holds(d, e.messageId) && !d.newerOut) {
+    earlyDeliveries.delete(e.messageId);
+    earlyDeliveries.set(e.messageId, e);
+    for (const old of earlyDeliveries.keys()) {
+      if (earlyDeliveries.size <= EARLY_MAX) break;
+      earlyDeliveries.delete(old);
+    }
+    return;
+  }
+  update(qc, e.ticketId, (x) => applyDelivery(x, e));
+}
+
 /** Adds a stored message to its conversation (my own ack, or a `newMessage`). */
 export function addStored(qc: QueryClient, m: Message): void {
-  update(qc, m.ticketId, (d) => addLive(d, m));
+  const early = earlyDeliveries.get(m.id);
+  earlyDeliveries.delete(m.id);
+  update(qc, m.ticketId, (d) => {
+    const next = addLive(d, m);
+    return early ? applyDelivery(next, early) : next;
+  });
 }
 
 /** MSG-10: sends the outbox, oldest first, one at a time, while connected. */
@@ -187,6 +216,7 @@ export function installLive(qc: QueryClient, me: string, accountId: number, user
     realtime.on('messageEmailState', (e) => {
       update(qc, e.ticketId, (d) => applyEmailState(d, e));
     }),
+    realtime.on('messageDelivery', (e) => applyDeliveryEvent(qc, e)),
     realtime.onState((up) => {
       if (!up) return;
       void checkAll(qc);

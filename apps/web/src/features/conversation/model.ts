@@ -1,6 +1,7 @@
 import {
   MESSAGE_WINDOW,
   type Message,
+  type MessageDeliveryEvent,
   type MessageEmailStateEvent,
   type NewMessageEvent,
   type Note,
@@ -104,8 +105,14 @@ export function trimWindow(
   return { ...d, messages: d.messages.slice(0, max), newerOut: true };
 }
 
-/** A new live message: appended when the window holds the newest end, else only counted. */
-export function addLive(d: ConversationData, m: Message): ConversationData {
+/**
+ * A new live message: appended when the window holds the newest end, else only counted. A copy of a message
+ * already held (my own ack, then its `newMessage`) keeps the held channel delivery: the copy was taken when the
+ * message was stored, and `messageDelivery` may already have brought a newer state.
+ */
+export function addLive(d: ConversationData, incoming: Message): ConversationData {
+  const held = d.messages.find((x) => x.id === incoming.id);
+  const m = held?.delivery ? { ...incoming, delivery: held.delivery } : incoming;
   const known = d.messages.some((x) => x.id === m.id || (m.client_id !== null && x.client_id === m.client_id));
   if (d.newerOut) {
     const last = d.messages.at(-1);
@@ -203,6 +210,19 @@ export const applyEmailState = (d: ConversationData, e: MessageEmailStateEvent):
         }
       : m,
   );
+
+/**
+ * A channel reply's delivery (sending, sent, delivered, read or failed with the provider's words), as
+ * `messageDelivery` brings it: a new object for a new state, so a retry asked from the previous one sees it changed.
+ */
+export const applyDelivery = (d: ConversationData, e: MessageDeliveryEvent): ConversationData =>
+  mapMessage(d, e.messageId, (m) => ({
+    ...m,
+    delivery: { state: e.state, ...(e.error !== null ? { error: e.error } : {}) },
+  }));
+
+/** Whether the conversation holds the message (a delivery for one not held yet waits for it). */
+export const holds = (d: ConversationData, messageId: number) => d.messages.some((m) => m.id === messageId);
 
 /** MSG-18: DD/MM/YYYY in the browser's time zone (the shared formatter's conversation day). */
 export const dayOf = (ms: number): string => conversationDay(ms);

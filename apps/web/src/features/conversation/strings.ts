@@ -14,6 +14,12 @@ export const CONVERSATION_STRINGS = {
   discard: 'Discard',
   ok: 'OK',
   cancel: 'Cancel',
+  /** WhatsApp's window is closed: the template form that replaces the composer. */
+  templateName: 'Template name',
+  templateLanguage: 'Language code',
+  templateHint: 'The name and language code of a template approved in WhatsApp Manager.',
+  sendTemplate: 'Send template',
+  templateSent: 'Template sent.',
   sendFailedTitle: 'Message not sent',
   placeholder: 'Write a message… (Enter sends, Shift+Enter adds a line)',
   send: 'Send',

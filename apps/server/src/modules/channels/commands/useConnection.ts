@@ -74,7 +74,7 @@ export async function sendTemplate(deps: ChannelRouteDeps, auth: AuthContext, in
       ticketId: input.ticketId,
       sender: auth.username,
       senderName: auth.name || auth.username,
-      type: 'text/plain',
+      type: 'text',
       message: CHANNEL_STRINGS.templateSent(input.template, input.language),
       fromCustomer: false,
       channel: t.channel,

@@ -1,0 +1,167 @@
+import {
+  Input,
+  PasswordInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { type ChannelKind, type Department, KIND_NAMES } from '@parley/contracts';
+import { useState } from 'react';
+import { useWrite } from '../../lib/useWrite';
+import { FormActions } from '../../ui/ModalFormCard';
+import { toast } from '../../ui/toast';
+import { channelsApi } from './api';
+import { type ChannelDraft, channelBody } from './channelDraft';
+import { C } from './strings';
+
+/**
+ * Add or change a channel. The provider is chosen among the kinds the plan allows (a stored channel keeps
+ * its own). Secrets are write-only: a stored one is never shown, and an empty field sends nothing, so the
+ * server keeps it. The server's refusal (its `description`) shows under the form and nothing is saved.
+ */
+export function ChannelForm({
+  draft,
+  allowed,
+  departments,
+  onClose,
+  onSaved,
+}: {
+  draft: ChannelDraft;
+  allowed: ChannelKind[];
+  departments: Department[];
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const [d, setD] = useState(draft);
+  const { run, busy, error } = useWrite();
+  const save = async () => {
+    const body = channelBody(d);
+    if (await run(() => (d.id ? channelsApi.update(d.id, body) : channelsApi.create(body)))) {
+      toast({ message: C.saved });
+      onSaved();
+    }
+  };
+  const kinds = d.id ? [d.kind] : allowed;
+  const departmentOptions = [
+    { value: '', label: C.noDepartment },
+    ...departments.map((dep) => ({ value: String(dep.id), label: dep.name })),
+  ];
+  const secretHint = (stored: boolean, hint: string) => (stored ? C.secretStored : hint);
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      data-testid="channel-form"
+    >
+      <Stack>
+        {/* One provider to choose (a stored channel keeps its own): named plainly, not as a greyed control. */}
+        <Input.Wrapper label={C.provider} description={d.id ? C.providerFixedHint : undefined}>
+          {kinds.length > 1 ? (
+            <SegmentedControl
+              display="flex"
+              mt={4}
+              data-testid="channel-kind"
+              aria-label={C.provider}
+              value={d.kind}
+              onChange={(v) => setD({ ...d, kind: v as ChannelKind })}
+              data={kinds.map((k) => ({ value: k, label: KIND_NAMES[k] }))}
+            />
+          ) : (
+            <Text size="sm" mt={4} data-testid="channel-kind">
+              {KIND_NAMES[d.kind]}
+            </Text>
+          )}
+        </Input.Wrapper>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label={C.name}
+            description={C.nameHint}
+            value={d.name}
+            onChange={(e) => setD({ ...d, name: e.currentTarget.value })}
+            data-testid="channel-name"
+            data-autofocus
+          />
+          <Select
+            label={C.department}
+            description={C.departmentHint}
+            data={departmentOptions}
+            value={d.departmentId === null ? '' : String(d.departmentId)}
+            allowDeselect={false}
+            onChange={(v) => setD({ ...d, departmentId: v ? Number(v) : null })}
+          />
+        </SimpleGrid>
+        {d.kind === 'whatsapp' ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-whatsapp">
+            <TextInput
+              label={C.phoneNumberId}
+              description={C.phoneNumberIdHint}
+              inputMode="numeric"
+              autoComplete="off"
+              value={d.phoneNumberId}
+              onChange={(e) => setD({ ...d, phoneNumberId: e.currentTarget.value })}
+              data-testid="channel-phone-number-id"
+            />
+            <TextInput
+              label={C.displayNumber}
+              description={C.displayNumberHint}
+              autoComplete="off"
+              value={d.displayNumber}
+              onChange={(e) => setD({ ...d, displayNumber: e.currentTarget.value })}
+              data-testid="channel-display-number"
+            />
+            <PasswordInput
+              label={C.accessToken}
+              description={secretHint(d.hasToken, C.accessTokenHint)}
+              placeholder={d.hasToken ? C.secretStored : undefined}
+              autoComplete="new-password"
+              value={d.accessToken}
+              onChange={(e) => setD({ ...d, accessToken: e.currentTarget.value })}
+              data-testid="channel-access-token"
+            />
+            <PasswordInput
+              label={C.appSecret}
+              description={secretHint(d.hasAppSecret, C.appSecretHint)}
+              placeholder={d.hasAppSecret ? C.secretStored : undefined}
+              autoComplete="new-password"
+              value={d.appSecret}
+              onChange={(e) => setD({ ...d, appSecret: e.currentTarget.value })}
+              data-testid="channel-app-secret"
+            />
+          </SimpleGrid>
+        ) : (
+          <PasswordInput
+            label={C.botToken}
+            description={secretHint(d.hasToken, C.botTokenHint)}
+            placeholder={d.hasToken ? C.secretStored : undefined}
+            autoComplete="new-password"
+            value={d.botToken}
+            onChange={(e) => setD({ ...d, botToken: e.currentTarget.value })}
+            data-testid="channel-bot-token"
+          />
+        )}
+        <Switch
+          label={C.active}
+          description={C.activeHint}
+          checked={d.active}
+          onChange={(e) => setD({ ...d, active: e.currentTarget.checked })}
+        />
+        <FormActions
+          error={error}
+          testId="channel"
+          cancelLabel={C.cancel}
+          saveLabel={C.save}
+          saving={busy}
+          onCancel={onClose}
+          onSave={() => void save()}
+        />
+      </Stack>
+    </form>
+  );
+}

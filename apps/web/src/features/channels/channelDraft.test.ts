@@ -1,0 +1,60 @@
+import type { ChannelView } from '@parley/contracts';
+import { describe, expect, it } from 'vitest';
+import { activeBody, blankChannel, channelAddress, channelBody, draftOf } from './channelDraft';
+
+const view = (extra: Partial<ChannelView> = {}): ChannelView => ({
+  id: 4,
+  kind: 'whatsapp',
+  channel: 'WHATSAPP',
+  name: 'Support WhatsApp',
+  departmentId: 2,
+  active: true,
+  settings: { phoneNumberId: '106540352242922', displayNumber: '+1 555 0100' },
+  hasToken: true,
+  hasAppSecret: true,
+  webhookUrl: 'https://parley.example/api/channels/webhook/abc',
+  verifyToken: 'f00d',
+  lastError: null,
+  lastErrorAt: null,
+  lastEventAt: null,
+  ...extra,
+});
+
+describe('the channel form', () => {
+  it('CHANNEL a new WhatsApp number sends every field it was given, trimmed', () => {
+    const d = {
+      ...blankChannel('whatsapp'),
+      name: 'Support',
+      phoneNumberId: ' 106540352242922 ',
+      accessToken: ' EAAG ',
+      appSecret: 'app-secret',
+    };
+    expect(channelBody(d)).toEqual({
+      name: 'Support',
+      departmentId: null,
+      active: true,
+      settings: { kind: 'whatsapp', phoneNumberId: '106540352242922', accessToken: 'EAAG', appSecret: 'app-secret' },
+    });
+  });
+
+  it('CHANNEL secrets are write-only: a stored connection opens with empty secrets, and empty ones are left out so the server keeps them', () => {
+    const d = draftOf(view());
+    expect(d).toMatchObject({ accessToken: '', appSecret: '', hasToken: true, hasAppSecret: true });
+    expect(channelBody(d).settings).toEqual({
+      kind: 'whatsapp',
+      phoneNumberId: '106540352242922',
+      displayNumber: '+1 555 0100',
+    });
+    expect(activeBody(view(), false)).toMatchObject({ active: false, departmentId: 2, name: 'Support WhatsApp' });
+    const bot = draftOf(view({ kind: 'telegram', channel: 'TELEGRAM', settings: {} }));
+    expect(channelBody(bot).settings).toEqual({ kind: 'telegram' });
+    expect(channelBody({ ...bot, botToken: '123:abc' }).settings).toEqual({ kind: 'telegram', botToken: '123:abc' });
+  });
+
+  it('CHANNEL the list names a number by its display number, else its ID', () => {
+    expect(channelAddress(view())).toBe('+1 555 0100');
+    expect(channelAddress(view({ settings: { phoneNumberId: '1065' } }))).toBe('1065');
+    expect(channelAddress(view({ kind: 'telegram', settings: { username: 'acme_help_bot' } }))).toBe('@acme_help_bot');
+    expect(channelAddress(view({ kind: 'telegram', settings: {} }))).toBe('');
+  });
+});
