@@ -41,6 +41,8 @@ export interface StatusUpdate {
 export interface Parsed {
   messages: InboundMessage[];
   statuses: StatusUpdate[];
+  /** The provider ids of messages the customer took back (LINE's unsend): hidden like a deleted message. */
+  unsent?: string[];
 }
 
 /** A reply to send: text, or (WhatsApp, outside its window) an approved template. */

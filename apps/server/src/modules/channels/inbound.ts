@@ -11,10 +11,11 @@ import {
   type MessageDeliveryEvent,
   type MessageFile,
   SENDERS,
+  type SyncDeleteEvent,
   TICKET_STATUS,
 } from '@parley/contracts';
 import type pino from 'pino';
-import { type DB, isUniqueViolation } from '../../platform/db/db.js';
+import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import {
   appendEvent,
@@ -25,7 +26,7 @@ import {
   type Trx,
 } from '../../platform/outbox/index.js';
 import type { Secrets } from '../email/index.js';
-import { type Conversations, discardUploads, postMessage, storeUploads } from '../messages/index.js';
+import { type Conversations, postMessage, storeUploads } from '../messages/index.js';
 import { type Actor, changeTicketIn, createTicket } from '../tickets/index.js';
 import type {
   ChannelAdapter,
@@ -94,9 +95,10 @@ export async function acceptWebhook(
     throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
   }
   const answer = adapter.webhookAnswer;
-  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return { taken: 0, answer };
+  const taken = parsed.messages.length + parsed.statuses.length + (parsed.unsent?.length ?? 0);
+  if (Number(row.active) !== 1 || taken === 0) return { taken: 0, answer };
   await deps.takeWebhook(Number(row.account_id), { connectionId: open.id, ...parsed });
-  return { taken: parsed.messages.length + parsed.statuses.length, answer };
+  return { taken, answer };
 }
 
 /**
@@ -287,6 +289,38 @@ export async function storeInbound(
   return 'stored';
 }
 
+/**
+ * A customer's message they took back (LINE's unsend), inside the caller's transaction: hidden as a deleted
+ * message is (`deleted_at`, by the customer), and `syncDelete` to whoever has the conversation open. One not
+ * stored (never, or already hidden) is left alone.
+ */
+export async function hideUnsent(trx: Trx, conversations: Conversations, c: OpenConnection, providerId: string) {
+  const known = await knownProviderId(trx, c, providerId, 'in');
+  if (!known || known.message_row_id === null) return;
+  const m = await trx
+    .selectFrom('messages as m')
+    .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+    .select(['m.id', 'm.ticket_id', 'm.sender', 't.channel'])
+    .where('m.account_id', '=', c.accountId)
+    .where('m.id', '=', Number(known.message_row_id))
+    .where('m.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!m) return;
+  await trx
+    .updateTable('messages')
+    .set({ deleted_at: Date.now(), deleted_by: m.sender, pinned: 0 })
+    .where('account_id', '=', c.accountId)
+    .where('id', '=', Number(m.id))
+    .execute();
+  const audience = { id: Number(m.ticket_id), accountId: c.accountId, channel: m.channel };
+  await appendEvent(trx, {
+    accountId: c.accountId,
+    type: 'message.deleted',
+    payload: { ticketId: Number(m.ticket_id), messageId: Number(m.id) } satisfies SyncDeleteEvent,
+    realtime: { name: 'syncDelete', rooms: await conversations.messageAudience(trx, audience) },
+  });
+}
+
 /** sending < sent < delivered < read: a status never moves a reply back (providers report out of order). */
 const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2, read: 3 };
 
@@ -380,10 +414,13 @@ export function storeWebhooks(deps: InboundDeps): Listener {
       const fetched = new Map<string, Fetched>();
       const found = await connectionOf(deps.db, e);
       if (!found || (!found.adapter.profileName && !p.messages.some((m) => m.media))) return fetched;
+      // One profile asked per customer, however many of their messages the webhook carries.
+      const names = new Map<string, string>();
       for (const m of p.messages) {
         if (await knownProviderId(deps.db, found.c, m.providerId, 'in')) continue;
         const file = await fetchFile(deps, found.adapter, found.c, m);
-        fetched.set(m.providerId, { ...file, name: await askedName(deps, found.adapter, found.c, m) });
+        if (!names.has(m.peer)) names.set(m.peer, await askedName(deps, found.adapter, found.c, m));
+        fetched.set(m.providerId, { ...file, name: names.get(m.peer) ?? '' });
       }
       return fetched;
     },
@@ -412,6 +449,7 @@ export function storeWebhooks(deps: InboundDeps): Listener {
           m,
           fetched.get(m.providerId) ?? { files: [], note: '', name: '' },
         );
+      for (const id of p.unsent ?? []) await hideUnsent(trx, deps.conversations, c, id);
       let unknown = 0;
       for (const s of p.statuses) if (!(await applyStatus(trx, deps.conversations, c, s))) unknown++;
       if (unknown > 0 && Date.now() - e.createdAt < UNKNOWN_STATUS_RETRY_MS)

@@ -136,7 +136,9 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
       return events.every((e) => e.delivered_at !== null);
     }, 'every webhook handled');
   const lineUser = () => `U${randomBytes(16).toString('hex')}`;
-  const smsPeer = () => `+1415555${String(1000 + Math.floor(Math.random() * 9000))}`;
+  // A new customer number each time (a number seen before would join that customer's ticket).
+  let nextPeer = 1000 + Math.floor(Math.random() * 4000);
+  const smsPeer = () => `+1415555${nextPeer++}`;
   const providerIdOf = async (messageId: number) =>
     (
       await db()
@@ -396,6 +398,37 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(line.sent.filter((x) => x.body?.messages?.[0]?.text === 'Over quota')).toHaveLength(1);
   });
 
+  it('LINE a message the customer takes back (unsend) is hidden; an unknown one changes nothing', async () => {
+    const user = lineUser();
+    const id = `6${String(Date.now()).slice(-12)}`;
+    await linePost([lineText(user, 'My card number is 4111 1111 1111 1111', { id })]);
+    const t = await waitFor(() => ticketOfPeer(user), 'the ticket');
+    await linePost([lineText(user, 'Oops, sorry')]);
+    await waitFor(async () => (await messagesOf(Number(t.id))).length === 2, 'both messages');
+    const unsend = (messageId: string) => ({
+      type: 'unsend',
+      mode: 'active',
+      timestamp: Date.now(),
+      source: { type: 'user', userId: user },
+      webhookEventId: `01H${randomBytes(12).toString('hex').toUpperCase()}`,
+      deliveryContext: { isRedelivery: false },
+      unsend: { messageId },
+    });
+    const r = await linePost([unsend(id), unsend('999999999999')]);
+    expect((await r.json()).taken).toBe(2);
+    await waitFor(async () => {
+      const row = await db()
+        .selectFrom('messages')
+        .select('deleted_at')
+        .where('id', '=', (await messagesOf(Number(t.id)))[0]!.id)
+        .executeTakeFirstOrThrow();
+      return row.deleted_at !== null;
+    }, 'the message hidden');
+    const shown = await call('GET', `/api/ticket/data3/${t.id}/0`, { token: agent.token });
+    expect(shown.text).not.toContain('4111');
+    expect(shown.text).toContain('Oops, sorry');
+  });
+
   it('LINE an image is fetched from the data API and attached', async () => {
     const user = lineUser();
     const png = Buffer.from(
@@ -526,6 +559,12 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     await waitFor(async () => (await stateOf(a)) === 'failed' && (await stateOf(b)) === 'failed', 'both failed');
     expect((await delivery(a)).delivery_error).toBe('(#30003) Unreachable destination handset');
     expect((await delivery(b)).delivery_error).toBe('(#30007) Message filtered by the carrier');
+    // A code without words of ours still says what happened.
+    const c = await reply(Number(t.id), 'Three');
+    await waitFor(async () => (await stateOf(c)) === 'sent', 'sent');
+    await smsPost(cb(await providerIdOf(c), 'undelivered', '30999'));
+    await waitFor(async () => (await stateOf(c)) === 'failed', 'failed');
+    expect((await delivery(c)).delivery_error).toBe('(#30999) Undelivered');
   });
 
   it("SMS a 500 is retried then sent; a refusal is shown failed with Twilio's words; a number no SMS can reach is refused before sending", async () => {

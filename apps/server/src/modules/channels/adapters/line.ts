@@ -19,6 +19,7 @@ interface LineEvent {
   deliveryContext?: { isRedelivery?: boolean };
   source?: { type?: string; userId?: string };
   message?: LineMessage;
+  unsend?: { messageId?: string };
 }
 interface LineMessage {
   id: string;
@@ -125,8 +126,14 @@ export function lineAdapter(apiUrl: string, dataApiUrl: string): ChannelAdapter 
       if (typeof body.destination !== 'string' || !Array.isArray(body.events)) throw new Error('not a LINE webhook');
       const out: Parsed = { messages: [], statuses: [] };
       for (const e of body.events) {
-        // Follows, postbacks, unsends, group and room chats...: not a one-on-one conversation with a customer.
-        if (e?.type !== 'message' || e.source?.type !== 'user' || typeof e.source.userId !== 'string') continue;
+        if (e?.source?.type !== 'user' || typeof e.source.userId !== 'string') continue;
+        // The customer took a message back: LINE asks that it be treated as they meant it, so it is hidden.
+        if (e.type === 'unsend' && typeof e.unsend?.messageId === 'string') {
+          out.unsent = [...(out.unsent ?? []), e.unsend.messageId];
+          continue;
+        }
+        // Follows, postbacks, group and room chats...: not a one-on-one conversation with a customer.
+        if (e.type !== 'message') continue;
         const m = e.message;
         if (!m || typeof m.id !== 'string') continue;
         out.messages.push({

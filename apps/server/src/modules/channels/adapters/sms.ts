@@ -120,7 +120,7 @@ export function smsAdapter(apiUrl: string, publicUrl: string | undefined): Chann
         const code = get('ErrorCode');
         const words = [
           code ? `(#${code})` : '',
-          get('ErrorMessage') || ERRORS[code] || (code ? '' : `${status[0]!.toUpperCase()}${status.slice(1)}`),
+          get('ErrorMessage') || ERRORS[code] || `${status[0]!.toUpperCase()}${status.slice(1)}`,
         ]
           .filter(Boolean)
           .join(' ');
