@@ -58,6 +58,8 @@ describe('the Kanban board in Chromium', () => {
     await page.getByRole('link', { name: 'Kanban' }).first().click();
     await page.waitForURL(/\/kanban$/);
     await column(page, 0).getByTestId('kanban-card').first().waitFor();
+    // The account's statuses come by their own request: the custom column joins once they have.
+    await column(page, customCode).waitFor();
     const names = await page.locator('[data-testid="kanban-column"] > div:first-child p').allTextContents();
     expect(names).toEqual(['Open', 'Pending', 'Resolved', 'Closed', 'Waiting on parts']);
 

@@ -14,9 +14,12 @@ import {
   type ChannelAdapter,
   channelRoutes,
   failInterruptedChannelReplies,
+  lineAdapter,
   sendChannelReplies,
+  smsAdapter,
   storeWebhooks,
   telegramAdapter,
+  webhookCommitter,
   whatsappAdapter,
 } from './modules/channels/index.js';
 import { contactRoutes } from './modules/contacts/index.js';
@@ -58,6 +61,7 @@ import {
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
 import { reportRoutes } from './modules/reports/index.js';
+import { scheduledRoutes, sendScheduledMessages } from './modules/scheduled/index.js';
 import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
@@ -216,6 +220,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   caseRoutes(app, { db });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });
+  scheduledRoutes(app, { db, conversations });
   kbPublicRoutes(app, {
     db,
     dataDir: config.DATA_DIR,
@@ -282,8 +287,18 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const channelAdapters = new Map<string, ChannelAdapter>([
     ['whatsapp', whatsappAdapter(config.WHATSAPP_API_URL)],
     ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
+    ['line', lineAdapter(config.LINE_API_URL, config.LINE_DATA_API_URL)],
+    ['sms', smsAdapter(config.SMS_API_URL, config.PUBLIC_URL)],
   ]);
-  const channelDeps = { db, conversations, secrets, dataDir: config.DATA_DIR, adapters: channelAdapters, log: logger };
+  const channelDeps = {
+    db,
+    conversations,
+    secrets,
+    dataDir: config.DATA_DIR,
+    adapters: channelAdapters,
+    log: logger,
+    takeWebhook: webhookCommitter(db),
+  };
   channelRoutes(app, { ...channelDeps, publicUrl: config.PUBLIC_URL, telegramApiUrl: config.TELEGRAM_API_URL });
   servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
   await app.ready();
@@ -384,6 +399,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   scheduler.schedule(failInterruptedEmails(db, conversations));
   scheduler.schedule(graphSync.task());
   scheduler.schedule(failInterruptedChannelReplies(db, conversations));
+  scheduler.schedule(sendScheduledMessages(db, conversations, logger, opts.clock ?? Date.now));
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });
   scheduler.schedule(sla.task());
   const background = opts.background ?? true;

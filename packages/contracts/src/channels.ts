@@ -8,10 +8,20 @@ import { channelPlanWords } from './plans.js';
  */
 
 /** The providers a connection can be made to, and the ticket channel each one's conversations are. */
-export const CHANNEL_KINDS = ['whatsapp', 'telegram'] as const;
+export const CHANNEL_KINDS = ['whatsapp', 'telegram', 'line', 'sms'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
-export const CHANNEL_OF_KIND: Record<ChannelKind, Channel> = { whatsapp: 'WHATSAPP', telegram: 'TELEGRAM' };
-export const KIND_NAMES: Record<ChannelKind, string> = { whatsapp: 'WhatsApp Cloud API', telegram: 'Telegram bot' };
+export const CHANNEL_OF_KIND: Record<ChannelKind, Channel> = {
+  whatsapp: 'WHATSAPP',
+  telegram: 'TELEGRAM',
+  line: 'LINE_DM',
+  sms: 'SMS',
+};
+export const KIND_NAMES: Record<ChannelKind, string> = {
+  whatsapp: 'WhatsApp Cloud API',
+  telegram: 'Telegram bot',
+  line: 'LINE Official Account',
+  sms: 'SMS (Twilio)',
+};
 
 /** Where a reply to a channel's customer is: on its way, taken by the provider, delivered, read, or refused. */
 export const DELIVERY_STATES = ['sending', 'sent', 'delivered', 'read', 'failed'] as const;
@@ -34,6 +44,25 @@ export const CHANNEL_STRINGS = {
   phoneNumberIdShape: 'The phone number ID is the digits Meta shows for the number (WhatsApp Manager, API Setup).',
   botTokenRequired: 'The bot token is required.',
   botTokenShape: 'A Telegram bot token looks like 123456789:AA... (from @BotFather).',
+  channelSecretRequired: 'The channel secret is required (LINE Developers Console, Basic settings).',
+  channelSecretShape: 'A LINE channel secret is 32 letters and digits (LINE Developers Console, Basic settings).',
+  channelAccessTokenRequired: 'The channel access token is required (LINE Developers Console, Messaging API).',
+  accountSidRequired: 'The account SID is required.',
+  accountSidShape:
+    'An account SID is AC followed by 32 letters and digits (Twilio Console, Account Info), or a compatible provider\u2019s project ID.',
+  authTokenRequired: 'The auth token is required.',
+  authTokenShape:
+    'The auth token is the 32 letters and digits shown beside the account SID (Twilio Console, Account Info).',
+  fromNumberRequired: 'The number to send from is required.',
+  fromNumberShape: 'Write the number to send from with its country code, like +1 555 010 0100.',
+  /** The SMS connection's test: the number to send from is not one of the provider account's. */
+  notAccountNumber: (number: string) =>
+    `${number} is not a number of this account, so replies could not be sent from it. Check the number to send from.`,
+  /** A reply longer than the provider takes in one send. */
+  tooLong: (max: number) => `This reply is longer than the ${max.toLocaleString('en')} characters the provider takes.`,
+  /** An SMS reply to a customer whose number is not one an SMS can go to (a short code, a sender name). */
+  badSmsNumber: (peer: string) =>
+    `${peer} is not a phone number an SMS can be sent to, so this reply cannot leave. Answer the customer another way.`,
   kindFixed: 'A channel cannot change its provider: remove it and add it again.',
   cannotDecrypt: 'The stored token cannot be read with this server\u2019s SECRETS_KEY: enter it again.',
   badSignature: 'The webhook signature does not match.',
@@ -82,6 +111,45 @@ const WhatsAppSettings = z.object({
   accessToken: secret,
   appSecret: secret,
 });
+/** LINE: both from the LINE Developers Console; the channel secret signs the webhooks. */
+const LineSettings = z.object({
+  kind: z.literal('line'),
+  channelSecret: z
+    .string()
+    .trim()
+    .max(64)
+    .regex(/^[A-Za-z0-9]{32}$/, CHANNEL_STRINGS.channelSecretShape)
+    .optional()
+    .or(z.literal('')),
+  channelAccessToken: secret,
+});
+/** SMS through a Twilio-compatible Messages API (Twilio's account SID, or a compatible provider's UUID project ID); the auth token signs the webhooks. */
+const SmsSettings = z.object({
+  kind: z.literal('sms'),
+  accountSid: z
+    .string()
+    .trim()
+    .min(1, CHANNEL_STRINGS.accountSidRequired)
+    .max(64)
+    .regex(
+      /^(AC[0-9a-fA-F]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/,
+      CHANNEL_STRINGS.accountSidShape,
+    ),
+  /** The number replies are sent from (E.164 once saved). */
+  fromNumber: z
+    .string()
+    .trim()
+    .min(1, CHANNEL_STRINGS.fromNumberRequired)
+    .max(30)
+    .regex(/^\+[0-9 ().-]{6,25}$/, CHANNEL_STRINGS.fromNumberShape),
+  authToken: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]{16,100}$/, CHANNEL_STRINGS.authTokenShape)
+    .optional()
+    .or(z.literal('')),
+});
 const TelegramSettings = z.object({
   kind: z.literal('telegram'),
   botToken: z
@@ -98,7 +166,7 @@ export const ChannelInput = z.object({
   name: trimmed(100, CHANNEL_STRINGS.nameRequired),
   departmentId: z.number().int().positive().nullable().optional(),
   active: z.boolean().optional(),
-  settings: z.discriminatedUnion('kind', [WhatsAppSettings, TelegramSettings]),
+  settings: z.discriminatedUnion('kind', [WhatsAppSettings, TelegramSettings, LineSettings, SmsSettings]),
 });
 export type ChannelInput = z.infer<typeof ChannelInput>;
 
@@ -112,9 +180,11 @@ export const ChannelView = z.object({
   name: z.string(),
   departmentId: z.number().nullable(),
   active: z.boolean(),
-  /** WhatsApp: phoneNumberId and displayNumber; Telegram: the bot's username once tested. */
+  /** WhatsApp: phoneNumberId and displayNumber; SMS: accountSid and fromNumber; Telegram and LINE: none. */
   settings: z.record(z.string(), z.string()),
+  /** The token calls are made with is stored (WhatsApp and LINE access token, Telegram bot token, SMS auth token). */
   hasToken: z.boolean(),
+  /** The secret webhooks are signed with is stored (WhatsApp app secret, LINE channel secret; SMS: its auth token). */
   hasAppSecret: z.boolean(),
   /** Where the provider posts (null without PUBLIC_URL), and WhatsApp's verify token for its handshake. */
   webhookUrl: z.string().nullable(),

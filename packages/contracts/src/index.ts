@@ -24,6 +24,7 @@ export * from './profile.js';
 export * from './realtime.js';
 export * from './replies.js';
 export * from './reports.js';
+export * from './scheduled.js';
 export * from './search.js';
 export * from './seqTracker.js';
 export * from './services.js';

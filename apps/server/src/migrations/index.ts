@@ -39,6 +39,8 @@ import { m0038_surveys } from './0038_surveys.js';
 import { m0039_calendar } from './0039_calendar.js';
 import { m0040_cases } from './0040_cases.js';
 import { m0041_channels } from './0041_channels.js';
+import { m0042_scheduled_messages } from './0042_scheduled_messages.js';
+import { m0043_channel_reply_tokens } from './0043_channel_reply_tokens.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -82,6 +84,8 @@ const all: Record<string, ParleyMigration> = {
   '0039_calendar': m0039_calendar,
   '0040_cases': m0040_cases,
   '0041_channels': m0041_channels,
+  '0042_scheduled_messages': m0042_scheduled_messages,
+  '0043_channel_reply_tokens': m0043_channel_reply_tokens,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -205,6 +205,12 @@ export const ConfigSchema = z.object({
   ),
   /** Telegram channels: the Bot API (`{url}/bot{token}/{method}`). */
   TELEGRAM_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.telegram.org').replace(/\/+$/, '')),
+  /** LINE channels: the Messaging API (`{url}/v2/bot/...`): replies, pushes, profiles. */
+  LINE_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.line.me').replace(/\/+$/, '')),
+  /** LINE channels: the API customers' files are downloaded from (`{url}/v2/bot/message/{id}/content`). */
+  LINE_DATA_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api-data.line.me').replace(/\/+$/, '')),
+  /** SMS channels: a Twilio-compatible Messages API (`{url}/2010-04-01/Accounts/{sid}/Messages.json`). */
+  SMS_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.twilio.com').replace(/\/+$/, '')),
 });
 
 export type Config = Omit<

@@ -170,3 +170,238 @@ export const tgText = (updateId: number, chatId: number, first: string, text: st
     text,
   },
 });
+
+/**
+ * The LINE Messaging API as far as Parley uses it: `POST /v2/bot/message/reply` (a reply token it issued,
+ * once), `POST /v2/bot/message/push` with `X-Line-Retry-Key` (a key it accepted answers 409 with the sent
+ * messages), `GET /v2/bot/info`, `GET /v2/bot/profile/{userId}`, all with the channel access token as Bearer;
+ * and on a second address, the data API's `GET /v2/bot/message/{id}/content`. Errors are LINE's `{message}`.
+ */
+export async function startLineStandIn(o: { accessToken: string }) {
+  const sent: Taken[] = [];
+  /** What actually reached the customer: one entry per reply or push LINE took. */
+  const delivered: { to: string; via: 'reply' | 'push'; texts: string[] }[] = [];
+  /** A scripted answer; `accept` takes the push first (its answer lost on the way back). */
+  const script: { next: { status: number; body: unknown; accept?: boolean }[] } = { next: [] };
+  const replyTokens = new Map<string, string>();
+  const accepted = new Map<string, { requestId: string; sentMessages: { id: string; quoteToken: string }[] }>();
+  const profiles = new Map<string, string>();
+  const media = new Map<string, Buffer>();
+  let n = 700_000_000_000_000;
+  const sentMessages = (count: number) =>
+    Array.from({ length: count }, () => ({ id: String(++n), quoteToken: randomBytes(12).toString('base64url') }));
+  const unauthorized = (res: http.ServerResponse) =>
+    send(res, 401, {
+      message: 'Authentication failed. Confirm that the access token in the authorization header is valid.',
+    });
+  const api = await listen(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const body = await readJson(req);
+    if (req.headers.authorization !== `Bearer ${o.accessToken}`) return unauthorized(res);
+    if (req.method === 'POST' && url.pathname === '/v2/bot/message/reply') {
+      sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body });
+      if (req.headers['x-line-retry-key'])
+        return send(res, 400, { message: 'X-Line-Retry-Key is not supported by this endpoint' });
+      const to = replyTokens.get(body?.replyToken);
+      if (!to) return send(res, 400, { message: 'Invalid reply token' });
+      replyTokens.delete(body.replyToken);
+      delivered.push({ to, via: 'reply', texts: body.messages.map((m: { text: string }) => m.text) });
+      return send(res, 200, { sentMessages: sentMessages(body.messages.length) });
+    }
+    if (req.method === 'POST' && url.pathname === '/v2/bot/message/push') {
+      sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body });
+      const key = req.headers['x-line-retry-key'];
+      if (key !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(key)))
+        return send(res, 400, { message: 'The value for the X-Line-Retry-Key header is invalid' });
+      const before = typeof key === 'string' ? accepted.get(key) : undefined;
+      if (before) {
+        res.setHeader('x-line-accepted-request-id', before.requestId);
+        return send(res, 409, { message: 'The retry key is already accepted', sentMessages: before.sentMessages });
+      }
+      const take = () => {
+        const r = { requestId: randomBytes(16).toString('hex'), sentMessages: sentMessages(body.messages.length) };
+        if (typeof key === 'string') accepted.set(key, r);
+        delivered.push({ to: body.to, via: 'push', texts: body.messages.map((m: { text: string }) => m.text) });
+        return r;
+      };
+      const scripted = script.next.shift();
+      if (scripted) {
+        if (scripted.accept) take();
+        return send(res, scripted.status, scripted.body);
+      }
+      const r = take();
+      res.setHeader('x-line-request-id', r.requestId);
+      return send(res, 200, { sentMessages: r.sentMessages });
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/bot/info')
+      return send(res, 200, {
+        userId: 'Ub9952f8f1c7c7bbde31f2bb4c4a3c15e',
+        basicId: '@216ru...',
+        displayName: 'Acme Support',
+        chatMode: 'chat',
+        markAsReadMode: 'manual',
+      });
+    const profile = url.pathname.match(/^\/v2\/bot\/profile\/(U[0-9a-f]{32})$/);
+    if (req.method === 'GET' && profile) {
+      const name = profiles.get(profile[1]!);
+      return name
+        ? send(res, 200, { displayName: name, userId: profile[1], language: 'en' })
+        : send(res, 404, { message: 'Not found' });
+    }
+    send(res, 404, { message: 'Not found' });
+  });
+  const data = await listen((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.headers.authorization !== `Bearer ${o.accessToken}`) return unauthorized(res);
+    const m = url.pathname.match(/^\/v2\/bot\/message\/(\d+)\/content$/);
+    const bytes = m ? media.get(m[1]!) : undefined;
+    if (req.method === 'GET' && bytes) return send(res, 200, bytes, 'image/png');
+    send(res, 404, { message: 'Not found' });
+  });
+  return {
+    url: api.url,
+    dataUrl: data.url,
+    sent,
+    delivered,
+    script,
+    replyTokens,
+    profiles,
+    media,
+    close: async () => {
+      await api.close();
+      await data.close();
+    },
+  };
+}
+
+/** A LINE webhook body with the given events, and its `X-Line-Signature` under the channel secret. */
+export function lineWebhook(channelSecret: string, events: unknown[]) {
+  const body = JSON.stringify({ destination: 'Ub9952f8f1c7c7bbde31f2bb4c4a3c15e', events });
+  return { body, signature: createHmac('sha256', channelSecret).update(body).digest('base64') };
+}
+
+/** A LINE user's text in a one-on-one chat, as its message event. */
+export const lineText = (
+  userId: string,
+  text: string,
+  o: { id?: string; replyToken?: string; at?: number; redelivery?: boolean } = {},
+) => ({
+  type: 'message',
+  mode: 'active',
+  timestamp: o.at ?? Date.now(),
+  source: { type: 'user', userId },
+  webhookEventId: `01H${randomBytes(12).toString('hex').toUpperCase()}`,
+  deliveryContext: { isRedelivery: o.redelivery ?? false },
+  replyToken: o.replyToken ?? randomBytes(16).toString('hex'),
+  message: {
+    id: o.id ?? String(Date.now()) + String(Math.floor(Math.random() * 1000)),
+    type: 'text',
+    quoteToken: 'q',
+    text,
+  },
+});
+
+/**
+ * Twilio's Messages API as far as Parley uses it: `POST /2010-04-01/Accounts/{sid}/Messages.json` (a form,
+ * Basic auth with the account SID and auth token) answering 201 `{sid, status: 'queued', ...}`, `GET
+ * .../Accounts/{sid}.json`, `.../IncomingPhoneNumbers.json?PhoneNumber=` (the account's `numbers`), and media at
+ * `.../Messages/{MM}/Media/{ME}`. A bad `To` gets error 21211, a bad
+ * login 20003, both as Twilio's `{code, message, more_info, status}`.
+ */
+export async function startTwilioStandIn(o: { accountSid: string; authToken: string; numbers?: string[] }) {
+  const sent: (Taken & { form: Record<string, string> })[] = [];
+  const script: Script = { next: [] };
+  const media = new Map<string, { bytes: Buffer; mime: string }>();
+  const error = (res: http.ServerResponse, status: number, code: number, message: string) =>
+    send(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+  const basic = `Basic ${Buffer.from(`${o.accountSid}:${o.authToken}`).toString('base64')}`;
+  const base = `/2010-04-01/Accounts/${o.accountSid}`;
+  const s = await listen(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    if (req.headers.authorization !== basic) return error(res, 401, 20003, 'Authenticate');
+    if (req.method === 'POST' && url.pathname === `${base}/Messages.json`) {
+      const form = Object.fromEntries(new URLSearchParams(raw));
+      sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body: raw, form });
+      const scripted = script.next.shift();
+      if (scripted) return send(res, scripted.status, scripted.body);
+      if (!/^\+[1-9]\d{6,14}$/.test(form.To ?? ''))
+        return error(res, 400, 21211, `The 'To' number ${form.To ?? ''} is not a valid phone number.`);
+      if (!form.Body) return error(res, 400, 21602, 'Message body is required.');
+      const sid = `SM${randomBytes(16).toString('hex')}`;
+      return send(res, 201, {
+        account_sid: o.accountSid,
+        api_version: '2010-04-01',
+        body: form.Body,
+        date_created: new Date().toUTCString(),
+        direction: 'outbound-api',
+        error_code: null,
+        error_message: null,
+        from: form.From,
+        num_media: '0',
+        num_segments: '1',
+        sid,
+        status: 'queued',
+        to: form.To,
+        uri: `${base}/Messages/${sid}.json`,
+      });
+    }
+    if (req.method === 'GET' && url.pathname === `${base}/IncomingPhoneNumbers.json`) {
+      const wanted = url.searchParams.get('PhoneNumber');
+      const numbers = o.numbers ?? [];
+      return send(res, 200, {
+        incoming_phone_numbers: numbers
+          .filter((n) => !wanted || n === wanted)
+          .map((n) => ({ phone_number: n, friendly_name: n, capabilities: { sms: true, mms: true, voice: true } })),
+        page: 0,
+        page_size: 50,
+      });
+    }
+    if (req.method === 'GET' && url.pathname === `${base}.json`)
+      return send(res, 200, { sid: o.accountSid, friendly_name: 'Acme SMS', status: 'active', type: 'Full' });
+    const m = media.get(url.pathname);
+    if (req.method === 'GET' && m) return send(res, 200, m.bytes, m.mime);
+    error(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+  });
+  return { ...s, sent, script, media };
+}
+
+/** A Twilio webhook (an incoming SMS or a status callback) as the form it posts, signed for `url`. */
+export function twilioWebhook(authToken: string, url: string, params: Record<string, string>) {
+  const sorted = Object.keys(params).sort();
+  const signature = createHmac('sha1', authToken)
+    .update(url + sorted.map((k) => k + params[k]).join(''))
+    .digest('base64');
+  return { body: new URLSearchParams(params).toString(), signature };
+}
+
+/** An incoming SMS's parameters as Twilio posts them. */
+export const smsIn = (
+  accountSid: string,
+  from: string,
+  to: string,
+  body: string,
+  sid = `SM${randomBytes(16).toString('hex')}`,
+) => ({
+  ToCountry: 'US',
+  ToState: 'CA',
+  SmsMessageSid: sid,
+  NumMedia: '0',
+  ToCity: '',
+  FromZip: '',
+  SmsSid: sid,
+  FromState: 'CA',
+  SmsStatus: 'received',
+  FromCity: 'SAN FRANCISCO',
+  Body: body,
+  FromCountry: 'US',
+  To: to,
+  ToZip: '',
+  NumSegments: '1',
+  MessageSid: sid,
+  AccountSid: accountSid,
+  From: from,
+  ApiVersion: '2010-04-01',
+});

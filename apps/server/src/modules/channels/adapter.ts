@@ -8,6 +8,8 @@ export interface OpenConnection {
   settings: Record<string, string>;
   secrets: Record<string, string>;
   verifyToken: string;
+  /** The random key of its webhook address (SMS names it as the status callback of each reply). */
+  webhookKey: string;
 }
 
 /** What a customer wrote, as the provider told us. */
@@ -25,6 +27,8 @@ export interface InboundMessage {
   at: number;
   /** A file to fetch from the provider and attach (a photo, a voice note, a document). */
   media?: { id: string; mime: string; name: string };
+  /** A single-use token to answer this message with, for a short while (LINE's replyToken: replies are free). */
+  replyToken?: string;
 }
 
 /** A reply's delivery as the provider reports it. */
@@ -41,9 +45,13 @@ export interface Parsed {
 
 /** A reply to send: text, or (WhatsApp, outside its window) an approved template. */
 export interface Outbound {
+  /** Our id of the reply: the same on every try, so a provider with idempotency keys (LINE) sends it once. */
+  messageId: number;
   peer: string;
   text: string;
   template?: { name: string; language: string };
+  /** The customer's latest reply token, still fresh, taken for this send (LINE): used once, else it pushes. */
+  replyToken?: string;
 }
 
 /** The provider refused or failed: its own words; `transient` when trying again later may work. */
@@ -60,6 +68,8 @@ export class ProviderError extends Error {
 export interface WebhookRequest {
   rawBody: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The full address the provider posted to, with its query (PUBLIC_URL's origin): Twilio signs it. */
+  url: string;
 }
 
 /**
@@ -80,17 +90,33 @@ export interface ChannelAdapter {
   fetchMedia?(c: OpenConnection, id: string): Promise<Buffer>;
   /** Tries the token: the provider's words of who it is. */
   test(c: OpenConnection): Promise<string>;
+  /** The customer's display name, asked of the provider when the webhook gives none (LINE); '' when unknown. */
+  profileName?(c: OpenConnection, peer: string): Promise<string>;
+  /** What a taken webhook is answered, when the provider reads the answer (Twilio expects TwiML). */
+  webhookAnswer?: { contentType: string; body: string };
 }
 
 /** The provider's words out of a failed HTTP answer (JSON error fields, else the status line). */
 export async function providerWords(res: Response): Promise<string> {
   const text = await res.text().catch(() => '');
   try {
-    const j = JSON.parse(text) as { error?: { message?: string; code?: number } | string; description?: string };
+    const j = JSON.parse(text) as {
+      error?: { message?: string; code?: number } | string;
+      description?: string;
+      message?: string;
+      code?: number;
+      details?: { message?: string; property?: string }[];
+    };
     if (typeof j.error === 'object' && j.error?.message)
       return `${j.error.code !== undefined ? `(#${j.error.code}) ` : ''}${j.error.message}`.slice(0, 500);
     if (typeof j.error === 'string') return j.error.slice(0, 500);
     if (j.description) return j.description.slice(0, 500);
+    // LINE ({message, details: [{message, property}]}) and Twilio ({code, message, more_info, status}).
+    if (typeof j.message === 'string' && j.message) {
+      const detail = j.details?.[0];
+      const more = detail?.message ? ` (${[detail.property, detail.message].filter(Boolean).join(': ')})` : '';
+      return `${typeof j.code === 'number' ? `(#${j.code}) ` : ''}${j.message}${more}`.slice(0, 500);
+    }
   } catch {
     // Not JSON: the status line says it.
   }

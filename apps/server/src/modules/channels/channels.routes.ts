@@ -12,7 +12,7 @@ import {
   RetryDeliveryInput,
   SendTemplateInput,
 } from '@parley/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/errors.js';
@@ -37,6 +37,15 @@ const KeyParams = z.object({
     .regex(/^[A-Za-z0-9_-]+$/),
 });
 const TicketParams = z.object({ ticketId: z.coerce.number().int().positive() });
+
+/**
+ * The full address a provider posted to, as it saw it: PUBLIC_URL's origin (and path) with the request's
+ * path and query; without PUBLIC_URL, the request's own scheme and host (behind TRUST_PROXY, the proxy's).
+ */
+export function requestUrl(publicUrl: string | undefined, req: FastifyRequest): string {
+  const base = publicUrl ? publicUrl.replace(/\/+$/, '') : `${req.protocol}://${req.host}`;
+  return `${base}${req.url}`;
+}
 
 /**
  * Messaging channels: admins connect, change, test and remove provider accounts; providers post their
@@ -106,8 +115,11 @@ export function channelRoutes(app: FastifyInstance, deps: ChannelRouteDeps): voi
 
   // The providers' side: bodies kept as text for the signature check.
   app.register(async (child) => {
-    child.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_req, body, done) =>
-      done(null, body),
+    // Twilio posts forms (application/x-www-form-urlencoded): kept as text too, its signature is over the fields.
+    child.addContentTypeParser(
+      ['application/json', 'text/plain', 'application/x-www-form-urlencoded'],
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, body),
     );
     const c = child.withTypeProvider<ZodTypeProvider>();
     c.get(WEBHOOK_PATH, { config: { auth: 'public' }, schema: { params: KeyParams, hide: true } }, async (req, reply) =>
@@ -120,12 +132,14 @@ export function channelRoutes(app: FastifyInstance, deps: ChannelRouteDeps): voi
     c.post(
       WEBHOOK_PATH,
       { config: { auth: 'public' }, bodyLimit: WEBHOOK_MAX_BYTES, schema: { params: KeyParams, hide: true } },
-      async (req) => {
+      async (req, reply) => {
         if (typeof req.body !== 'string') throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
-        const taken = await acceptWebhook(deps, req.params.key, {
+        const { taken, answer } = await acceptWebhook(deps, req.params.key, {
           rawBody: req.body,
           headers: req.headers as Record<string, string | string[] | undefined>,
+          url: requestUrl(publicUrl, req),
         });
+        if (answer) return reply.code(200).type(answer.contentType).send(answer.body);
         return { result: ok, taken };
       },
     );

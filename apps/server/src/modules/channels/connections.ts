@@ -40,8 +40,8 @@ export function toView(r: ConnectionRow, publicUrl: string | undefined): Channel
     departmentId: r.department_id === null ? null : Number(r.department_id),
     active: Number(r.active) === 1,
     settings: json<Record<string, string>>(r.settings, {}),
-    hasToken: !!(sealed.accessToken || sealed.botToken),
-    hasAppSecret: !!sealed.appSecret,
+    hasToken: !!(sealed.accessToken || sealed.botToken || sealed.channelAccessToken || sealed.authToken),
+    hasAppSecret: !!(sealed.appSecret || sealed.channelSecret || sealed.authToken),
     webhookUrl: webhookUrl(publicUrl, r.webhook_key),
     // WhatsApp's handshake needs it typed into Meta's dashboard; Telegram's is registered by us.
     verifyToken: kind === 'whatsapp' ? r.verify_token : null,
@@ -68,6 +68,7 @@ export function openConnection(r: ConnectionRow, secrets: Secrets | null): OpenC
     settings: json<Record<string, string>>(r.settings, {}),
     secrets: open,
     verifyToken: r.verify_token,
+    webhookKey: r.webhook_key,
   };
 }
 

@@ -16,11 +16,25 @@ import {
 import type pino from 'pino';
 import { type DB, isUniqueViolation } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
-import { appendEvent, type Listener, runCommand, type Trx } from '../../platform/outbox/index.js';
+import {
+  appendEvent,
+  appendEvents,
+  type Listener,
+  runCommand,
+  type StoredEvent,
+  type Trx,
+} from '../../platform/outbox/index.js';
 import type { Secrets } from '../email/index.js';
 import { type Conversations, discardUploads, postMessage, storeUploads } from '../messages/index.js';
 import { type Actor, changeTicketIn, createTicket } from '../tickets/index.js';
-import type { ChannelAdapter, InboundMessage, OpenConnection, Parsed, StatusUpdate } from './adapter.js';
+import type {
+  ChannelAdapter,
+  InboundMessage,
+  OpenConnection,
+  Parsed,
+  StatusUpdate,
+  WebhookRequest,
+} from './adapter.js';
 import { connectionByKey, findConnection, openConnection, recordConnectionError } from './connections.js';
 
 export interface InboundDeps {
@@ -30,6 +44,8 @@ export interface InboundDeps {
   dataDir: string;
   adapters: Map<string, ChannelAdapter>;
   log: pino.Logger;
+  /** Commits a verified webhook's event (see `webhookCommitter`). */
+  takeWebhook: (accountId: number, w: WebhookReceived) => Promise<void>;
 }
 
 /** What `channel.webhook_received` carries: a verified webhook's messages and statuses, read once. */
@@ -67,8 +83,8 @@ export async function webhookHandshake(deps: InboundDeps, key: string, query: Re
 export async function acceptWebhook(
   deps: InboundDeps,
   key: string,
-  req: { rawBody: string; headers: Record<string, string | string[] | undefined> },
-): Promise<number> {
+  req: WebhookRequest,
+): Promise<{ taken: number; answer: ChannelAdapter['webhookAnswer'] }> {
   const { row, adapter, open } = await webhookConnection(deps, key);
   if (!adapter.verify(req, open)) throw new AppError(401, ErrorCode.unauthorized, CHANNEL_STRINGS.badSignature);
   let parsed: Parsed;
@@ -77,16 +93,52 @@ export async function acceptWebhook(
   } catch {
     throw new AppError(400, ErrorCode.validation, CHANNEL_STRINGS.badPayload);
   }
-  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return 0;
-  const accountId = Number(row.account_id);
-  await runCommand(deps.db, (trx) =>
-    appendEvent(trx, {
-      accountId,
-      type: 'channel.webhook_received',
-      payload: { connectionId: open.id, ...parsed } satisfies WebhookReceived,
-    }),
-  );
-  return parsed.messages.length + parsed.statuses.length;
+  const answer = adapter.webhookAnswer;
+  if (Number(row.active) !== 1 || parsed.messages.length + parsed.statuses.length === 0) return { taken: 0, answer };
+  await deps.takeWebhook(Number(row.account_id), { connectionId: open.id, ...parsed });
+  return { taken: parsed.messages.length + parsed.statuses.length, answer };
+}
+
+/**
+ * Commits taken webhooks in groups: the ones that arrive in one turn of the event loop (while the previous
+ * group commits, on either database) go in one transaction, one event each, and each request is answered
+ * once its group has committed. A transaction's commit costs more than an event's insert, so a burst of
+ * webhooks costs a commit per group, not per webhook. A group that fails answers each of its requests with
+ * that failure (the provider delivers them again).
+ */
+export function webhookCommitter(db: DB): (accountId: number, w: WebhookReceived) => Promise<void> {
+  type Waiting = { accountId: number; w: WebhookReceived; resolve: () => void; reject: (e: unknown) => void };
+  let queue: Waiting[] = [];
+  let running = false;
+  const flush = async () => {
+    running = true;
+    while (queue.length > 0) {
+      const group = queue;
+      queue = [];
+      try {
+        await runCommand(db, async (trx) => {
+          const byAccount = new Map<number, Waiting[]>();
+          for (const x of group) byAccount.set(x.accountId, [...(byAccount.get(x.accountId) ?? []), x]);
+          for (const [accountId, list] of byAccount)
+            await appendEvents(
+              trx,
+              accountId,
+              list.map((x) => ({ accountId, type: 'channel.webhook_received', payload: x.w })),
+            );
+        });
+        for (const x of group) x.resolve();
+      } catch (err) {
+        for (const x of group) x.reject(err);
+      }
+    }
+    running = false;
+  };
+  return (accountId, w) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ accountId, w, resolve, reject });
+      if (!running) setImmediate(() => void flush());
+      running = true;
+    });
 }
 
 const serverActor = (accountId: number): Actor => ({ accountId, userId: null, username: 'server', name: 'Parley' });
@@ -122,124 +174,143 @@ async function fetchFile(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
+/** The peer's latest ticket on the connection, if any. */
+const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
+  q
+    .selectFrom('tickets')
+    .select(['id', 'closed', 'name'])
+    .where('account_id', '=', c.accountId)
+    .where('channel_connection_id', '=', c.id)
+    .where('channel_peer', '=', peer)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
 /**
- * One customer message stored exactly once: the provider's id is recorded with it in one transaction (a
- * repeat finds it, or breaks the unique index and rolls back). It joins the peer's latest ticket on this
- * connection (reopened when done), or starts one.
+ * The customer's name asked of the provider (LINE's profile) when the webhook gave none and the message
+ * starts a ticket; '' when it cannot be had (a failure must not hold up the message).
+ */
+async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
+  if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m.peer))) return '';
+  try {
+    return await adapter.profileName(c, m.peer);
+  } catch (err) {
+    deps.log.warn({ connection: c.id, err: { message: (err as Error).message } }, 'channel profile not read');
+    return '';
+  }
+}
+
+/** What `prepare` fetched from the provider for one message: its file (or a note why not), a name. */
+interface Fetched {
+  files: MessageFile[];
+  note: string;
+  name: string;
+}
+
+/**
+ * One customer message stored once, inside the caller's transaction: a provider id already recorded is
+ * skipped (a webhook delivered again), else the id is recorded with the message (its unique index stops
+ * another node's copy). It joins the peer's latest ticket on this connection (reopened when done), or
+ * starts one.
  */
 export async function storeInbound(
-  deps: InboundDeps,
-  adapter: ChannelAdapter,
+  trx: Trx,
+  conversations: Conversations,
   c: OpenConnection,
   departmentId: number | null,
   m: InboundMessage,
+  file: Fetched,
 ): Promise<'stored' | 'duplicate'> {
-  if (await knownProviderId(deps.db, c, m.providerId, 'in')) return 'duplicate';
+  if (await knownProviderId(trx, c, m.providerId, 'in')) return 'duplicate';
   const channel = CHANNEL_OF_KIND[c.kind];
-  const { files, note } = await fetchFile(deps, adapter, c, m);
-  let stored = false;
-  try {
-    await runCommand(deps.db, async (trx) => {
-      const last = await trx
-        .selectFrom('tickets')
-        .select(['id', 'closed'])
-        .where('account_id', '=', c.accountId)
-        .where('channel_connection_id', '=', c.id)
-        .where('channel_peer', '=', m.peer)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const name = m.name || m.phone || m.peer;
-      let ticketId: number;
-      if (!last) {
-        ticketId = await createTicket(trx, deps.conversations, {
-          accountId: c.accountId,
-          channel,
-          title: (m.text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
-          name,
-          ...(m.phone ? { phone: m.phone } : {}),
-          departmentId,
-          fromCustomer: true,
-          at: m.at,
-          channelConnectionId: c.id,
-          channelPeer: m.peer,
-        });
-      } else {
-        ticketId = Number(last.id);
-        if (isDone(Number(last.closed)))
-          await changeTicketIn(trx, deps.conversations, serverActor(c.accountId), ticketId, async () => ({
-            set: { closed: TICKET_STATUS.open },
-            message: EMAIL_STRINGS.reopened,
-            action: 'ticket.status_set',
-            detail: { status: TICKET_STATUS.open, reason: 'customer_message' },
-          }));
-      }
-      const text = [m.text, note].filter(Boolean).join('\n');
-      const event = await postMessage(trx, deps.conversations, {
-        accountId: c.accountId,
-        ticketId,
-        sender: SENDERS.visitor,
-        senderName: name,
-        type: 'text',
-        message: text,
-        files,
-        fromCustomer: true,
-        channel,
-      });
-      await trx
-        .insertInto('channel_message_ids')
-        .values({
-          account_id: c.accountId,
-          connection_id: c.id,
-          provider_id: m.providerId,
-          ticket_id: ticketId,
-          message_row_id: event.id,
-          direction: 'in',
-          created_at: Date.now(),
-        })
-        .execute();
-      await trx
-        .updateTable('channel_connections')
-        .set({ last_event_at: Date.now() })
-        .where('account_id', '=', c.accountId)
-        .where('id', '=', c.id)
-        .execute();
+  const last = await lastTicketOf(trx, c, m.peer);
+  // A provider that names no one (LINE after the first message): the name the ticket already has.
+  const name = m.name || file.name || last?.name || m.phone || m.peer;
+  let ticketId: number;
+  if (!last) {
+    ticketId = await createTicket(trx, conversations, {
+      accountId: c.accountId,
+      channel,
+      title: (m.text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
+      name,
+      ...(m.phone ? { phone: m.phone } : {}),
+      departmentId,
+      fromCustomer: true,
+      at: m.at,
+      channelConnectionId: c.id,
+      channelPeer: m.peer,
     });
-    stored = true;
-    return 'stored';
-  } catch (err) {
-    if (isUniqueViolation(err) && (await knownProviderId(deps.db, c, m.providerId, 'in'))) return 'duplicate';
-    throw err;
-  } finally {
-    if (!stored && files.length > 0) await discardUploads(deps.db, deps.dataDir, c.accountId, files);
+  } else {
+    ticketId = Number(last.id);
+    if (isDone(Number(last.closed)))
+      await changeTicketIn(trx, conversations, serverActor(c.accountId), ticketId, async () => ({
+        set: { closed: TICKET_STATUS.open },
+        message: EMAIL_STRINGS.reopened,
+        action: 'ticket.status_set',
+        detail: { status: TICKET_STATUS.open, reason: 'customer_message' },
+      }));
   }
+  const event = await postMessage(trx, conversations, {
+    accountId: c.accountId,
+    ticketId,
+    sender: SENDERS.visitor,
+    senderName: name,
+    type: 'text',
+    message: [m.text, file.note].filter(Boolean).join('\n'),
+    files: file.files,
+    fromCustomer: true,
+    channel,
+  });
+  await trx
+    .insertInto('channel_message_ids')
+    .values({
+      account_id: c.accountId,
+      connection_id: c.id,
+      provider_id: m.providerId,
+      ticket_id: ticketId,
+      message_row_id: event.id,
+      direction: 'in',
+      created_at: Date.now(),
+    })
+    .execute();
+  if (m.replyToken)
+    await trx
+      .insertInto('channel_reply_tokens')
+      .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token: m.replyToken, at: m.at })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'connection_id', 'peer'])
+          .doUpdateSet((eb) => ({ token: eb.ref('excluded.token'), at: eb.ref('excluded.at') }))
+          .whereRef('channel_reply_tokens.at', '<', 'excluded.at'),
+      )
+      .execute();
+  return 'stored';
 }
 
 /** sending < sent < delivered < read: a status never moves a reply back (providers report out of order). */
 const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2, read: 3 };
 
 /**
- * A delivery status of one of our replies: moves its state forward (failed only from sending or sent) and
- * tells the conversation's staff (`messageDelivery`). Answers false when the reply is not known (yet).
+ * A delivery status of one of our replies, inside the caller's transaction: moves its state forward (failed
+ * only from sending or sent) and tells the conversation's staff (`messageDelivery`). Answers false when the
+ * reply is not known (yet).
  */
-export async function applyStatus(deps: InboundDeps, c: OpenConnection, s: StatusUpdate): Promise<boolean> {
-  const known = await knownProviderId(deps.db, c, s.providerId, 'out');
+export async function applyStatus(trx: Trx, conversations: Conversations, c: OpenConnection, s: StatusUpdate) {
+  const known = await knownProviderId(trx, c, s.providerId, 'out');
   if (!known || known.message_row_id === null) return false;
   const messageId = Number(known.message_row_id);
-  await runCommand(deps.db, async (trx) => {
-    const m = await trx
-      .selectFrom('messages as m')
-      .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
-      .select(['m.delivery_state', 't.channel', 't.id as ticket_id'])
-      .where('m.account_id', '=', c.accountId)
-      .where('m.id', '=', messageId)
-      .executeTakeFirst();
-    if (!m) return;
-    const now = m.delivery_state ?? 'sending';
-    const forward =
-      s.state === 'failed' ? now === 'sending' || now === 'sent' : (RANK[s.state] ?? 0) > (RANK[now] ?? 99);
-    if (!forward) return;
-    await setDelivery(trx, deps.conversations, {
+  const m = await trx
+    .selectFrom('messages as m')
+    .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 'm.ticket_id').onRef('t.account_id', '=', 'm.account_id'))
+    .select(['m.delivery_state', 't.channel', 't.id as ticket_id'])
+    .where('m.account_id', '=', c.accountId)
+    .where('m.id', '=', messageId)
+    .executeTakeFirst();
+  if (!m) return true;
+  const now = m.delivery_state ?? 'sending';
+  const forward = s.state === 'failed' ? now === 'sending' || now === 'sent' : (RANK[s.state] ?? 0) > (RANK[now] ?? 99);
+  if (forward)
+    await setDelivery(trx, conversations, {
       accountId: c.accountId,
       id: messageId,
       ticketId: Number(m.ticket_id),
@@ -247,7 +318,6 @@ export async function applyStatus(deps: InboundDeps, c: OpenConnection, s: Statu
       state: s.state,
       error: s.error ?? null,
     });
-  });
   return true;
 }
 
@@ -288,33 +358,70 @@ export async function setDelivery(
 }
 
 /**
- * The relay's reader of webhooks taken: an effect run in order (a conversation's messages are stored in the
- * order the provider sent them), exactly once per message through its provider id. A status of a reply not
- * recorded yet is tried again for a while (the send's answer may still be on its way).
+ * The relay's reader of webhooks taken: transactional, so the messages of many webhooks are stored in the
+ * relay's batch transaction, in the order the provider sent them, each exactly once (its provider id). Files
+ * are fetched from the provider before the transaction opens (`prepare`). A status of a reply not recorded yet
+ * is tried again for a while (the send's answer may still be on its way).
  */
 export function storeWebhooks(deps: InboundDeps): Listener {
+  const connectionOf = async (q: DB | Trx, e: StoredEvent) => {
+    const p = e.payload as WebhookReceived;
+    const row = await findConnection(q, e.accountId, p.connectionId);
+    const adapter = row ? deps.adapters.get(row.kind) : undefined;
+    const c = row && adapter ? openConnection(row, deps.secrets) : null;
+    return row && adapter && c ? { row, adapter, c, p } : null;
+  };
   return {
     name: 'channels.storeWebhook',
-    kind: 'effect',
+    kind: 'transactional',
     events: ['channel.webhook_received'],
-    async handle(e) {
+    async prepare(e) {
       const p = e.payload as WebhookReceived;
-      const row = await findConnection(deps.db, e.accountId, p.connectionId);
-      const adapter = row ? deps.adapters.get(row.kind) : undefined;
-      if (!row || !adapter) return;
-      const c = openConnection(row, deps.secrets);
-      if (!c)
-        return void (await recordConnectionError(
-          deps.db,
-          { id: p.connectionId, accountId: e.accountId },
-          CHANNEL_STRINGS.cannotDecrypt,
-        ));
+      const fetched = new Map<string, Fetched>();
+      const found = await connectionOf(deps.db, e);
+      if (!found || (!found.adapter.profileName && !p.messages.some((m) => m.media))) return fetched;
+      for (const m of p.messages) {
+        if (await knownProviderId(deps.db, found.c, m.providerId, 'in')) continue;
+        const file = await fetchFile(deps, found.adapter, found.c, m);
+        fetched.set(m.providerId, { ...file, name: await askedName(deps, found.adapter, found.c, m) });
+      }
+      return fetched;
+    },
+    async handle(e, trx, prepared) {
+      const found = await connectionOf(trx, e);
+      if (!found) {
+        const p = e.payload as WebhookReceived;
+        const row = await findConnection(trx, e.accountId, p.connectionId);
+        if (row)
+          await recordConnectionError(
+            deps.db,
+            { id: Number(row.id), accountId: e.accountId },
+            CHANNEL_STRINGS.cannotDecrypt,
+          );
+        return;
+      }
+      const { row, c, p } = found;
+      const fetched = (prepared as Map<string, Fetched> | undefined) ?? new Map<string, Fetched>();
       const departmentId = row.department_id === null ? null : Number(row.department_id);
-      for (const m of p.messages) await storeInbound(deps, adapter, c, departmentId, m);
+      for (const m of p.messages)
+        await storeInbound(
+          trx,
+          deps.conversations,
+          c,
+          departmentId,
+          m,
+          fetched.get(m.providerId) ?? { files: [], note: '', name: '' },
+        );
       let unknown = 0;
-      for (const s of p.statuses) if (!(await applyStatus(deps, c, s))) unknown++;
+      for (const s of p.statuses) if (!(await applyStatus(trx, deps.conversations, c, s))) unknown++;
       if (unknown > 0 && Date.now() - e.createdAt < UNKNOWN_STATUS_RETRY_MS)
         throw new Error(`${unknown} delivery statuses name replies not recorded yet`);
+      await trx
+        .updateTable('channel_connections')
+        .set({ last_event_at: Date.now() })
+        .where('account_id', '=', c.accountId)
+        .where('id', '=', c.id)
+        .execute();
     },
   };
 }

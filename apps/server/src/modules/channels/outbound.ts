@@ -7,12 +7,17 @@ import { appendEvent, type Listener, runCommand } from '../../platform/outbox/in
 import type { Task } from '../../platform/scheduler.js';
 import type { Secrets } from '../email/index.js';
 import { type Conversations, htmlToText } from '../messages/index.js';
-import { type ChannelAdapter, ProviderError } from './adapter.js';
+import { type ChannelAdapter, type OpenConnection, ProviderError } from './adapter.js';
 import { findConnection, openConnection, recordConnectionError } from './connections.js';
 import { setDelivery } from './inbound.js';
 
 /** Tries of one send (the first and the relay's retries with its backoff) before it is failed. */
 export const CHANNEL_SEND_TRIES = 5;
+/**
+ * How long after the customer's message its reply token is still tried (LINE documents about a minute and
+ * does not promise that; a stale one answers 400 and the reply is pushed instead).
+ */
+export const REPLY_TOKEN_MS = 50_000;
 /** A send not settled this long after it began was cut short by a crash: failed, never sent again by itself. */
 export const CHANNEL_INTERRUPTED_MS = 10 * 60_000;
 
@@ -87,12 +92,15 @@ export async function sendChannelReply(deps: OutboundDeps, accountId: number, q:
   if (c.kind === 'whatsapp' && !q.template && !windowOpen(Number(claimed.last_message_at)))
     return void (await settle('failed', CHANNEL_STRINGS.windowClosed));
   const text = claimed.type === 'text/html' ? htmlToText(claimed.message) : claimed.message;
+  const replyToken = await takeReplyToken(db, c, claimed.channel_peer);
   let providerId: string;
   try {
     providerId = await adapter.send(c, {
+      messageId: m.id,
       peer: claimed.channel_peer,
       text,
       ...(q.template ? { template: q.template } : {}),
+      ...(replyToken ? { replyToken } : {}),
     });
   } catch (err) {
     const words = err instanceof Error ? err.message : String(err);
@@ -127,6 +135,21 @@ export async function sendChannelReply(deps: OutboundDeps, accountId: number, q:
       .execute();
     await setDelivery(trx, conversations, { ...m, state: 'sent', error: null }, { attemptAt });
   });
+}
+
+/**
+ * The peer's stored reply token, taken (deleted) so no other send uses it; answered only while fresh. Only
+ * LINE stores them: for other channels this finds nothing.
+ */
+async function takeReplyToken(db: DB, c: OpenConnection, peer: string, now = Date.now()) {
+  const row = await db
+    .deleteFrom('channel_reply_tokens')
+    .where('account_id', '=', c.accountId)
+    .where('connection_id', '=', c.id)
+    .where('peer', '=', peer)
+    .returning(['token', 'at'])
+    .executeTakeFirst();
+  return row && now - Number(row.at) < REPLY_TOKEN_MS ? row.token : undefined;
 }
 
 /** The relay's sender of channel replies: unordered (a slow provider holds up nothing else). */

@@ -690,6 +690,24 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A reply of A's agent waiting for its time.
+    await db()
+      .insertInto('scheduled_messages')
+      .values({
+        account_id: aAccountId,
+        ticket_id: aTicketId,
+        user_id: agent.id,
+        sender: agent.username,
+        sender_name: 'A agent',
+        message: `scheduled-a-${sfx}`,
+        send_at: Date.now() + 86_400_000,
+        state: 'pending',
+        error: null,
+        message_row_id: null,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
     await db()
       .insertInto('channel_message_ids')
       .values({
@@ -700,6 +718,17 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         message_row_id: null,
         direction: 'in',
         created_at: Date.now(),
+      })
+      .execute();
+    // A customer's reply token on A's connection (LINE keeps one per peer; a send takes it).
+    await db()
+      .insertInto('channel_reply_tokens')
+      .values({
+        account_id: aAccountId,
+        connection_id: Number(aChannel.id),
+        peer: `peer-a-${sfx}`,
+        token: `reply-token-a-${sfx}`,
+        at: Date.now(),
       })
       .execute();
     // A message of A's, for the search to be asked for by B.
@@ -781,10 +810,12 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       'a graph secret',
       graphClientState,
       `WhatsApp A ${sfx}`,
+      `scheduled-a-${sfx}`,
       `webhook-key-a-${sfx}`,
       `verify-token-a-${sfx}`,
       'a access token',
       'a app secret',
+      `reply-token-a-${sfx}`,
       holiday,
       policy,
       campaign,
@@ -1007,6 +1038,13 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         name: 'Taken over',
         settings: { kind: 'whatsapp', phoneNumberId: '2222' },
       }),
+      // A scheduled reply on a ticket that is nobody's (404); A's by id are 404.
+      'POST /api/ticket/scheduled': async () => ({
+        ticket_id: 987654321,
+        message: 'b later',
+        send_at: Date.now() + 60_000,
+      }),
+      'PUT /api/ticket/scheduled/:id': async () => ({ message: 'Taken over', send_at: Date.now() + 60_000 }),
       // A template to a ticket that is nobody's: 404.
       'POST /api/channels/template': async () => ({ ticketId: 987654321, template: 'order_update', language: 'en' }),
       // B's own contacts: one made by hand, an import of two rows, a merge of two of B's.

@@ -62,6 +62,8 @@ export interface Database {
   case_events: CaseEventsTable;
   channel_connections: ChannelConnectionsTable;
   channel_message_ids: ChannelMessageIdsTable;
+  scheduled_messages: ScheduledMessagesTable;
+  channel_reply_tokens: ChannelReplyTokensTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1076,4 +1078,32 @@ export interface ChannelMessageIdsTable {
   /** in | out. */
   direction: string;
   created_at: number;
+}
+
+/** Migration 0042: an agent's reply kept until its time. */
+export interface ScheduledMessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  user_id: number;
+  sender: string;
+  sender_name: string;
+  message: string;
+  send_at: number;
+  /** pending | sent | cancelled | failed. */
+  state: Generated<string>;
+  error: string | null;
+  message_row_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0043: a customer's latest single-use reply token on a connection (LINE), with its message's time. */
+export interface ChannelReplyTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  connection_id: number;
+  peer: string;
+  token: string;
+  at: number;
 }

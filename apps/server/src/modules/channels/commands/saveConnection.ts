@@ -13,6 +13,7 @@ import { lockAccount } from '../../../platform/db/locks.js';
 import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
+import { canonicalIdentifier } from '../../contacts/index.js';
 import type { Secrets } from '../../email/index.js';
 import { findConnection, newVerifyToken, newWebhookKey, toView } from '../connections.js';
 
@@ -33,6 +34,25 @@ function split(input: ChannelInput) {
       given: { accessToken: s.accessToken ?? '', appSecret: s.appSecret ?? '' },
       required: { accessToken: CHANNEL_STRINGS.tokenRequired, appSecret: CHANNEL_STRINGS.appSecretRequired },
     };
+  if (s.kind === 'line')
+    return {
+      settings: {} as Record<string, string>,
+      given: { channelSecret: s.channelSecret ?? '', channelAccessToken: s.channelAccessToken ?? '' },
+      required: {
+        channelSecret: CHANNEL_STRINGS.channelSecretRequired,
+        channelAccessToken: CHANNEL_STRINGS.channelAccessTokenRequired,
+      },
+    };
+  if (s.kind === 'sms') {
+    // Kept in E.164: it is the From of every reply, and what the customer's phone shows.
+    const from = canonicalIdentifier('phone', s.fromNumber);
+    if (!from.ok) throw bad(CHANNEL_STRINGS.fromNumberShape);
+    return {
+      settings: { accountSid: s.accountSid, fromNumber: from.value } as Record<string, string>,
+      given: { authToken: s.authToken ?? '' },
+      required: { authToken: CHANNEL_STRINGS.authTokenRequired },
+    };
+  }
   return {
     settings: {} as Record<string, string>,
     given: { botToken: s.botToken ?? '' },
