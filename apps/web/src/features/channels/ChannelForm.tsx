@@ -50,7 +50,23 @@ export function ChannelForm({
     { value: '', label: C.noDepartment },
     ...departments.map((dep) => ({ value: String(dep.id), label: dep.name })),
   ];
-  const secretHint = (stored: boolean, hint: string) => (stored ? C.secretStored : hint);
+  /** A write-only field: a stored secret is never shown, the placeholder says one is stored. */
+  const secretField = (
+    key: 'accessToken' | 'appSecret' | 'botToken' | 'channelSecret' | 'channelAccessToken' | 'authToken',
+    label: string,
+    hint: string,
+    stored: boolean,
+  ) => (
+    <PasswordInput
+      label={label}
+      description={stored ? C.secretStored : hint}
+      placeholder={stored ? C.secretStored : undefined}
+      autoComplete="new-password"
+      value={d[key]}
+      onChange={(e) => setD({ ...d, [key]: e.currentTarget.value })}
+      data-testid={`channel-${key.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}`}
+    />
+  );
   return (
     <form
       noValidate
@@ -97,7 +113,7 @@ export function ChannelForm({
             onChange={(v) => setD({ ...d, departmentId: v ? Number(v) : null })}
           />
         </SimpleGrid>
-        {d.kind === 'whatsapp' ? (
+        {d.kind === 'whatsapp' && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-whatsapp">
             <TextInput
               label={C.phoneNumberId}
@@ -116,35 +132,40 @@ export function ChannelForm({
               onChange={(e) => setD({ ...d, displayNumber: e.currentTarget.value })}
               data-testid="channel-display-number"
             />
-            <PasswordInput
-              label={C.accessToken}
-              description={secretHint(d.hasToken, C.accessTokenHint)}
-              placeholder={d.hasToken ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.accessToken}
-              onChange={(e) => setD({ ...d, accessToken: e.currentTarget.value })}
-              data-testid="channel-access-token"
-            />
-            <PasswordInput
-              label={C.appSecret}
-              description={secretHint(d.hasAppSecret, C.appSecretHint)}
-              placeholder={d.hasAppSecret ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.appSecret}
-              onChange={(e) => setD({ ...d, appSecret: e.currentTarget.value })}
-              data-testid="channel-app-secret"
-            />
+            {secretField('accessToken', C.accessToken, C.accessTokenHint, d.hasToken)}
+            {secretField('appSecret', C.appSecret, C.appSecretHint, d.hasAppSecret)}
           </SimpleGrid>
-        ) : (
-          <PasswordInput
-            label={C.botToken}
-            description={secretHint(d.hasToken, C.botTokenHint)}
-            placeholder={d.hasToken ? C.secretStored : undefined}
-            autoComplete="new-password"
-            value={d.botToken}
-            onChange={(e) => setD({ ...d, botToken: e.currentTarget.value })}
-            data-testid="channel-bot-token"
-          />
+        )}
+        {d.kind === 'telegram' && secretField('botToken', C.botToken, C.botTokenHint, d.hasToken)}
+        {d.kind === 'line' && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-line">
+            {secretField('channelSecret', C.channelSecret, C.channelSecretHint, d.hasAppSecret)}
+            {secretField('channelAccessToken', C.channelAccessToken, C.channelAccessTokenHint, d.hasToken)}
+          </SimpleGrid>
+        )}
+        {d.kind === 'sms' && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-sms">
+            <TextInput
+              label={C.accountSid}
+              description={C.accountSidHint}
+              autoComplete="off"
+              spellCheck={false}
+              value={d.accountSid}
+              onChange={(e) => setD({ ...d, accountSid: e.currentTarget.value })}
+              data-testid="channel-account-sid"
+            />
+            <TextInput
+              label={C.fromNumber}
+              description={C.fromNumberHint}
+              placeholder="+1 555 010 0100"
+              inputMode="tel"
+              autoComplete="off"
+              value={d.fromNumber}
+              onChange={(e) => setD({ ...d, fromNumber: e.currentTarget.value })}
+              data-testid="channel-from-number"
+            />
+            {secretField('authToken', C.authToken, C.authTokenHint, d.hasToken)}
+          </SimpleGrid>
         )}
         <Switch
           label={C.active}

@@ -5,7 +5,7 @@ export const C = {
   ...CHANNEL_STRINGS,
   title: 'Channels',
   intro:
-    'WhatsApp numbers and Telegram bots whose messages become tickets. Replies from the conversation go back on the same channel.',
+    'WhatsApp numbers, Telegram bots, LINE Official Accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
   add: 'Add channel',
   editTitle: 'Edit channel',
   empty: 'No channels yet. Connect a WhatsApp number to turn its messages into tickets.',
@@ -25,6 +25,16 @@ export const C = {
   appSecretHint: 'App settings, Basic: proves webhooks are Meta\u2019s.',
   botToken: 'Bot token',
   botTokenHint: 'From @BotFather, e.g. 123456789:AA...',
+  channelSecret: 'Channel secret',
+  channelSecretHint: 'LINE Developers Console, Basic settings.',
+  channelAccessToken: 'Channel access token',
+  channelAccessTokenHint: 'LINE Developers Console, Messaging API: a long-lived token.',
+  accountSid: 'Account SID',
+  accountSidHint: 'Twilio Console, Account Info: AC followed by 32 characters.',
+  fromNumber: 'Number to send from',
+  fromNumberHint: 'One of the account\u2019s numbers, with its country code.',
+  authToken: 'Auth token',
+  authTokenHint: 'Twilio Console, Account Info, beside the account SID.',
   /** A stored secret is never shown: an empty field keeps it. */
   secretStored: 'A secret is stored: leave empty to keep it',
   department: 'Department',
@@ -39,6 +49,10 @@ export const C = {
   whatsappWhere:
     'In Meta\u2019s App Dashboard, WhatsApp, Configuration: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to the messages field.',
   telegramWhere: 'Test tells Telegram to post its updates to this address: run it once the bot is saved.',
+  lineWhere:
+    'In the LINE Developers Console, Messaging API: paste the webhook URL as the Webhook URL and turn on Use webhook.',
+  smsWhere:
+    'In the Twilio Console, the number\u2019s messaging configuration: paste the webhook URL for A message comes in (HTTP POST).',
   copy: 'Copy',
   copied: 'Copied',
   copyWebhookUrl: 'Copy the webhook URL',
