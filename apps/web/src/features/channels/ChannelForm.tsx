@@ -1,14 +1,4 @@
-import {
-  Input,
-  PasswordInput,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Input, PasswordInput, Radio, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { type ChannelKind, type Department, KIND_NAMES } from '@parley/contracts';
 import { useState } from 'react';
 import { useWrite } from '../../lib/useWrite';
@@ -77,24 +67,23 @@ export function ChannelForm({
       data-testid="channel-form"
     >
       <Stack>
-        {/* One provider to choose (a stored channel keeps its own): named plainly, not as a greyed control. */}
-        <Input.Wrapper label={C.provider} description={d.id ? C.providerFixedHint : undefined}>
-          {kinds.length > 1 ? (
-            <SegmentedControl
-              display="flex"
-              mt={4}
-              data-testid="channel-kind"
-              aria-label={C.provider}
-              value={d.kind}
-              onChange={(v) => setD({ ...d, kind: v as ChannelKind })}
-              data={kinds.map((k) => ({ value: k, label: KIND_NAMES[k] }))}
-            />
-          ) : (
+        {/* Radios that wrap (four providers do not fit one row on a phone); one provider (a stored channel keeps
+            its own) is named plainly, not as a greyed control. */}
+        {kinds.length > 1 ? (
+          <Radio.Group label={C.provider} value={d.kind} onChange={(v) => setD({ ...d, kind: v as ChannelKind })}>
+            <SimpleGrid cols={{ base: 2, sm: kinds.length }} spacing="xs" mt={6} data-testid="channel-kind">
+              {kinds.map((k) => (
+                <Radio key={k} value={k} label={KIND_NAMES[k]} />
+              ))}
+            </SimpleGrid>
+          </Radio.Group>
+        ) : (
+          <Input.Wrapper label={C.provider} description={d.id ? C.providerFixedHint : undefined}>
             <Text size="sm" mt={4} data-testid="channel-kind">
               {KIND_NAMES[d.kind]}
             </Text>
-          )}
-        </Input.Wrapper>
+          </Input.Wrapper>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label={C.name}
