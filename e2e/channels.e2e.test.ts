@@ -579,9 +579,12 @@ describe('messaging channels in Chromium', () => {
 
     const smsForm = await add('SMS (Twilio)');
     await smsForm.getByLabel('Name', { exact: true }).fill('Acme SMS');
-    await smsForm.getByLabel('Account SID').fill(SMS.accountSid);
+    await smsForm.getByLabel('Account SID').fill('AC123');
     await smsForm.getByLabel('Number to send from').fill('555 0100');
     await smsForm.getByLabel('Auth token').fill(SMS.authToken);
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.accountSidShape);
+    await smsForm.getByLabel('Account SID').fill(SMS.accountSid);
     await page.getByTestId('channel-save').click();
     await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.fromNumberShape);
     await smsForm.getByLabel('Number to send from').fill('+1 555 010 0100');
@@ -590,7 +593,7 @@ describe('messaging channels in Chromium', () => {
     await screenshot(page, 'channels-form-sms-390-light');
     await page.getByTestId('channel-save').click();
     await smsForm.waitFor({ state: 'detached' });
-    failed.length = 0; // the two 400s were the point
+    failed.length = 0; // the 400s were the point
     const smsRow = page.getByTestId('channel-row').filter({ hasText: 'Acme SMS' });
     expect(await smsRow.getByTestId('channel-provider').textContent()).toBe(`SMS (Twilio) · ${SMS.from}`);
     expect(await smsRow.getByTestId('channel-webhook').textContent()).toContain('A message comes in');

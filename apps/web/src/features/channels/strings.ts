@@ -26,7 +26,7 @@ export const C = {
   botToken: 'Bot token',
   botTokenHint: 'From @BotFather, e.g. 123456789:AA...',
   channelSecret: 'Channel secret',
-  channelSecretHint: 'LINE Developers Console, Basic settings.',
+  channelSecretHint: 'LINE Developers Console, Basic settings: proves webhooks are LINE\u2019s.',
   channelAccessToken: 'Channel access token',
   channelAccessTokenHint: 'LINE Developers Console, Messaging API: a long-lived token.',
   accountSid: 'Account SID',
@@ -34,7 +34,7 @@ export const C = {
   fromNumber: 'Number to send from',
   fromNumberHint: 'One of the account\u2019s numbers, with its country code.',
   authToken: 'Auth token',
-  authTokenHint: 'Twilio Console, Account Info, beside the account SID.',
+  authTokenHint: 'Twilio Console, Account Info: it also proves webhooks are Twilio\u2019s.',
   /** A stored secret is never shown: an empty field keeps it. */
   secretStored: 'A secret is stored: leave empty to keep it',
   department: 'Department',
@@ -50,9 +50,9 @@ export const C = {
     'In Meta\u2019s App Dashboard, WhatsApp, Configuration: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to the messages field.',
   telegramWhere: 'Test tells Telegram to post its updates to this address: run it once the bot is saved.',
   lineWhere:
-    'In the LINE Developers Console, Messaging API: paste the webhook URL as the Webhook URL and turn on Use webhook.',
+    'In the LINE Developers Console, Messaging API: paste the webhook URL as the Webhook URL, turn on Use webhook, and turn off the automatic greeting and auto-replies.',
   smsWhere:
-    'In the Twilio Console, the number\u2019s messaging configuration: paste the webhook URL for A message comes in (HTTP POST).',
+    'In the Twilio Console, the number\u2019s Messaging configuration: paste the webhook URL for "A message comes in" (HTTP POST). Delivery reports come to the same address.',
   copy: 'Copy',
   copied: 'Copied',
   copyWebhookUrl: 'Copy the webhook URL',
