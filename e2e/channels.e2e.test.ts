@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  startLineStandIn,
   startTelegramStandIn,
+  startTwilioStandIn,
   startWhatsAppStandIn,
   waText,
   whatsappWebhook,
@@ -28,6 +30,12 @@ const PHONE_ID = '106540352242922';
 const WA = { accessToken: 'EAAG-e2e-token', appSecret: 'app-secret-e2e-1234' };
 const REFUSAL = 'Recipient phone number not in allowed list';
 const TG_TOKEN = '123456789:AAFakeBotTokenForTheStandIn_0123456789';
+const LINE = { channelSecret: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', accessToken: 'line-long-lived-token-e2e' };
+const SMS = {
+  accountSid: `AC${'0123456789abcdef'.repeat(2)}`,
+  authToken: 'twilioAuthToken0123456789abcdef0',
+  from: '+15550100100',
+};
 
 /**
  * Messaging channels in Chromium against a real server and a loopback WhatsApp Cloud API: an admin connects a
@@ -38,6 +46,8 @@ const TG_TOKEN = '123456789:AAFakeBotTokenForTheStandIn_0123456789';
 describe('messaging channels in Chromium', () => {
   let wa: Awaited<ReturnType<typeof startWhatsAppStandIn>>;
   let tg: Awaited<ReturnType<typeof startTelegramStandIn>>;
+  let line: Awaited<ReturnType<typeof startLineStandIn>>;
+  let twilio: Awaited<ReturnType<typeof startTwilioStandIn>>;
   let server: RunningServer;
   let browser: Browser;
   let admin = '';
@@ -51,6 +61,10 @@ describe('messaging channels in Chromium', () => {
       startWhatsAppStandIn({ phoneNumberId: PHONE_ID, accessToken: WA.accessToken }),
       startTelegramStandIn({ token: TG_TOKEN }),
     ]);
+    [line, twilio] = await Promise.all([
+      startLineStandIn({ accessToken: LINE.accessToken }),
+      startTwilioStandIn({ accountSid: SMS.accountSid, authToken: SMS.authToken, numbers: [SMS.from] }),
+    ]);
     [server, browser] = await Promise.all([
       startServer({
         SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -58,6 +72,9 @@ describe('messaging channels in Chromium', () => {
         PUBLIC_URL: '{url}',
         WHATSAPP_API_URL: wa.url,
         TELEGRAM_API_URL: tg.url,
+        LINE_API_URL: line.url,
+        LINE_DATA_API_URL: line.dataUrl,
+        SMS_API_URL: twilio.url,
       }),
       launchBrowser(),
     ]);
@@ -72,6 +89,8 @@ describe('messaging channels in Chromium', () => {
     await server?.stop();
     await wa?.close();
     await tg?.close();
+    await line?.close();
+    await twilio?.close();
   });
 
   async function open(
@@ -454,7 +473,7 @@ describe('messaging channels in Chromium', () => {
     expect(failed).toEqual([]);
   });
 
-  it("TELEGRAM on Pro the form offers the plan's providers (LINE too, SMS not); a bot token of the wrong shape is refused in the form; Test names the bot and tells Telegram where to post", async () => {
+  it('TELEGRAM on Pro the form offers the providers Pro has; a bot token of the wrong shape is refused in the form; Test names the bot and tells Telegram where to post', async () => {
     const d = db();
     d.prepare('update accounts set plan = 3').run();
     d.close();
@@ -484,48 +503,6 @@ describe('messaging channels in Chromium', () => {
       .poll(() => row.getByTestId('channel-test-result').textContent())
       .toBe(`OK${CHANNEL_STRINGS.testOk('@acme_help_bot')}`);
     expect(tg.webhooks.at(-1)?.url).toBe(url);
-    expect(failed).toEqual([]);
-  });
-
-  it('CHANNEL on Enterprise an SMS number and a LINE account are connected through the form; a bad account SID is refused in it', async () => {
-    const d = db();
-    d.prepare('update accounts set plan = 4').run();
-    d.close();
-    const { page, failed } = await open('ann', '/settings/channels');
-    await page.getByTestId('channel-new').click();
-    const dialog = page.getByRole('dialog', { name: 'Add channel' });
-    const kinds = dialog.getByTestId('channel-kind');
-    expect(await kinds.textContent()).toBe('WhatsApp Cloud APITelegram botLINE Official AccountSMS (Twilio)');
-    await kinds.getByText('SMS (Twilio)').click();
-    await dialog.getByTestId('channel-sms').waitFor();
-    await dialog.getByLabel('Name', { exact: true }).fill('Support SMS');
-    await dialog.getByLabel('Account SID').fill('AC123');
-    await dialog.getByLabel('Number to send from').fill('+1 555 010 0100');
-    await dialog.getByLabel('Auth token').fill('0123456789abcdef0123456789abcdef');
-    await page.getByTestId('channel-save').click();
-    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.accountSidShape);
-    failed.length = 0; // that 400 was the point
-    await dialog.getByLabel('Account SID').fill(`AC${'0123456789abcdef'.repeat(2)}`);
-    await page.getByTestId('channel-save').click();
-    await dialog.waitFor({ state: 'detached' });
-    const sms = page.getByTestId('channel-row').filter({ hasText: 'Support SMS' });
-    expect(await sms.getByTestId('channel-provider').textContent()).toBe('SMS (Twilio) · +15550100100');
-    await sms.getByText('A message comes in', { exact: false }).waitFor();
-
-    await page.getByTestId('channel-new').click();
-    await dialog.waitFor();
-    await dialog.getByTestId('channel-kind').getByText('LINE Official Account').click();
-    await dialog.getByTestId('channel-line').waitFor();
-    await dialog.getByLabel('Name', { exact: true }).fill('Acme LINE');
-    await dialog.getByLabel('Channel secret').fill('0123456789abcdef0123456789ABCDEF');
-    await dialog.getByLabel('Channel access token').fill('line-long-lived-token-0123456789');
-    await page.getByTestId('channel-save').click();
-    await dialog.waitFor({ state: 'detached' });
-    const line = page.getByTestId('channel-row').filter({ hasText: 'Acme LINE' });
-    expect(await line.getByTestId('channel-provider').textContent()).toBe('LINE Official Account');
-    await line.getByText('Use webhook', { exact: false }).waitFor();
-    await screenshot(page, 'channels-line-sms-light');
-    expect(await axe(page, '[data-testid="channels-card"]')).toEqual([]);
     expect(failed).toEqual([]);
   });
 
@@ -565,5 +542,82 @@ describe('messaging channels in Chromium', () => {
     } finally {
       await Promise.all([bare.stop(), noUrl.stop()]);
     }
+  });
+
+  it('CHANNEL LINE on Pro and SMS on Enterprise: each form asks its own settings, the server checks them, Test answers in the provider words, the row says where the webhook URL goes', async () => {
+    const d = db();
+    d.prepare('update accounts set plan = 4').run();
+    d.close();
+    const { page, failed } = await open('ann', '/settings/channels', { width: 390, height: 844 });
+    const add = async (kind: string) => {
+      await page.getByTestId('channel-new').click();
+      const dialog = page.getByRole('dialog', { name: 'Add channel' });
+      await dialog.waitFor();
+      await dialog.getByTestId('channel-kind').getByText(kind).click();
+      return dialog;
+    };
+
+    const lineForm = await add('LINE Official Account');
+    expect(await page.getByTestId('channel-kind').textContent()).toBe(
+      'WhatsApp Cloud APITelegram botLINE Official AccountSMS (Twilio)',
+    );
+    await lineForm.getByLabel('Name', { exact: true }).fill('Acme LINE');
+    await lineForm.getByLabel('Channel secret').fill('too short');
+    await lineForm.getByLabel('Channel access token').fill(LINE.accessToken);
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.channelSecretShape);
+    await lineForm.getByLabel('Channel secret').fill(LINE.channelSecret);
+    await page.getByTestId('channel-save').click();
+    await lineForm.waitFor({ state: 'detached' });
+    const lineRow = page.getByTestId('channel-row').filter({ hasText: 'Acme LINE' });
+    expect(await lineRow.getByTestId('channel-provider').textContent()).toBe('LINE Official Account');
+    expect(await lineRow.getByTestId('channel-webhook').textContent()).toContain('LINE Developers Console');
+    await lineRow.getByTestId('channel-test').click();
+    await expect
+      .poll(() => lineRow.getByTestId('channel-test-result').textContent())
+      .toBe(`OK${CHANNEL_STRINGS.testOk('Acme Support, @216ru...')}`);
+
+    const smsForm = await add('SMS (Twilio)');
+    await smsForm.getByLabel('Name', { exact: true }).fill('Acme SMS');
+    await smsForm.getByLabel('Account SID').fill('AC123');
+    await smsForm.getByLabel('Number to send from').fill('555 0100');
+    await smsForm.getByLabel('Auth token').fill(SMS.authToken);
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.accountSidShape);
+    await smsForm.getByLabel('Account SID').fill(SMS.accountSid);
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-error').textContent()).toBe(CHANNEL_STRINGS.fromNumberShape);
+    await smsForm.getByLabel('Number to send from').fill('+1 555 010 0100');
+    await modalSettled(page);
+    expect(await axe(page, '[role="dialog"]')).toEqual([]);
+    await screenshot(page, 'channels-form-sms-390-light');
+    await page.getByTestId('channel-save').click();
+    await smsForm.waitFor({ state: 'detached' });
+    failed.length = 0; // the 400s were the point
+    const smsRow = page.getByTestId('channel-row').filter({ hasText: 'Acme SMS' });
+    expect(await smsRow.getByTestId('channel-provider').textContent()).toBe(`SMS (Twilio) · ${SMS.from}`);
+    expect(await smsRow.getByTestId('channel-webhook').textContent()).toContain('A message comes in');
+    await smsRow.getByTestId('channel-test').click();
+    await expect
+      .poll(() => smsRow.getByTestId('channel-test-result').textContent())
+      .toBe(`OK${CHANNEL_STRINGS.testOk(`Acme SMS, ${SMS.from}`)}`);
+
+    // The auth token is write-only: the edit form holds none and an edit without it keeps it.
+    await smsRow.getByRole('button', { name: 'Edit Acme SMS' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit channel' });
+    await edit.waitFor();
+    expect(await edit.getByLabel('Auth token').inputValue()).toBe('');
+    expect(await edit.getByLabel('Account SID').inputValue()).toBe(SMS.accountSid);
+    const sent = page.waitForRequest((r) => r.method() === 'PUT' && r.url().includes('/api/channels/'));
+    await page.getByTestId('channel-save').click();
+    expect(((await sent).postDataJSON() as { settings: Record<string, string> }).settings).toEqual({
+      kind: 'sms',
+      accountSid: SMS.accountSid,
+      fromNumber: SMS.from,
+    });
+    await edit.waitFor({ state: 'detached' });
+    expect(await axe(page, '[data-testid="channels-card"]')).toEqual([]);
+    await screenshot(page, 'channels-line-sms-390-light');
+    expect(failed).toEqual([]);
   });
 });

@@ -1,14 +1,4 @@
-import {
-  Input,
-  PasswordInput,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Input, PasswordInput, Radio, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { type ChannelKind, type Department, KIND_NAMES } from '@parley/contracts';
 import { useState } from 'react';
 import { useWrite } from '../../lib/useWrite';
@@ -50,7 +40,23 @@ export function ChannelForm({
     { value: '', label: C.noDepartment },
     ...departments.map((dep) => ({ value: String(dep.id), label: dep.name })),
   ];
-  const secretHint = (stored: boolean, hint: string) => (stored ? C.secretStored : hint);
+  /** A write-only field: a stored secret is never shown, the placeholder says one is stored. */
+  const secretField = (
+    key: 'accessToken' | 'appSecret' | 'botToken' | 'channelSecret' | 'channelAccessToken' | 'authToken',
+    label: string,
+    hint: string,
+    stored: boolean,
+  ) => (
+    <PasswordInput
+      label={label}
+      description={stored ? C.secretStored : hint}
+      placeholder={stored ? C.secretStored : undefined}
+      autoComplete="new-password"
+      value={d[key]}
+      onChange={(e) => setD({ ...d, [key]: e.currentTarget.value })}
+      data-testid={`channel-${key.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}`}
+    />
+  );
   return (
     <form
       noValidate
@@ -61,24 +67,23 @@ export function ChannelForm({
       data-testid="channel-form"
     >
       <Stack>
-        {/* One provider to choose (a stored channel keeps its own): named plainly, not as a greyed control. */}
-        <Input.Wrapper label={C.provider} description={d.id ? C.providerFixedHint : undefined}>
-          {kinds.length > 1 ? (
-            <SegmentedControl
-              display="flex"
-              mt={4}
-              data-testid="channel-kind"
-              aria-label={C.provider}
-              value={d.kind}
-              onChange={(v) => setD({ ...d, kind: v as ChannelKind })}
-              data={kinds.map((k) => ({ value: k, label: KIND_NAMES[k] }))}
-            />
-          ) : (
+        {/* Radios that wrap (four providers do not fit one row on a phone); one provider (a stored channel keeps
+            its own) is named plainly, not as a greyed control. */}
+        {kinds.length > 1 ? (
+          <Radio.Group label={C.provider} value={d.kind} onChange={(v) => setD({ ...d, kind: v as ChannelKind })}>
+            <SimpleGrid cols={{ base: 2, sm: kinds.length }} spacing="xs" mt={6} data-testid="channel-kind">
+              {kinds.map((k) => (
+                <Radio key={k} value={k} label={KIND_NAMES[k]} />
+              ))}
+            </SimpleGrid>
+          </Radio.Group>
+        ) : (
+          <Input.Wrapper label={C.provider} description={d.id ? C.providerFixedHint : undefined}>
             <Text size="sm" mt={4} data-testid="channel-kind">
               {KIND_NAMES[d.kind]}
             </Text>
-          )}
-        </Input.Wrapper>
+          </Input.Wrapper>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label={C.name}
@@ -97,7 +102,7 @@ export function ChannelForm({
             onChange={(v) => setD({ ...d, departmentId: v ? Number(v) : null })}
           />
         </SimpleGrid>
-        {d.kind === 'whatsapp' ? (
+        {d.kind === 'whatsapp' && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-whatsapp">
             <TextInput
               label={C.phoneNumberId}
@@ -116,85 +121,40 @@ export function ChannelForm({
               onChange={(e) => setD({ ...d, displayNumber: e.currentTarget.value })}
               data-testid="channel-display-number"
             />
-            <PasswordInput
-              label={C.accessToken}
-              description={secretHint(d.hasToken, C.accessTokenHint)}
-              placeholder={d.hasToken ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.accessToken}
-              onChange={(e) => setD({ ...d, accessToken: e.currentTarget.value })}
-              data-testid="channel-access-token"
-            />
-            <PasswordInput
-              label={C.appSecret}
-              description={secretHint(d.hasAppSecret, C.appSecretHint)}
-              placeholder={d.hasAppSecret ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.appSecret}
-              onChange={(e) => setD({ ...d, appSecret: e.currentTarget.value })}
-              data-testid="channel-app-secret"
-            />
+            {secretField('accessToken', C.accessToken, C.accessTokenHint, d.hasToken)}
+            {secretField('appSecret', C.appSecret, C.appSecretHint, d.hasAppSecret)}
           </SimpleGrid>
-        ) : d.kind === 'line' ? (
+        )}
+        {d.kind === 'telegram' && secretField('botToken', C.botToken, C.botTokenHint, d.hasToken)}
+        {d.kind === 'line' && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-line">
-            <PasswordInput
-              label={C.channelSecret}
-              description={secretHint(d.hasAppSecret, C.channelSecretHint)}
-              placeholder={d.hasAppSecret ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.channelSecret}
-              onChange={(e) => setD({ ...d, channelSecret: e.currentTarget.value })}
-              data-testid="channel-line-secret"
-            />
-            <PasswordInput
-              label={C.channelAccessToken}
-              description={secretHint(d.hasToken, C.channelAccessTokenHint)}
-              placeholder={d.hasToken ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.channelAccessToken}
-              onChange={(e) => setD({ ...d, channelAccessToken: e.currentTarget.value })}
-              data-testid="channel-line-token"
-            />
+            {secretField('channelSecret', C.channelSecret, C.channelSecretHint, d.hasAppSecret)}
+            {secretField('channelAccessToken', C.channelAccessToken, C.channelAccessTokenHint, d.hasToken)}
           </SimpleGrid>
-        ) : d.kind === 'sms' ? (
+        )}
+        {d.kind === 'sms' && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-sms">
             <TextInput
               label={C.accountSid}
               description={C.accountSidHint}
               autoComplete="off"
+              spellCheck={false}
               value={d.accountSid}
               onChange={(e) => setD({ ...d, accountSid: e.currentTarget.value })}
-              data-testid="channel-sms-sid"
+              data-testid="channel-account-sid"
             />
             <TextInput
               label={C.fromNumber}
               description={C.fromNumberHint}
+              placeholder="+1 555 010 0100"
               inputMode="tel"
               autoComplete="off"
               value={d.fromNumber}
               onChange={(e) => setD({ ...d, fromNumber: e.currentTarget.value })}
-              data-testid="channel-sms-from"
+              data-testid="channel-from-number"
             />
-            <PasswordInput
-              label={C.authToken}
-              description={secretHint(d.hasToken, C.authTokenHint)}
-              placeholder={d.hasToken ? C.secretStored : undefined}
-              autoComplete="new-password"
-              value={d.authToken}
-              onChange={(e) => setD({ ...d, authToken: e.currentTarget.value })}
-              data-testid="channel-sms-token"
-            />
+            {secretField('authToken', C.authToken, C.authTokenHint, d.hasToken)}
           </SimpleGrid>
-        ) : (
-          <PasswordInput
-            label={C.botToken}
-            description={secretHint(d.hasToken, C.botTokenHint)}
-            placeholder={d.hasToken ? C.secretStored : undefined}
-            autoComplete="new-password"
-            value={d.botToken}
-            onChange={(e) => setD({ ...d, botToken: e.currentTarget.value })}
-            data-testid="channel-bot-token"
-          />
         )}
         <Switch
           label={C.active}

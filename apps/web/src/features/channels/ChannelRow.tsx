@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Code, CopyButton, Group, Paper, Stack, Switch, Text } from '@mantine/core';
-import { type ChannelTestAnswer, type ChannelView, KIND_NAMES } from '@parley/contracts';
+import { type ChannelKind, type ChannelTestAnswer, type ChannelView, KIND_NAMES } from '@parley/contracts';
 import { IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/dates';
@@ -12,6 +12,14 @@ import { C } from './strings';
 
 /** The red of the provider's words, dark enough on white and light enough on the dark card (AA). */
 const ERROR_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+
+/** Where each provider's dashboard takes the webhook URL. */
+const WHERE: Record<ChannelKind, string> = {
+  whatsapp: C.whatsappWhere,
+  telegram: C.telegramWhere,
+  line: C.lineWhere,
+  sms: C.smsWhere,
+};
 
 /** A value to paste elsewhere (the webhook URL, the verify token): its label, the value, and Copy. */
 function CopyLine({
@@ -183,11 +191,3 @@ export function ChannelRow({
     </Paper>
   );
 }
-
-/** Where each provider is told the webhook address. */
-const WHERE: Record<ChannelView['kind'], string> = {
-  whatsapp: C.whatsappWhere,
-  telegram: C.telegramWhere,
-  line: C.lineWhere,
-  sms: C.smsWhere,
-};

@@ -51,10 +51,25 @@ describe('the channel form', () => {
     expect(channelBody({ ...bot, botToken: '123:abc' }).settings).toEqual({ kind: 'telegram', botToken: '123:abc' });
   });
 
+  it('CHANNEL LINE and SMS send their own settings; their secrets are write-only too', () => {
+    const line = { ...blankChannel('line'), name: 'LINE', channelSecret: ' abc ', channelAccessToken: 'tok' };
+    expect(channelBody(line).settings).toEqual({ kind: 'line', channelSecret: 'abc', channelAccessToken: 'tok' });
+    const storedLine = draftOf(view({ kind: 'line', channel: 'LINE_DM', settings: {} }));
+    expect(channelBody(storedLine).settings).toEqual({ kind: 'line' });
+    const sms = draftOf(
+      view({ kind: 'sms', channel: 'SMS', settings: { accountSid: 'AC123', fromNumber: '+15550100100' } }),
+    );
+    expect(sms).toMatchObject({ accountSid: 'AC123', fromNumber: '+15550100100', authToken: '' });
+    expect(channelBody(sms).settings).toEqual({ kind: 'sms', accountSid: 'AC123', fromNumber: '+15550100100' });
+    expect(channelBody({ ...sms, authToken: 'secret-token' }).settings).toMatchObject({ authToken: 'secret-token' });
+  });
+
   it('CHANNEL the list names a number by its display number, else its ID', () => {
     expect(channelAddress(view())).toBe('+1 555 0100');
     expect(channelAddress(view({ settings: { phoneNumberId: '1065' } }))).toBe('1065');
     expect(channelAddress(view({ kind: 'telegram', settings: { username: 'acme_help_bot' } }))).toBe('@acme_help_bot');
     expect(channelAddress(view({ kind: 'telegram', settings: {} }))).toBe('');
+    expect(channelAddress(view({ kind: 'sms', settings: { fromNumber: '+15550100100' } }))).toBe('+15550100100');
+    expect(channelAddress(view({ kind: 'line', settings: {} }))).toBe('');
   });
 });

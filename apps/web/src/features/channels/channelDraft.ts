@@ -7,17 +7,24 @@ export interface ChannelDraft {
   name: string;
   departmentId: number | null;
   active: boolean;
+  /** WhatsApp. */
   phoneNumberId: string;
   displayNumber: string;
   accessToken: string;
   appSecret: string;
+  /** Telegram. */
   botToken: string;
+  /** LINE. */
   channelSecret: string;
   channelAccessToken: string;
+  /** SMS (Twilio-compatible). */
   accountSid: string;
   fromNumber: string;
   authToken: string;
-  /** Whether the server holds a token (access token or bot token) and WhatsApp's app secret. */
+  /**
+   * Whether the server holds the token (WhatsApp's access token, the bot token, LINE's channel access token,
+   * the SMS auth token) and the webhook secret (WhatsApp's app secret, LINE's channel secret).
+   */
   hasToken: boolean;
   hasAppSecret: boolean;
 }
@@ -44,21 +51,15 @@ export const blankChannel = (kind: ChannelKind): ChannelDraft => ({
 
 /** A stored connection in the form: never a secret, only whether one is stored. */
 export const draftOf = (c: ChannelView): ChannelDraft => ({
+  ...blankChannel(c.kind),
   id: c.id,
-  kind: c.kind,
   name: c.name,
   departmentId: c.departmentId,
   active: c.active,
   phoneNumberId: c.settings.phoneNumberId ?? '',
   displayNumber: c.settings.displayNumber ?? '',
-  accessToken: '',
-  appSecret: '',
-  botToken: '',
-  channelSecret: '',
-  channelAccessToken: '',
   accountSid: c.settings.accountSid ?? '',
   fromNumber: c.settings.fromNumber ?? '',
-  authToken: '',
   hasToken: c.hasToken,
   hasAppSecret: c.hasAppSecret,
 });
@@ -68,57 +69,55 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
  * checked by the server, whose words the form shows.
  */
 export function channelBody(d: ChannelDraft): ChannelInput {
-  const secret = (v: string) => (v.trim() ? { value: v.trim() } : null);
+  /** A secret typed now, under its name; nothing when left empty. */
+  const secret = (name: string, v: string) => (v.trim() ? { [name]: v.trim() } : {});
   const base = { name: d.name, departmentId: d.departmentId, active: d.active };
-  if (d.kind === 'telegram') {
-    const token = secret(d.botToken);
-    return { ...base, settings: { kind: 'telegram', ...(token ? { botToken: token.value } : {}) } };
+  switch (d.kind) {
+    case 'telegram':
+      return { ...base, settings: { kind: 'telegram', ...secret('botToken', d.botToken) } };
+    case 'line':
+      return {
+        ...base,
+        settings: {
+          kind: 'line',
+          ...secret('channelSecret', d.channelSecret),
+          ...secret('channelAccessToken', d.channelAccessToken),
+        },
+      };
+    case 'sms':
+      return {
+        ...base,
+        settings: {
+          kind: 'sms',
+          accountSid: d.accountSid.trim(),
+          fromNumber: d.fromNumber.trim(),
+          ...secret('authToken', d.authToken),
+        },
+      };
+    default:
+      return {
+        ...base,
+        settings: {
+          kind: 'whatsapp',
+          phoneNumberId: d.phoneNumberId.trim(),
+          ...(d.displayNumber.trim() ? { displayNumber: d.displayNumber.trim() } : {}),
+          ...secret('accessToken', d.accessToken),
+          ...secret('appSecret', d.appSecret),
+        },
+      };
   }
-  if (d.kind === 'line') {
-    const channelSecret = secret(d.channelSecret);
-    const token = secret(d.channelAccessToken);
-    return {
-      ...base,
-      settings: {
-        kind: 'line',
-        ...(channelSecret ? { channelSecret: channelSecret.value } : {}),
-        ...(token ? { channelAccessToken: token.value } : {}),
-      },
-    };
-  }
-  if (d.kind === 'sms') {
-    const token = secret(d.authToken);
-    return {
-      ...base,
-      settings: {
-        kind: 'sms',
-        accountSid: d.accountSid.trim(),
-        fromNumber: d.fromNumber.trim(),
-        ...(token ? { authToken: token.value } : {}),
-      },
-    };
-  }
-  const access = secret(d.accessToken);
-  const app = secret(d.appSecret);
-  return {
-    ...base,
-    settings: {
-      kind: 'whatsapp',
-      phoneNumberId: d.phoneNumberId.trim(),
-      ...(d.displayNumber.trim() ? { displayNumber: d.displayNumber.trim() } : {}),
-      ...(access ? { accessToken: access.value } : {}),
-      ...(app ? { appSecret: app.value } : {}),
-    },
-  };
 }
 
 /** The body that turns a stored connection on or off, keeping everything else (secrets included). */
 export const activeBody = (c: ChannelView, active: boolean): ChannelInput => channelBody({ ...draftOf(c), active });
 
-/** What the list names a connection by: WhatsApp's display number (or its ID), a Telegram bot's @username. */
+/**
+ * What the list names a connection by: WhatsApp's display number (or its ID), the SMS number replies are sent
+ * from, a Telegram bot's @username when known; LINE keeps nothing to show.
+ */
 export function channelAddress(c: ChannelView): string {
   if (c.kind === 'whatsapp') return c.settings.displayNumber || c.settings.phoneNumberId || '';
   if (c.kind === 'sms') return c.settings.fromNumber ?? '';
-  const user = c.settings.username ?? '';
+  const user = c.kind === 'telegram' ? (c.settings.username ?? '') : '';
   return user ? `@${user.replace(/^@/, '')}` : '';
 }

@@ -5,7 +5,7 @@ export const C = {
   ...CHANNEL_STRINGS,
   title: 'Channels',
   intro:
-    'WhatsApp numbers, Telegram bots, LINE accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
+    'WhatsApp numbers, Telegram bots, LINE Official Accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
   add: 'Add channel',
   editTitle: 'Edit channel',
   empty: 'No channels yet. Connect a WhatsApp number to turn its messages into tickets.',
@@ -30,11 +30,11 @@ export const C = {
   channelAccessToken: 'Channel access token',
   channelAccessTokenHint: 'LINE Developers Console, Messaging API: a long-lived token.',
   accountSid: 'Account SID',
-  accountSidHint: 'Twilio Console, Account info: AC followed by 32 characters.',
+  accountSidHint: 'Twilio Console, Account Info: AC followed by 32 characters.',
   fromNumber: 'Number to send from',
-  fromNumberHint: 'One of the account\u2019s numbers, with its country code, e.g. +1 555 010 0100.',
+  fromNumberHint: 'One of the account\u2019s numbers, with its country code.',
   authToken: 'Auth token',
-  authTokenHint: 'Twilio Console, Account info: it also proves webhooks are Twilio\u2019s.',
+  authTokenHint: 'Twilio Console, Account Info: it also proves webhooks are Twilio\u2019s.',
   /** A stored secret is never shown: an empty field keeps it. */
   secretStored: 'A secret is stored: leave empty to keep it',
   department: 'Department',
