@@ -182,6 +182,15 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
       title: 'My order has not arrived',
     });
     expect(Number(t.channel_connection_id)).toBe(waId);
+    // The customer is a contact, found again by their WhatsApp number.
+    const contact = await db()
+      .selectFrom('contact_identifiers')
+      .select('contact_id')
+      .where('account_id', '=', admin.accountId)
+      .where('kind', '=', 'whatsapp')
+      .where('value', '=', `+${peer}`)
+      .executeTakeFirst();
+    expect(Number(t.contact_id)).toBe(Number(contact?.contact_id));
     await waitFor(async () => {
       const events = await db()
         .selectFrom('events')
