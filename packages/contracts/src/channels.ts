@@ -255,3 +255,48 @@ export const ChannelWindowAnswer = z.object({
   data: z.object({ open: z.boolean(), closesAt: z.number().nullable() }),
 });
 export type ChannelWindowAnswer = z.infer<typeof ChannelWindowAnswer>;
+
+/** The `/sms` screen's words. */
+export const SMS_STRINGS = {
+  title: 'SMS',
+  intro: 'Text a customer from the team\u2019s SMS number. Their answers come back to the same conversation.',
+  to: 'To',
+  toHint: 'With the country code, e.g. +1 555 010 0100.',
+  message: 'Message',
+  send: 'Send SMS',
+  threads: 'Conversations',
+  empty: 'No SMS conversations yet.',
+  notConnected: 'No SMS number is connected. An admin connects one in Settings, Channels.',
+  badNumber: 'Write a mobile number with its country code, like +1 555 010 0100.',
+  title_of: (number: string) => `SMS with ${number}`,
+  sent: 'Sent. The conversation is open.',
+  /** The system message of a done SMS conversation an agent writes to again. */
+  reopened: 'An SMS was sent to the customer: the conversation is open again.',
+} as const;
+
+/** `POST /api/sms/send`: a text to a number, in its conversation (started when there is none). */
+export const SmsSendInput = z.object({
+  to: z.string().trim().min(1, SMS_STRINGS.badNumber).max(40),
+  message: z.string().trim().min(1, 'Write the message first.').max(1600),
+});
+export type SmsSendInput = z.infer<typeof SmsSendInput>;
+export const SmsSendAnswer = z.object({ result: z.literal('success'), data: z.object({ ticketId: z.number() }) });
+export type SmsSendAnswer = z.infer<typeof SmsSendAnswer>;
+
+/** `GET /api/sms/threads`: the account's SMS conversations, newest activity first. */
+export const SmsThreadsAnswer = z.object({
+  result: z.literal('success'),
+  /** Whether an active SMS number is connected (sending needs one). */
+  connected: z.boolean(),
+  data: z.array(
+    z.object({
+      ticketId: z.number(),
+      ticketNumber: z.number(),
+      name: z.string(),
+      number: z.string(),
+      updatedAt: z.number(),
+      closed: z.number(),
+    }),
+  ),
+});
+export type SmsThreadsAnswer = z.infer<typeof SmsThreadsAnswer>;

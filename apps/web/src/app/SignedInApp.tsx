@@ -36,6 +36,7 @@ const Product = S('ProductScreen');
 const Timer = S('TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
+const Sms = lazyScreen(() => import('../features/channels/SmsScreen'), 'SmsScreen');
 const Knowledge = lazyScreen(() => import('../features/kb/KnowledgeScreen'), 'KnowledgeScreen');
 const About = S('AboutPage');
 const NoConversations = S('NoConversationsScreen');
@@ -120,7 +121,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/mobile/*" element={<Tickets />} />
           <Route path="/payment" element={<Plan />} />
           <Route path="/plan" element={<Plan />} />
-          <Route path="/sms/*" element={<Generic />} />
+          <Route path="/sms/*" element={<Sms />} />
           <Route path="/timer" element={<Timer />} />
           <Route path="/product/:id?" element={<Product />} />
           <Route path="/calendar" element={<Calendar />} />

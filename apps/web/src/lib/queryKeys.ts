@@ -96,6 +96,11 @@ export const scheduledKeys = {
   ticket: (ticketId: number) => ['scheduled', ticketId] as const,
 };
 
+/** The `/sms` screen's conversations. */
+export const smsKeys = {
+  threads: ['sms', 'threads'] as const,
+};
+
 export const channelKeys = {
   /** Settings -> Channels: the account's connections and the kinds its plan allows. */
   list: ['channels', 'list'] as const,

@@ -11,12 +11,16 @@ import {
   RetryDeliveryAnswer,
   RetryDeliveryInput,
   SendTemplateInput,
+  SmsSendAnswer,
+  SmsSendInput,
+  SmsThreadsAnswer,
 } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/errors.js';
 import { createConnection, deleteConnection, updateConnection } from './commands/saveConnection.js';
+import { sendSms, smsThreads } from './commands/sms.js';
 import { sendTemplate, testConnection, ticketWindow } from './commands/useConnection.js';
 import { allowedKinds, listConnections, toView, WEBHOOK_PATH } from './connections.js';
 import { acceptWebhook, type InboundDeps, webhookHandshake } from './inbound.js';
@@ -106,6 +110,16 @@ export function channelRoutes(app: FastifyInstance, deps: ChannelRouteDeps): voi
       await sendTemplate(deps, req.auth!, req.body);
       return { result: ok };
     },
+  );
+  r.get(
+    '/api/sms/threads',
+    { config: { auth: 'user' }, schema: { response: { 200: SmsThreadsAnswer } } },
+    async (req) => ({ result: ok, ...(await smsThreads(db, req.auth!.accountId)) }),
+  );
+  r.post(
+    '/api/sms/send',
+    { config: { auth: 'user' }, schema: { body: SmsSendInput, response: { 200: SmsSendAnswer } } },
+    async (req) => ({ result: ok, data: await sendSms(db, deps.conversations, req.auth!, req.body) }),
   );
   r.get(
     '/api/channels/window/:ticketId',

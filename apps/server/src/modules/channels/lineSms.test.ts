@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CHANNEL_STRINGS } from '@parley/contracts';
+import { CHANNEL_STRINGS, SMS_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import {
@@ -537,6 +537,50 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     await waitFor(async () => (await messagesOf(Number(t.id))).some((m) => m.message === 'sentinel'), 'the sentinel');
     await allHandled();
     expect(await stateOf(id)).toBe('delivered');
+  });
+
+  it('SMS an agent texts a number from /sms: a conversation starts and the text leaves; the next joins it; a bad number changes nothing', async () => {
+    const to = smsPeer();
+    const count = async () =>
+      Number(
+        (
+          await s.handle.db
+            .selectFrom('tickets')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('account_id', '=', admin.accountId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    for (const bad of ['12345', '+1', 'acme', '+999 000', ''])
+      expect(
+        (await call('POST', '/api/sms/send', { token: agent.token, body: { to: bad, message: 'x' } })).status,
+        bad,
+      ).toBe(400);
+    expect(await count()).toBe(before);
+    const first = await call('POST', '/api/sms/send', {
+      token: agent.token,
+      body: { to: `${to.slice(0, 2)} ${to.slice(2, 5)} ${to.slice(5)}`, message: 'Your parcel is on its way.' },
+    });
+    expect(first.status, first.text).toBe(200);
+    const ticketId = first.body.data.ticketId as number;
+    const out = await waitFor(() => twilio.sent.find((x) => x.form.To === to), 'the send');
+    expect(out.form.Body).toBe('Your parcel is on its way.');
+    const second = await call('POST', '/api/sms/send', { token: agent.token, body: { to, message: 'Tracking: 123' } });
+    expect(second.body.data.ticketId).toBe(ticketId);
+    const threads = await call('GET', '/api/sms/threads', { token: agent.token });
+    expect(threads.body.connected).toBe(true);
+    expect(threads.body.data[0]).toMatchObject({ ticketId, number: to });
+    // The customer answers: the same conversation.
+    await smsPost(smsIn(SMS.accountSid, to, SMS.from, 'Thanks!'));
+    await waitFor(async () => (await messagesOf(ticketId)).some((m) => m.message === 'Thanks!'), 'the answer');
+    expect(Number((await ticketOfPeer(to))?.id)).toBe(ticketId);
+    // Another account has no SMS number: it is told so, and sees none of these.
+    const other = await signUpVia(call);
+    const none = await call('GET', '/api/sms/threads', { token: other.token });
+    expect(none.body).toMatchObject({ connected: false, data: [] });
+    const refused = await call('POST', '/api/sms/send', { token: other.token, body: { to, message: 'x' } });
+    expect([refused.status, refused.body.description]).toEqual([409, SMS_STRINGS.notConnected]);
   });
 
   it('SMS undelivered or failed with an ErrorCode fails the reply with words', async () => {

@@ -1045,6 +1045,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         send_at: Date.now() + 60_000,
       }),
       'PUT /api/ticket/scheduled/:id': async () => ({ message: 'Taken over', send_at: Date.now() + 60_000 }),
+      // B has no SMS number: told so (409), nothing written.
+      'POST /api/sms/send': async () => ({ to: '+14155550123', message: 'b sms' }),
       // A template to a ticket that is nobody's: 404.
       'POST /api/channels/template': async () => ({ ticketId: 987654321, template: 'order_update', language: 'en' }),
       // B's own contacts: one made by hand, an import of two rows, a merge of two of B's.
