@@ -92,7 +92,10 @@ describe('calendar in Chromium', () => {
     await screenshot(page, 'calendar-month-light');
 
     await page.getByTestId('calendar-feed').click();
-    const url = await page.getByTestId('calendar-feed-url').inputValue();
+    // The feed's address comes by its own request after the click: read once it is there.
+    const feed = page.getByTestId('calendar-feed-url');
+    await expect.poll(() => feed.inputValue(), { timeout: 15_000 }).toMatch(/^https?:\/\//);
+    const url = await feed.inputValue();
     const ics = await (await fetch(url)).text();
     expect(ics).toContain('SUMMARY:Quarterly review');
   });
