@@ -95,7 +95,7 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     const page = await open();
     await signInAs(page, server.url, 'ann');
     const routes: [string, string][] = [
-      ['/report/omnichannel', 'Reports'],
+      ['/report/call', 'Call Report'],
       ['/call', 'Calls'],
       ['/interactions', 'Not available yet'],
     ];

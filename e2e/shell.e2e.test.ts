@@ -326,7 +326,7 @@ describe('SHELL the workspace shell in Chromium', () => {
       // Kanban shows its board once the workspace has a ticket (an earlier test creates one).
       await page
         .locator(
-          '[data-testid="empty-screen"], [data-testid="kanban-board"], [data-testid="contacts"], [data-testid="kb-reader"], [data-testid="calendar"], h1:has-text("About Parley")',
+          '[data-testid="empty-screen"], [data-testid="kanban-board"], [data-testid="contacts"], [data-testid="omnichannel-report"], [data-testid="kb-reader"], [data-testid="calendar"], h1:has-text("About Parley")',
         )
         .first()
         .waitFor();

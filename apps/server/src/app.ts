@@ -60,7 +60,7 @@ import {
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
-import { reportRoutes } from './modules/reports/index.js';
+import { reportFactsListener, reportRoutes } from './modules/reports/index.js';
 import { scheduledRoutes, sendScheduledMessages } from './modules/scheduled/index.js';
 import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
@@ -356,6 +356,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(assignedListener);
   relay.register(slaTicketListener);
   relay.register(slaLabelsListener);
+  relay.register(reportFactsListener);
   const pushSubject = config.PUBLIC_URL?.startsWith('https:') ? config.PUBLIC_URL : 'mailto:push@parley.invalid';
   const push = {
     db,

@@ -4,6 +4,7 @@ import { seedDemo } from './cli/demo.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createAccount, createUser } from './modules/accounts/index.js';
 import { allPrices, removePrice, setPrice } from './modules/billing/index.js';
+import { backfillTicketFacts } from './modules/reports/index.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { openDatabase } from './platform/db/db.js';
 import { AppError } from './platform/http/errors.js';
@@ -29,6 +30,9 @@ const HELP = `Parley command line. Usage: npm run cli -- <command> [options]
                                   default for countries without rows); tax is a fraction (0.06 = 6%)
   pricing:remove --country CC --plan N
                                   remove a country's row (the country falls back to the default)
+  reports:backfill [--account ID]
+                                  build the reports' facts of conversations that have none yet (made
+                                  before they were kept); safe to run again and while the server runs
   demo [--tickets N] [--password P]
                                   create a demo workspace (admin, 3 agents, departments, labels,
                                   tickets with messages) and print the sign-in credentials
@@ -207,6 +211,12 @@ async function main() {
         }
         if (!removed) fail(`There is no price row for ${country} plan ${values.plan}`);
         process.stdout.write(`Removed the price of plan ${values.plan} in ${country}\n`);
+        break;
+      }
+      case 'reports:backfill': {
+        const accountId = values.account === undefined ? undefined : num(values.account, 'account');
+        const written = await backfillTicketFacts(db, { accountId });
+        process.stdout.write(`Report facts written for ${written} conversations\n`);
         break;
       }
       case 'demo': {

@@ -149,3 +149,187 @@ export function reportDayStart(day: string, tz: number): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return Date.UTC(y, m - 1, d) - tz * 60_000;
 }
+
+/**
+ * REPORT-21, REPORT-22 (design): the chart groups of the omnichannel report and the channels in each. The spec's
+ * five (email, chatbot, livechat, social media, mobile messaging) take the channels it names; Microsoft 365
+ * e-mail joins email, Instagram posts and mentions join social media, Instagram messages, Telegram and SMS join
+ * mobile messaging, and calls and manual tickets get groups of their own.
+ */
+export const REPORT_GROUPS = ['email', 'chatbot', 'livechat', 'social', 'mobile', 'call', 'manual'] as const;
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
+export const REPORT_GROUP_NAMES: Record<ReportGroup, string> = {
+  email: 'Email',
+  chatbot: 'Chat Bot',
+  livechat: 'Live Chat',
+  social: 'Social Media',
+  mobile: 'Mobile Messaging',
+  call: 'Call',
+  manual: 'Manual',
+};
+export const REPORT_GROUP_CHANNELS: Record<ReportGroup, readonly string[]> = {
+  email: ['EMAIL', 'GRAPH_EMAIL'],
+  chatbot: ['WAUCHAT'],
+  livechat: ['LIVECHAT', 'livechat'],
+  social: ['FB_PAGE_POST', 'TW_MENTION', 'IG_POST', 'IG_MENTION'],
+  mobile: ['FB_PM', 'TW_DM', 'LINE_DM', 'WHATSAPP', 'IG_PM', 'TELEGRAM', 'SMS'],
+  call: ['CALL'],
+  manual: ['MANUAL'],
+};
+
+/** The chart group of a channel code; null for Workspace chats and codes no group takes. */
+export function reportGroupOf(channel: string): ReportGroup | null {
+  for (const g of REPORT_GROUPS) if (REPORT_GROUP_CHANNELS[g].includes(channel)) return g;
+  return null;
+}
+
+/**
+ * REPORT-13, REPORT-14 (DECISIONS 19): the interval report's steps, sent as minutes: 15 and 30 minutes, 1 hour
+ * (60) and a day (1440, shown "Day").
+ */
+export const REPORT_INTERVALS = [15, 30, 60, 1440] as const;
+export type ReportInterval = (typeof REPORT_INTERVALS)[number];
+export const REPORT_INTERVAL_NAMES: Record<ReportInterval, string> = {
+  15: '15 minutes',
+  30: '30 minutes',
+  60: '1 hour',
+  1440: 'Day',
+};
+/** The most buckets an interval report may have (a month of 15 minutes is 2,976). */
+export const REPORT_MAX_BUCKETS = 3_000;
+
+export const OMNI_STRINGS = {
+  title: 'Omnichannel Report',
+  badInterval: 'The interval is 15, 30, 60 or 1440 minutes.',
+  tooManyBuckets: `That range has too many steps of this interval (at most ${REPORT_MAX_BUCKETS}): choose a longer step or a shorter range.`,
+  interval: 'Interval',
+  volume: 'Conversations',
+  received: 'Received',
+  answered: 'First answered',
+  resolved: 'Resolved',
+  perGroup: 'By channel',
+  perAgent: 'By agent',
+  perTeam: 'By team',
+  activity: 'Agent activity',
+  satisfaction: 'Customer satisfaction',
+  firstResponse: 'First response',
+  resolution: 'Resolution',
+  slaMet: 'SLA met',
+  csat: 'CSAT',
+  reopened: 'Reopened',
+  p50: 'p50',
+  p90: 'p90',
+  noData: 'No conversations in this range.',
+  noActivity: 'No status recorded in this range.',
+  noRatings: 'No ratings in this range.',
+  export: 'Export',
+  exportCsv: 'CSV',
+  exportXlsx: 'Excel (XLSX)',
+  ticketSummary: 'Ticket summary',
+  unassigned: 'Unassigned',
+  noTeam: 'No department',
+  rating: (n: number) => `${n} star${n === 1 ? '' : 's'}`,
+  average: 'Average',
+  badExportToken: 'This export link has expired or is not valid. Export again from the report.',
+} as const;
+
+const intervalParam = z.coerce
+  .number({ message: OMNI_STRINGS.badInterval })
+  .refine((n): n is ReportInterval => (REPORT_INTERVALS as readonly number[]).includes(n), OMNI_STRINGS.badInterval);
+
+/** REPORT-17, REPORT-19: the range of the aux, csat and performance reports (both ends included). */
+export const ReportRangeQuery = ReportQuery.pick({ token: true, startDate: true, endDate: true, tz: true });
+export type ReportRangeQuery = z.infer<typeof ReportRangeQuery>;
+/** REPORT-15: the interval report's query. */
+export const IntervalQuery = ReportRangeQuery.extend({ interval: intervalParam });
+export type IntervalQuery = z.infer<typeof IntervalQuery>;
+
+/** What happened in one bucket of one chart group. */
+export const IntervalCounts = z.object({ received: z.number(), answered: z.number(), resolved: z.number() });
+export type IntervalCounts = z.infer<typeof IntervalCounts>;
+/**
+ * REPORT-15, REPORT-20 (design): data maps each bucket's start (`YYYY-MM-DD HH:mm` in the caller's time) to the
+ * chart groups that had anything in it, each to its counts. Every bucket of the range is there, quiet ones
+ * with no groups. received: conversations made; answered: first answers given; resolved: resolutions.
+ */
+export const IntervalAnswer = z.object({
+  result: z.literal('success'),
+  interval: z.number(),
+  data: z.record(z.string(), z.record(z.string(), IntervalCounts)),
+});
+export type IntervalAnswer = z.infer<typeof IntervalAnswer>;
+
+/**
+ * REPORT-17, REPORT-20 (design): data maps each user's username to their display name and the ms spent in each
+ * status within the range (a status still going counts up to now).
+ */
+export const AuxAnswer = z.object({
+  result: z.literal('success'),
+  data: z.record(z.string(), z.object({ name: z.string(), statuses: z.record(z.string(), z.number()) })),
+});
+export type AuxAnswer = z.infer<typeof AuxAnswer>;
+
+/** A rating from 1 to 5 -> how many conversations got it. */
+const RatingCounts = z.record(z.string(), z.number());
+/**
+ * REPORT-19, REPORT-20 (design): the ratings of conversations made in the range, by chart group and by agent
+ * (the first assignee), each a map of rating to count; `average` and `count` over all of them.
+ */
+export const CsatAnswer = z.object({
+  result: z.literal('success'),
+  data: z.record(z.string(), RatingCounts),
+  agents: z.record(z.string(), RatingCounts),
+  average: z.number().nullable(),
+  count: z.number(),
+});
+export type CsatAnswer = z.infer<typeof CsatAnswer>;
+
+/** How a set of conversations went. Durations are ms (null when none); slaMet and csat null when none. */
+export const Performance = z.object({
+  name: z.string(),
+  conversations: z.number(),
+  answered: z.number(),
+  resolved: z.number(),
+  reopened: z.number(),
+  firstResponseP50: z.number().nullable(),
+  firstResponseP90: z.number().nullable(),
+  resolutionP50: z.number().nullable(),
+  resolutionP90: z.number().nullable(),
+  /** The share (0-1) of the conversations with no SLA target breached. */
+  slaMet: z.number().nullable(),
+  /** The average rating 1-5 and how many rated. */
+  csat: z.number().nullable(),
+  rated: z.number(),
+});
+export type Performance = z.infer<typeof Performance>;
+/**
+ * Ours (design, docs/reports.md): `GET /api/report/performance`, the conversations made in the range in all,
+ * by chart group, by agent (the first assignee; '' unassigned) and by team (the department id; '0' none).
+ */
+export const PerformanceAnswer = z.object({
+  result: z.literal('success'),
+  total: Performance,
+  groups: z.record(z.string(), Performance),
+  agents: z.record(z.string(), Performance),
+  teams: z.record(z.string(), Performance),
+});
+export type PerformanceAnswer = z.infer<typeof PerformanceAnswer>;
+
+/** REPORT-23 (design): how long an export link works after it was made. */
+export const REPORT_EXPORT_TTL_MS = 10 * 60_000;
+/** Ours: `POST /api/report/export` makes a short-lived secret for the export link's path. */
+export const ExportLinkAnswer = z.object({ result: z.literal('success'), token: z.string(), expiresAt: z.number() });
+export type ExportLinkAnswer = z.infer<typeof ExportLinkAnswer>;
+/** REPORT-23, REPORT-24 (design): the export link's path parts, `/api/report/export/:token/:startDate/:endDate/:interval/:file`. */
+export const ExportParams = z.object({
+  token: z.string().min(1).max(100),
+  startDate: day,
+  endDate: day,
+  interval: intervalParam,
+  file: z.enum(['conversations.csv', 'intervals.csv', 'report.xlsx'], {
+    message: 'The file is conversations.csv, intervals.csv or report.xlsx.',
+  }),
+});
+export type ExportParams = z.infer<typeof ExportParams>;
+/** The export's own query: the caller's UTC offset in minutes (as the reports take it). */
+export const ExportQuery = ReportQuery.pick({ tz: true });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CHANNELS, type Channel } from '@parley/contracts';
 import { sql } from 'kysely';
 import { createAccount, createUser } from '../modules/accounts/index.js';
+import { backfillTicketFacts } from '../modules/reports/index.js';
 import type { DB } from '../platform/db/db.js';
 import { runCommand } from '../platform/outbox/index.js';
 
@@ -73,7 +74,7 @@ export async function seedDemo(
   };
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
 
-  return runCommand(db, async (trx) => {
+  const demo = await runCommand(db, async (trx) => {
     const { accountId } = await createAccount(trx, {
       name: 'Demo Company',
       accountType: 1,
@@ -165,4 +166,7 @@ export async function seedDemo(
       messages,
     };
   });
+  // The demo's tickets are written directly (no events): the reports' facts are built from them.
+  await backfillTicketFacts(db, { accountId: demo.accountId });
+  return demo;
 }

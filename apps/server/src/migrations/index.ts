@@ -41,6 +41,7 @@ import { m0040_cases } from './0040_cases.js';
 import { m0041_channels } from './0041_channels.js';
 import { m0042_scheduled_messages } from './0042_scheduled_messages.js';
 import { m0043_channel_reply_tokens } from './0043_channel_reply_tokens.js';
+import { m0044_report_facts } from './0044_report_facts.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -86,6 +87,7 @@ const all: Record<string, ParleyMigration> = {
   '0041_channels': m0041_channels,
   '0042_scheduled_messages': m0042_scheduled_messages,
   '0043_channel_reply_tokens': m0043_channel_reply_tokens,
+  '0044_report_facts': m0044_report_facts,
 };
 
 class StaticProvider implements MigrationProvider {

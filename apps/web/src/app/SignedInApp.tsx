@@ -16,7 +16,7 @@ const Tickets = lazyScreen(() => import('./tickets/TicketListScreen'), 'TicketLi
 const TicketConversation = lazyScreen(() => import('./tickets/TicketConversationScreen'), 'TicketConversationScreen');
 const LiveChat = lazyScreen(() => import('./conversations/LiveChatsPage'), 'LiveChatsPage');
 const Chat = lazyScreen(() => import('./conversations/ChatPage'), 'ChatPage');
-const Report = S('ReportScreen');
+const Omnichannel = lazyScreen(() => import('../features/reports/OmnichannelScreen'), 'OmnichannelScreen');
 const CallReport = S('CallReportScreen');
 const TicketSummary = lazyScreen(() => import('../features/reports/TicketSummaryScreen'), 'TicketSummaryScreen');
 const Call = S('CallScreen');
@@ -103,10 +103,10 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
             }
           />
           <Route path="/call/*" element={<Call />} />
-          <Route path="/report/omnichannel" element={<Report />} />
+          <Route path="/report/omnichannel" element={<Omnichannel />} />
           <Route path="/report/call" element={<CallReport />} />
           <Route path="/report/:type/:status" element={<TicketSummary />} />
-          <Route path="/report/*" element={<Report />} />
+          <Route path="/report/*" element={<Navigate to="/report/omnichannel" replace />} />
           <Route path="/interactions" element={<Generic />} />
           <Route path="/upload" element={<Recording />} />
           <Route path="/recording" element={<Recording />} />

@@ -99,3 +99,15 @@ export function fromLocalInput(value: string): number | null {
   const ms = new Date(value).getTime();
   return Number.isFinite(ms) ? ms : null;
 }
+
+/** A length of time, in its two largest units: "45s", "12m", "3h 05m", "2d 4h"; '' for null. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h ${pad(m % 60)}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}

@@ -135,6 +135,8 @@ export const reportKeys = {
   all: ['reports'] as const,
   /** The ticket summary's pages under one type, status and range (the filter object is part of the key). */
   summary: <F extends object>(f: F) => ['reports', 'summary', f] as const,
+  /** One part of the omnichannel report (interval, aux, csat, performance) over one range (and step). */
+  omni: <F extends object>(part: string, f: F) => ['reports', 'omni', part, f] as const,
 };
 
 export const contactKeys = {

@@ -6,7 +6,7 @@ import {
   slaAlertQuota,
   slaMonth,
 } from '@parley/contracts';
-import type { Trx } from '../../platform/outbox/index.js';
+import { appendEvent, type Trx } from '../../platform/outbox/index.js';
 import { notifyUsers } from '../notifications/index.js';
 
 const parseIds = (s: string): number[] => {
@@ -117,6 +117,9 @@ export interface AlertWait {
   waited: number;
 }
 
+/** `sla.breached`: a ticket's SLA target ran out, appended with its `sla_breaches` row. Payload `{ id }`. */
+export const SLA_BREACHED = 'sla.breached';
+
 /** Sends one warning or violation about a ticket to its recipients. */
 export async function sendSlaAlert(
   trx: Trx,
@@ -160,7 +163,7 @@ export async function recordBreach(
   alerted: boolean,
   now: number,
 ) {
-  await trx
+  const r = await trx
     .insertInto('sla_breaches')
     .values({
       account_id: ticket.accountId,
@@ -177,5 +180,8 @@ export async function recordBreach(
       alerted: alerted ? 1 : 0,
     })
     .onConflict((oc) => oc.columns(['ticket_id', 'target', 'waited_from']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  // A domain event (no socket event) for what keeps count of breaches, such as the reports' facts.
+  if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0)
+    await appendEvent(trx, { accountId: ticket.accountId, type: SLA_BREACHED, payload: { id: ticket.id } });
 }

@@ -1,7 +1,7 @@
 /** SLA alerts: timers as rows, a leased check, alerts through notifications, breach facts. */
 
 /** Recipients and the plan's monthly quota. */
-export { slaRecipients, takeAlert } from './alerts.js';
+export { SLA_BREACHED, slaRecipients, takeAlert } from './alerts.js';
 /** The engine (a Scheduler task) and the relay listeners that keep the timers in line with tickets and settings. */
 export { type CheckResult, SlaEngine, slaLabelsListener, slaTicketListener } from './engine.js';
 /** Business hours, holidays, policies and a ticket's SLA over HTTP. */

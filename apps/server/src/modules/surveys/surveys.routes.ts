@@ -13,8 +13,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { appendEvent, runCommand } from '../../platform/outbox/index.js';
 import { takeHits } from '../auth/index.js';
 import { type Conversations, readableTicket } from '../messages/index.js';
+import { TICKET_RATED, type TicketRated } from '../tickets/index.js';
 
 const TicketParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
@@ -65,7 +67,7 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
       .selectFrom('ticket_surveys as s')
       .innerJoin('tickets as t', (j) => j.onRef('t.id', '=', 's.ticket_id').onRef('t.account_id', '=', 's.account_id'))
       .innerJoin('accounts as a', 'a.id', 's.account_id')
-      .select(['s.id', 's.account_id', 's.rating', 't.ticket_number', 't.title', 'a.name as company'])
+      .select(['s.id', 's.account_id', 's.ticket_id', 's.rating', 't.ticket_number', 't.title', 'a.name as company'])
       .where('s.token', '=', token)
       .executeTakeFirst();
     if (!s) throw notFound(SURVEY_STRINGS.notFound);
@@ -96,14 +98,18 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
       if (!allowed) throw new AppError(429, ErrorCode.rateLimited, SURVEY_STRINGS.tooMany);
       const s = await byToken(req.params.token);
       // Once: the answer is set only while there is none, so two answers at once keep the first.
-      const set = await db
-        .updateTable('ticket_surveys')
-        .set({ rating: req.body.rating, comment: req.body.comment, answered_at: Date.now() })
-        .where('id', '=', s.id)
-        .where('account_id', '=', s.account_id)
-        .where('rating', 'is', null)
-        .executeTakeFirst();
-      if (Number(set.numUpdatedRows) === 0) throw conflict(SURVEY_STRINGS.answered);
+      await runCommand(db, async (trx) => {
+        const set = await trx
+          .updateTable('ticket_surveys')
+          .set({ rating: req.body.rating, comment: req.body.comment, answered_at: Date.now() })
+          .where('id', '=', s.id)
+          .where('account_id', '=', s.account_id)
+          .where('rating', 'is', null)
+          .executeTakeFirst();
+        if (Number(set.numUpdatedRows) === 0) throw conflict(SURVEY_STRINGS.answered);
+        const rated: TicketRated = { id: Number(s.ticket_id), rating: req.body.rating };
+        await appendEvent(trx, { accountId: Number(s.account_id), type: TICKET_RATED, payload: rated });
+      });
       return { result: 'success' as const };
     },
   );

@@ -43,7 +43,7 @@ export { ticketInfo } from './ticketInfo.js';
 /** Custom ticket statuses. */
 export { listTicketStatuses } from './ticketStatuses.js';
 /** Domain events other modules listen to. */
-export { TICKET_ASSIGNED, type TicketAssigned } from './tickets.events.js';
+export { TICKET_ASSIGNED, TICKET_RATED, type TicketAssigned, type TicketRated } from './tickets.events.js';
 /** The condition that a ticket is one the viewer may see (a Workspace chat: its members only). */
 export {
   listCampaigns,

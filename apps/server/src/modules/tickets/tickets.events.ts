@@ -11,3 +11,15 @@ export interface TicketAssigned {
   at: number;
   usernames: string[];
 }
+
+/**
+ * `ticket.rated`: the customer rated a conversation (its satisfaction survey, or the rating at the end of a live
+ * chat), in the transaction that stored the rating. No socket event; the reports' facts keep it as the CSAT.
+ */
+export const TICKET_RATED = 'ticket.rated';
+export interface TicketRated {
+  /** The ticket's id. */
+  id: number;
+  /** 1 to 5. */
+  rating: number;
+}

@@ -1078,6 +1078,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
       'PUT /api/user/photo': async () => ({ file: null }),
     };
+    const today = new Date().toISOString().slice(0, 10);
     /** GET routes that search: B asks for A's words, which must find nothing of A's. */
     const searches: Record<string, string[]> = {
       '/api/search/data': [
@@ -1100,6 +1101,11 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       '/report/generate': ['all', 'ticket', 'livechat'].map(
         (type) => `?type=${type}&status=all&startDate=2000-01-01&endDate=${new Date().toISOString().slice(0, 10)}`,
       ),
+      // B's omnichannel report parts over every day up to today (the interval one over today by the hour).
+      '/api/report/interval': [`?startDate=${today}&endDate=${today}&interval=60`],
+      '/api/report/aux': [`?startDate=2000-01-01&endDate=${today}`],
+      '/api/report/csat': [`?startDate=2000-01-01&endDate=${today}`],
+      '/api/report/performance': [`?startDate=2000-01-01&endDate=${today}`],
     };
     /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
     const ONLY_BAD_REQUEST: Record<string, string> = {

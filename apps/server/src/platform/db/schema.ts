@@ -64,6 +64,8 @@ export interface Database {
   channel_message_ids: ChannelMessageIdsTable;
   scheduled_messages: ScheduledMessagesTable;
   channel_reply_tokens: ChannelReplyTokensTable;
+  report_ticket_facts: ReportTicketFactsTable;
+  report_export_tokens: ReportExportTokensTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1106,4 +1108,38 @@ export interface ChannelReplyTokensTable {
   peer: string;
   token: string;
   at: number;
+}
+
+/** Migration 0044: what the reports read of one customer conversation, kept as events happen (docs/reports.md). */
+export interface ReportTicketFactsTable {
+  ticket_id: number;
+  account_id: number;
+  channel: string;
+  department_id: number | null;
+  /** The first of the ticket's assignees, '' when none. */
+  assignee: Generated<string>;
+  created_at: number;
+  /** The ticket's status code as last seen (a done one becoming open again is a reopen). */
+  closed: Generated<number>;
+  first_customer_at: number | null;
+  first_response_at: number | null;
+  first_response_ms: number | null;
+  /** When it was last resolved or closed; null while it is open. */
+  resolved_at: number | null;
+  resolution_ms: number | null;
+  reopen_count: Generated<number>;
+  /** 1 once any SLA target of the ticket was breached. */
+  sla_breached: Generated<number>;
+  /** The customer's rating 1-5 (a survey's or a live chat's), null when none. */
+  csat: number | null;
+  updated_at: number;
+}
+
+/** Migration 0044: a report export link's secret (as its SHA-256), who asked for it and until when it works. */
+export interface ReportExportTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  token_hash: string;
+  expires_at: number;
 }

@@ -1,17 +1,4 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Loader, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import {
   channelName,
   REPORT_COLUMNS,
@@ -28,29 +15,17 @@ import {
 } from '@parley/contracts';
 import { IconChartBar } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Fragment, useMemo, useState } from 'react';
+import { Fragment, useMemo } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { formatDateTime, formatDay, pickerDay, pickerToRequestDay } from '../../lib/dates';
+import { formatDateTime } from '../../lib/dates';
 import { reportKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 import { reportsApi, type SummaryFilter } from './api';
+import { ReportRangeInputs, useReportRange } from './ReportRange';
 
 const isType = (v: string | undefined): v is ReportType => REPORT_TYPES.includes(v as ReportType);
 const isStatus = (v: string | undefined): v is ReportStatus => REPORT_STATUSES.includes(v as ReportStatus);
-const DAY_MS = 86_400_000;
-
-/** The typed range checked: REPORT-08 DD-MM-YYYY, REPORT-09 the end not in the future and one day allowed. */
-function checkRange(fromText: string, toText: string, today: string) {
-  const startDate = pickerToRequestDay(fromText);
-  const endDate = pickerToRequestDay(toText);
-  const fromError = startDate ? null : S.badTypedDate;
-  let toError: string | null = endDate ? null : S.badTypedDate;
-  if (!toError && endDate > today) toError = S.futureDate;
-  if (!fromError && !toError && startDate > endDate) return { fromError: S.startAfterEnd, toError: null, range: null };
-  return { fromError, toError, range: fromError || toError ? null : { startDate, endDate } };
-}
-
 /**
  * REPORT-02, REPORT-05..REPORT-12, REPORT-27: the ticket summary at `/report/:type/:status`. The range is
  * typed and shown as DD-MM-YYYY and sent as YYYY-MM-DD; tickets come 30 at a time grouped under their created
@@ -63,10 +38,7 @@ export function TicketSummaryScreen() {
   const session = state.phase === 'signedIn' ? state.session : null;
   // REPORT-01: admins and users with view_report (supervisors by default); the server checks it as well.
   const allowed = session?.type === 'admin' || Boolean(session?.permission?.includes('view_report'));
-  const today = formatDay(Date.now());
-  const [fromText, setFromText] = useState(() => pickerDay(Date.now() - 6 * DAY_MS));
-  const [toText, setToText] = useState(() => pickerDay(Date.now()));
-  const checked = checkRange(fromText, toText, today);
+  const checked = useReportRange();
   const filter: SummaryFilter | null =
     isType(type) && isStatus(status) && checked.range ? { type, status, ...checked.range } : null;
 
@@ -104,24 +76,7 @@ export function TicketSummaryScreen() {
       </Title>
       <Paper withBorder radius="md" p="md">
         <Group align="flex-start" gap="sm" wrap="wrap">
-          <TextInput
-            label={S.from}
-            placeholder={S.dateFormat}
-            value={fromText}
-            onChange={(e) => setFromText(e.currentTarget.value)}
-            error={checked.fromError}
-            w={{ base: '100%', xs: 170 }}
-            data-testid="report-from"
-          />
-          <TextInput
-            label={S.to}
-            placeholder={S.dateFormat}
-            value={toText}
-            onChange={(e) => setToText(e.currentTarget.value)}
-            error={checked.toError}
-            w={{ base: '100%', xs: 170 }}
-            data-testid="report-to"
-          />
+          <ReportRangeInputs range={checked} />
           <Select
             label={S.type}
             data={REPORT_TYPES.map((t) => ({ value: t, label: REPORT_TYPE_NAMES[t] }))}

@@ -1,4 +1,14 @@
-import type { ReportAnswer, ReportStatus, ReportType } from '@parley/contracts';
+import type {
+  AuxAnswer,
+  CsatAnswer,
+  ExportLinkAnswer,
+  IntervalAnswer,
+  PerformanceAnswer,
+  ReportAnswer,
+  ReportInterval,
+  ReportStatus,
+  ReportType,
+} from '@parley/contracts';
 import { api } from '../../lib/http';
 
 /** One ticket summary request: the path's type and status, and the range as YYYY-MM-DD days (REPORT-10). */
@@ -25,4 +35,29 @@ export const reportsApi = {
     });
     return api<ReportAnswer>('GET', `/report/generate?${q}`);
   },
+  /** REPORT-15: what was made, first answered and resolved per bucket and chart group. */
+  interval: (r: ReportDays, interval: ReportInterval) =>
+    api<IntervalAnswer>('GET', `/api/report/interval?${rangeQuery(r, { interval: String(interval) })}`),
+  /** REPORT-17: each user's time per status. */
+  aux: (r: ReportDays) => api<AuxAnswer>('GET', `/api/report/aux?${rangeQuery(r)}`),
+  /** REPORT-19: ratings by chart group and agent. */
+  csat: (r: ReportDays) => api<CsatAnswer>('GET', `/api/report/csat?${rangeQuery(r)}`),
+  /** Volume, response and resolution times, SLA and CSAT in all, by group, agent and team. */
+  performance: (r: ReportDays) => api<PerformanceAnswer>('GET', `/api/report/performance?${rangeQuery(r)}`),
+  /**
+   * REPORT-23: a short-lived export link with the dates and the step as path parts; the file downloads from
+   * it without the session.
+   */
+  exportLink: async (r: ReportDays, interval: ReportInterval, file: string) => {
+    const { token } = await api<ExportLinkAnswer>('POST', '/api/report/export');
+    return `/api/report/export/${encodeURIComponent(token)}/${r.startDate}/${r.endDate}/${interval}/${file}?tz=${tz()}`;
+  },
 };
+
+/** A report's range as the YYYY-MM-DD days sent (REPORT-10). */
+export interface ReportDays {
+  startDate: string;
+  endDate: string;
+}
+const rangeQuery = (r: ReportDays, more: Record<string, string> = {}) =>
+  new URLSearchParams({ startDate: r.startDate, endDate: r.endDate, tz: String(tz()), ...more });

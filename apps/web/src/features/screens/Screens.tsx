@@ -2,7 +2,6 @@ import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text,
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
 import {
   IconBrain,
-  IconChartBar,
   IconClock,
   IconEye,
   IconLink,
@@ -37,19 +36,6 @@ function NotBuilt({ icon, title, will, action }: { icon: Icon; title: string; wi
   );
 }
 
-/** REPORT-03: the omnichannel report is not built; the ticket summary (REPORT-02) is, one click away. */
-export const ReportScreen = () => (
-  <NotBuilt
-    icon={IconChartBar}
-    title="Reports"
-    will="The omnichannel report will show volumes per channel group over time. The ticket summary is ready."
-    action={
-      <Button component={Link} to="/report/all/all" variant="light" mt="sm">
-        Open the ticket summary
-      </Button>
-    }
-  />
-);
 /** REPORT-03: the call report is not built yet. */
 export const CallReportScreen = () => (
   <NotBuilt icon={IconPhone} title="Call Report" will="The call report will list calls per agent over time." />

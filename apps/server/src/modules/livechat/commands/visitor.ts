@@ -10,9 +10,9 @@ import {
 import type { DB } from '../../../platform/db/db.js';
 import { lockAccount } from '../../../platform/db/locks.js';
 import { AppError, conflict } from '../../../platform/http/errors.js';
-import { runCommand } from '../../../platform/outbox/index.js';
+import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
 import { type Conversations, postMessage } from '../../messages/index.js';
-import { insertNumberedTicket } from '../../tickets/index.js';
+import { insertNumberedTicket, TICKET_RATED, type TicketRated } from '../../tickets/index.js';
 import { toVisitorMessage } from '../livechat.queries.js';
 import { offerNext } from '../offering.js';
 import { announceQueue, onlineAgents } from '../queue.js';
@@ -187,6 +187,8 @@ export async function rateChat(db: DB, input: { _token: string; token: string; r
       .where('id', '=', chat.id)
       .where('rated_at', 'is', null)
       .execute();
+    const rated: TicketRated = { id: Number(chat.ticket_id), rating: input.rating };
+    await appendEvent(trx, { accountId: account.accountId, type: TICKET_RATED, payload: rated });
     return { ticket_id: Number(chat.ticket_id), rating: input.rating, reason };
   });
 }

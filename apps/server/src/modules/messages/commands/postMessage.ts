@@ -223,7 +223,7 @@ export async function postMessages(
  * auto-reply or a bounce stored in its ticket: sender `visitor`, not `fromCustomer`) is no answer either: it
  * leaves the ticket's state as it was.
  */
-const isAgentAnswer = (m: PostMessage) =>
+export const isAgentAnswer = (m: Pick<PostMessage, 'fromCustomer' | 'type' | 'sender'>) =>
   !m.fromCustomer &&
   m.type !== 'system' &&
   m.sender !== 'server' &&

@@ -1,0 +1,117 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiJson, PASSWORD, type RunningServer, screenshot, signInAs, startDemo } from './support.js';
+
+/**
+ * The omnichannel report in Chromium over the demo workspace (300 conversations over 30 days, their facts built
+ * by the demo's backfill): a supervisor reads the chart, the totals and the tables, changes the step, and
+ * downloads the workbook; an agent is told they cannot.
+ */
+describe('omnichannel report in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let password: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    ({ server, browser, password } = await startDemo({ tickets: 300 }));
+    const admin = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password })).token;
+    await apiJson(
+      `${server.url}/api/users`,
+      'POST',
+      { username: 'sue', name: 'Sue Supervisor', email: 'sue@example.com', type: 'supervisor', password: PASSWORD },
+      admin,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const as = async (username: string, viewport: { width: number; height: number }, scheme: 'light' | 'dark') => {
+    const context = await browser.newContext({ viewport, colorScheme: scheme, acceptDownloads: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    await signInAs(page, server.url, username, username === 'sue' ? PASSWORD : password);
+    return page;
+  };
+  /** The chart has drawn at least one bar with a height (a bucket with conversations). */
+  const barsDrawn = (page: Page) =>
+    page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="report-chart"] .recharts-bar-rectangle')].some(
+        (b) => b.getBoundingClientRect().height > 0,
+      ),
+    );
+  const figure = (page: Page, i: number) => page.getByTestId('report-figure').nth(i).textContent();
+
+  it('REPORT-03 REPORT-13 REPORT-16 REPORT-18 REPORT-21 a supervisor reads the chart, totals and tables; the step changes the chart', async () => {
+    const page = await as('sue', { width: 1440, height: 900 }, 'light');
+    await page.goto(`${server.url}/report/omnichannel`);
+    const chart = page.getByTestId('report-chart');
+    await barsDrawn(page);
+    // The demo's last seven days hold conversations of several channel groups: the legend names them.
+    const legend = (await chart.textContent()) ?? '';
+    expect(legend).toContain('Mobile Messaging');
+    expect(legend).toContain('Social Media');
+    const conversations = Number(await figure(page, 0));
+    expect(conversations).toBeGreaterThan(20);
+    // First response p50 reads as a duration (the demo's agents answer 10 minutes after each message).
+    expect(await figure(page, 1)).toBe('10m');
+    // The tables: by channel group, by agent (display names), by team.
+    const groups = page.getByTestId('report-groups').getByTestId('report-performance-row');
+    expect(await groups.count()).toBeGreaterThan(1);
+    const total = (await groups.evaluateAll((rows) => rows.map((r) => Number(r.children[1]?.textContent)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    expect(total).toBe(conversations);
+    expect(await page.getByTestId('report-agents').textContent()).toMatch(/Agent|Unassigned/);
+    await screenshot(page, 'omnichannel-1440-light');
+
+    // Hourly over seven days is 168 bars' slots; a day step draws seven.
+    const hourly = await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick').count();
+    await page.getByTestId('report-interval').click();
+    await page.getByRole('option', { name: 'Day' }).click();
+    await page.waitForFunction(
+      (before) =>
+        document.querySelectorAll('[data-testid="report-chart"] .recharts-xAxis .recharts-cartesian-axis-tick')
+          .length !== before,
+      hourly,
+    );
+    expect(await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick').count()).toBeLessThanOrEqual(7);
+
+    // REPORT-23: the workbook downloads through the export link (token, dates and step in its path).
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      (async () => {
+        await page.getByTestId('report-export').click();
+        await page.getByRole('menuitem', { name: 'Excel (XLSX)' }).click();
+      })(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(download.url()).toMatch(
+      /\/api\/report\/export\/[\w-]+\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}\/1440\/report\.xlsx/,
+    );
+  });
+
+  it('REPORT-01 dark at 1440 and on a phone; an agent is told only admins and view_report may read it', async () => {
+    const dark = await as('sue', { width: 1440, height: 900 }, 'dark');
+    await dark.goto(`${server.url}/report/omnichannel`);
+    await barsDrawn(dark);
+    await dark.getByTestId('report-aux').waitFor();
+    await screenshot(dark, 'omnichannel-1440-dark');
+
+    const phone = await as('sue', { width: 390, height: 844 }, 'dark');
+    await phone.goto(`${server.url}/report/omnichannel`);
+    await barsDrawn(phone);
+    // Nothing wider than the screen: tables scroll inside their own box.
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'omnichannel-390-dark');
+
+    const agent = await as('demo-agent1', { width: 1440, height: 900 }, 'light');
+    await agent.goto(`${server.url}/report/omnichannel`);
+    await agent.getByText('Only admins and users with the view_report permission can read reports.').waitFor();
+    expect(await agent.getByTestId('omnichannel-report').count()).toBe(0);
+  });
+});
