@@ -14,7 +14,7 @@ export const SUPERVISORY_RISK_LIMIT = 50;
 export const SUPERVISORY_REFRESH_DEBOUNCE_MS = 300;
 
 /** Admins, and users whose permission list holds view_report (supervisors get it by default). */
-export const canViewReports = (u: { type: string; permission?: readonly string[] | null }): boolean =>
+export const canViewReports = (u: { type?: string; permission?: readonly string[] | null }): boolean =>
   u.type === 'admin' || Boolean(u.permission?.includes('view_report'));
 
 /** One agent's row: the status shown (second_status over status, OFFLINE without a connection) and its load. */

@@ -13,6 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import {
+  canViewReports,
   channelName,
   REPORT_COLUMNS,
   REPORT_LIVECHAT_COLUMNS,
@@ -62,7 +63,7 @@ export function TicketSummaryScreen() {
   const { state } = useSession();
   const session = state.phase === 'signedIn' ? state.session : null;
   // REPORT-01: admins and users with view_report (supervisors by default); the server checks it as well.
-  const allowed = session?.type === 'admin' || Boolean(session?.permission?.includes('view_report'));
+  const allowed = session !== null && canViewReports(session);
   const today = formatDay(Date.now());
   const [fromText, setFromText] = useState(() => pickerDay(Date.now() - 6 * DAY_MS));
   const [toText, setToText] = useState(() => pickerDay(Date.now()));

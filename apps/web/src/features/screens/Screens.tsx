@@ -4,7 +4,6 @@ import {
   IconBrain,
   IconChartBar,
   IconClock,
-  IconEye,
   IconLink,
   IconMessages,
   IconMicrophone,
@@ -63,9 +62,6 @@ export const CustomerAnalysisScreen = () => (
     title="Customer Analysis"
     will="It will show what your customers ask about and how they feel, from their conversations."
   />
-);
-export const SupervisoryScreen = () => (
-  <NotBuilt icon={IconEye} title="Supervisory" will="It will give a live view of your agents and queues." />
 );
 export const ScamCallsScreen = () => (
   <NotBuilt icon={IconShieldExclamation} title="Scam Calls" will="It will list calls flagged as possible scams." />
