@@ -4,7 +4,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  animationsSettled,
   apiJson,
+  axe,
   launchBrowser,
   liveChatToken,
   PASSWORD,
@@ -182,6 +184,8 @@ describe('supervisory board in Chromium', () => {
     const settled = reads.length;
     await sue.waitForTimeout(2_500);
     expect(reads.length).toBe(settled);
+    await animationsSettled(sue);
+    expect(await axe(sue, '[data-testid="supervisory"]')).toEqual([]);
     await screenshot(sue, 'supervisory-1440-light');
   });
 
@@ -189,6 +193,8 @@ describe('supervisory board in Chromium', () => {
     const dark = await open('sue', { scheme: 'dark' });
     await dark.goto(`${server.url}/supervisory`);
     await dark.getByTestId('sup-agents').waitFor();
+    await animationsSettled(dark);
+    expect(await axe(dark, '[data-testid="supervisory"]')).toEqual([]);
     await screenshot(dark, 'supervisory-1440-dark');
     for (const scheme of ['light', 'dark'] as const) {
       const phone = await open('sue', { width: 390, height: 844, scheme });
@@ -196,6 +202,8 @@ describe('supervisory board in Chromium', () => {
       await phone.getByTestId('sup-agent-card-amy').waitFor();
       // Nothing wider than the screen.
       expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await animationsSettled(phone);
+      expect(await axe(phone, '[data-testid="supervisory"]')).toEqual([]);
       await screenshot(phone, `supervisory-390-${scheme}`);
     }
   });

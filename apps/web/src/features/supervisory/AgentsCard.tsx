@@ -3,6 +3,12 @@ import { SUPERVISORY_STRINGS as S, type SupervisoryAgent, statusLabel } from '@p
 import { elapsed } from '../../lib/dates';
 import { colorOf } from '../../lib/statusColor';
 
+/** Red text that stays readable on either scheme's background. */
+const RED_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+
+/** Digits of equal width, so a ticking duration does not jiggle. */
+const TABULAR = { fontVariantNumeric: 'tabular-nums' } as const;
+
 function StatusBadge({ a }: { a: SupervisoryAgent }) {
   return (
     <Group gap={6} wrap="nowrap" miw={0}>
@@ -33,7 +39,7 @@ function ChatLoad({ chats, limit }: { chats: number; limit: number | null }) {
   const share = limit > 0 ? Math.min(100, (chats / limit) * 100) : 100;
   return (
     <Stack gap={4} w={96}>
-      <Text size="sm" fw={full ? 700 : undefined} c={full ? 'red' : undefined} title={full ? S.atLimit : undefined}>
+      <Text size="sm" fw={full ? 700 : undefined} c={full ? RED_TEXT : undefined} title={full ? S.atLimit : undefined}>
         {chats} / {limit}
       </Text>
       <Progress
@@ -49,7 +55,7 @@ function ChatLoad({ chats, limit }: { chats: number; limit: number | null }) {
 function Who({ a }: { a: SupervisoryAgent }) {
   return (
     <Group gap="sm" wrap="nowrap" miw={0}>
-      <Avatar src={a.photo} name={a.name} color="initials" size={32} radius="xl" />
+      <Avatar src={a.photo} name={a.name} color="indigo" variant="filled" size={32} radius="xl" />
       <Box miw={0}>
         <Text size="sm" fw={600} truncate>
           {a.name}
@@ -91,12 +97,7 @@ export function AgentsCard({ agents, limit, now }: { agents: SupervisoryAgent[];
             </Table.Thead>
             <Table.Tbody>
               {agents.map((a) => (
-                <Table.Tr
-                  key={a.userId}
-                  data-testid={`sup-agent-${a.username}`}
-                  data-status={a.status}
-                  style={{ opacity: a.status === 'OFFLINE' ? 0.65 : 1 }}
-                >
+                <Table.Tr key={a.userId} data-testid={`sup-agent-${a.username}`} data-status={a.status}>
                   <Table.Td maw={240}>
                     <Who a={a} />
                   </Table.Td>
@@ -104,7 +105,7 @@ export function AgentsCard({ agents, limit, now }: { agents: SupervisoryAgent[];
                     <StatusBadge a={a} />
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm" ff="monospace">
+                    <Text size="sm" style={TABULAR}>
                       {elapsed(a.since, now)}
                     </Text>
                   </Table.Td>
@@ -129,11 +130,10 @@ export function AgentsCard({ agents, limit, now }: { agents: SupervisoryAgent[];
                 p="sm"
                 data-testid={`sup-agent-card-${a.username}`}
                 data-status={a.status}
-                style={{ opacity: a.status === 'OFFLINE' ? 0.65 : 1 }}
               >
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Who a={a} />
-                  <Text size="sm" ff="monospace" style={{ flexShrink: 0 }}>
+                  <Text size="sm" style={{ ...TABULAR, flexShrink: 0 }}>
                     {elapsed(a.since, now)}
                   </Text>
                 </Group>

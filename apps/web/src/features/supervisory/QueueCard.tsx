@@ -2,6 +2,9 @@ import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { SUPERVISORY_STRINGS as S, type SupervisoryQueue } from '@parley/contracts';
 import { elapsed } from '../../lib/dates';
 
+/** Digits of equal width, so a ticking duration does not jiggle. */
+const TABULAR = { fontVariantNumeric: 'tabular-nums' } as const;
+
 /** Waiting live-chat visitors: how many and the longest wait, then per department. */
 export function QueueCard({ queue, now }: { queue: SupervisoryQueue; now: number }) {
   return (
@@ -22,7 +25,7 @@ export function QueueCard({ queue, now }: { queue: SupervisoryQueue; now: number
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             {S.longestWait}
           </Text>
-          <Text size="xl" fw={700} ff="monospace" data-testid="sup-queue-oldest">
+          <Text size="xl" fw={700} style={TABULAR} data-testid="sup-queue-oldest">
             {queue.oldestQueuedAt === null ? '—' : elapsed(queue.oldestQueuedAt, now)}
           </Text>
         </Stack>
@@ -62,7 +65,7 @@ export function QueueCard({ queue, now }: { queue: SupervisoryQueue; now: number
                 <Text size="sm" fw={600} w={56} ta="right">
                   {d.waiting}
                 </Text>
-                <Text size="sm" ff="monospace" w={84} ta="right">
+                <Text size="sm" style={TABULAR} w={84} ta="right">
                   {elapsed(d.oldestQueuedAt, now)}
                 </Text>
               </Group>

@@ -3,13 +3,16 @@ import { SUPERVISORY_STRINGS as S, type SupervisoryRisk } from '@parley/contract
 import { Link } from 'react-router';
 import { formatDateTime, formatTime, timeLeft } from '../../lib/dates';
 
+/** Red text that stays readable on either scheme's background. */
+const RED_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+
 /** Breached once its due time has passed, on this browser's view of the server's clock too. */
 const isBreached = (r: SupervisoryRisk, now: number) => r.breached || r.dueAt <= now;
 
 function State({ r, now }: { r: SupervisoryRisk; now: number }) {
   const breached = isBreached(r, now);
   return (
-    <Badge color={breached ? 'red' : 'orange'} variant={breached ? 'filled' : 'light'} tt="none">
+    <Badge color={breached ? 'red.9' : 'orange.4'} autoContrast tt="none">
       {breached ? S.breached : S.atRisk}
     </Badge>
   );
@@ -21,7 +24,7 @@ function Due({ r, now }: { r: SupervisoryRisk; now: number }) {
   return (
     <Box>
       <Text size="sm">{sameDay ? formatTime(r.dueAt) : formatDateTime(r.dueAt)}</Text>
-      <Text size="xs" c={isBreached(r, now) ? 'red' : 'dimmed'}>
+      <Text size="xs" c={isBreached(r, now) ? RED_TEXT : 'dimmed'}>
         {timeLeft(r.dueAt, now)}
       </Text>
     </Box>

@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Center, Grid, Group, Loader, Stack, Title } from '@mantine/core';
 import { canViewReports, SUPERVISORY_STRINGS as S } from '@parley/contracts';
 import { IconEye } from '@tabler/icons-react';
 import { useSession } from '../../lib/session';
@@ -63,11 +63,6 @@ export function SupervisoryScreen() {
             <RisksCard risks={data.risks} total={data.risksTotal} now={now} />
           </Grid.Col>
         </Grid>
-      )}
-      {data && (
-        <Text size="xs" c="dimmed" ta="right">
-          {S.agents}: {data.agents.length} · {S.waiting}: {data.queue.waiting} · {S.risks}: {data.risksTotal}
-        </Text>
       )}
     </Stack>
   );
