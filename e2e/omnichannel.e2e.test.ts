@@ -57,7 +57,7 @@ describe('omnichannel report in Chromium', () => {
     const conversations = Number(await figure(page, 0));
     expect(conversations).toBeGreaterThan(20);
     // First response p50 reads as a duration (the demo's agents answer 10 minutes after each message).
-    expect(await figure(page, 1)).toBe('10m');
+    expect(await figure(page, 1)).toBe('10 min');
     // The tables: by channel group, by agent (display names), by team.
     const groups = page.getByTestId('report-groups').getByTestId('report-performance-row');
     expect(await groups.count()).toBeGreaterThan(1);

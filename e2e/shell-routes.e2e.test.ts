@@ -70,11 +70,14 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
   it('SHELL-16 SHELL-18 SHELL-20 SHELL-22 SHELL-23 NAV-02 signed-in routes, the dashboard flag, /mobile/ticket without the panel', async () => {
     const page = await open();
     await signInAs(page, server.url, 'ann');
-    for (const to of ['/calendar/pat', '/calendar/event/9', '/product', '/product/3', '/supervisory', '/kanban']) {
+    for (const to of ['/calendar/pat', '/calendar/event/9', '/product', '/product/3', '/kanban']) {
       await page.goto(`${server.url}${to}`);
       await page.getByTestId('empty-screen').waitFor();
       expect(path(page), to).toBe(to);
     }
+    await page.goto(`${server.url}/supervisory`);
+    await page.getByTestId('supervisory').waitFor();
+    expect(path(page)).toBe('/supervisory');
     // The dashboard is an account feature; this account does not have it.
     await page.goto(`${server.url}/dashboard`);
     await page.getByTestId('welcome').waitFor();

@@ -448,13 +448,13 @@ export function recordSocketSends(page: Page): string[] {
 }
 
 /**
- * A website visitor on the real live chat socket, queued with a first message ("Hello, I am {name}"); the
- * agent whose token is given takes the chat. The socket goes into `sockets` for the caller to close.
+ * A website visitor on the real live chat socket, queued with a first message ("Hello, I am {name}") and
+ * left waiting. The socket goes into `sockets` for the caller to close.
  */
-export async function visitorChatTaken(
+export async function visitorQueued(
   url: string,
-  o: { liveToken: string; agentToken: string; name: string; sockets: Socket[] },
-): Promise<{ ticketId: number; says(message: string): Promise<void> }> {
+  o: { liveToken: string; name: string; sockets: Socket[] },
+): Promise<{ socket: Socket }> {
   const { csrf } = await apiJson(`${url}/api/livechat/info`, 'POST', { token: o.liveToken });
   const socket = io(`${url}/visitor`, {
     transports: ['websocket'],
@@ -476,6 +476,17 @@ export async function visitorChatTaken(
     message: `Hello, I am ${o.name}`,
   });
   if (!queued.ok) throw new Error(`registerQueue: ${queued.error}`);
+  return { socket };
+}
+
+/**
+ * A website visitor queued as by `visitorQueued`; the agent whose token is given takes the chat.
+ */
+export async function visitorChatTaken(
+  url: string,
+  o: { liveToken: string; agentToken: string; name: string; sockets: Socket[] },
+): Promise<{ ticketId: number; says(message: string): Promise<void> }> {
+  const { socket } = await visitorQueued(url, o);
   const taken = await apiJson(`${url}/api/livechat/accept`, 'POST', { id: null }, o.agentToken);
   return {
     ticketId: taken.ticket_id as number,

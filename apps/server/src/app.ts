@@ -66,6 +66,7 @@ import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
+import { supervisoryRoutes } from './modules/supervisory/index.js';
 import { surveyRoutes } from './modules/surveys/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { usersRoutes } from './modules/users/index.js';
@@ -228,6 +229,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     hostVariants: config.HOST_VARIANTS,
   });
   reportRoutes(app, { db, now: opts.clock ?? Date.now });
+  supervisoryRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'
       ? stripeProvider({

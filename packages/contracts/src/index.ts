@@ -32,6 +32,7 @@ export * from './shell.js';
 export * from './sla.js';
 export * from './slaPolicies.js';
 export * from './status.js';
+export * from './supervisory.js';
 export * from './surveys.js';
 export * from './ticketAssignment.js';
 export * from './ticketDisplay.js';

@@ -25,7 +25,7 @@ const Case = lazyScreen(() => import('../features/cases/CasesScreen'), 'CasesScr
 const CustomerAnalysis = S('CustomerAnalysisScreen');
 const Calendar = lazyScreen(() => import('../features/calendar/CalendarScreen'), 'CalendarScreen');
 const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'KanbanScreen');
-const Supervisory = S('SupervisoryScreen');
+const Supervisory = lazyScreen(() => import('../features/supervisory/SupervisoryScreen'), 'SupervisoryScreen');
 const CallConfig = lazyScreen(() => import('../features/calls/CallConfigScreen'), 'CallConfigScreen');
 const ScamCalls = S('ScamCallsScreen');
 const Trading = S('TradingScreen');

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   conversationDay,
+  elapsed,
   formatDateTime,
   formatDay,
+  formatDuration,
   formatTime,
   listDate,
   pickerDay,
   pickerToRequestDay,
   ticketListDate,
+  timeLeft,
 } from './dates';
 
 describe('the shared date formatter', () => {
@@ -42,5 +45,17 @@ describe('the shared date formatter', () => {
     expect(pickerToRequestDay('30-02-2026')).toBe('');
     expect(pickerToRequestDay('2026-11-07')).toBe('');
     expect(pickerToRequestDay('7-11-2026')).toBe('');
+  });
+  it('durations: seconds under a minute, then minutes, hours and days; never negative', () => {
+    const t0 = at;
+    expect(elapsed(t0, t0 + 45_000)).toBe('45 s');
+    expect(elapsed(t0, t0 + 12 * 60_000 + 59_000)).toBe('12 min');
+    expect(elapsed(t0, t0 + (2 * 60 + 5) * 60_000)).toBe('2 h 5 min');
+    expect(elapsed(t0, t0 + (3 * 24 + 4) * 3_600_000)).toBe('3 d 4 h');
+    expect(elapsed(t0 + 5_000, t0)).toBe('0 s');
+    expect(formatDuration(90 * 60_000)).toBe('1 h 30 min');
+    expect(formatDuration(null)).toBe('');
+    expect(timeLeft(t0 + 20 * 60_000, t0)).toBe('20 min left');
+    expect(timeLeft(t0, t0 + 3 * 60_000)).toBe('3 min over');
   });
 });

@@ -1,4 +1,4 @@
-import { formatDate, ticketDate } from '@parley/contracts';
+import { formatDate, slaTimeLeft, ticketDate } from '@parley/contracts';
 
 /**
  * Every date the web app shows goes through here (docs/decisions.md, entry 1):
@@ -7,7 +7,9 @@ import { formatDate, ticketDate } from '@parley/contracts';
  * - `formatTime`: HH:mm (or HH:mm:ss), beside something that already says the day (a message, team activity);
  * - `listDate`: in lists, today's time, "Yesterday", else the day: D/M/YYYY for tickets (TICKET-63 names it),
  *   YYYY-MM-DD for every other list;
- * - `conversationDay`: DD/MM/YYYY, the conversation's date separators (MSG-18 names it).
+ * - `conversationDay`: DD/MM/YYYY, the conversation's date separators (MSG-18 names it);
+ * - `elapsed`: how long something has lasted ("45 s", "12 min", "2 h 5 min", "3 d 4 h");
+ * - `timeLeft`: a due time's distance from now ("2 h 5 min left", "3 min over").
  * All in the browser's time zone, 24-hour clock. An invalid input gives '' (CONST-02).
  */
 type When = number | Date | null | undefined;
@@ -100,14 +102,21 @@ export function fromLocalInput(value: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** A length of time, in its two largest units: "45s", "12m", "3h 05m", "2d 4h"; '' for null. */
+/** A length of time in its two largest units: "45 s", "12 min", "2 h 5 min", "3 d 4 h"; '' for null. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h ${pad(m % 60)}m`;
-  return `${Math.floor(h / 24)}d ${h % 24}h`;
+  const secs = Math.max(0, Math.floor(ms / 1000));
+  if (secs < 60) return `${secs} s`;
+  const mins = Math.floor(secs / 60);
+  const d = Math.floor(mins / 1440);
+  const h = Math.floor((mins % 1440) / 60);
+  const m = mins % 60;
+  if (d > 0) return `${d} d ${h} h`;
+  return h > 0 ? `${h} h ${m} min` : `${m} min`;
 }
+
+/** How long something has lasted, from `since` to `now`, as `formatDuration` reads it (never negative). */
+export const elapsed = (since: number, now: number): string => formatDuration(now - since);
+
+/** A due time's distance from now, "2 h 5 min left" or "3 min over" (the ticket's SLA panel reads the same). */
+export const timeLeft = (dueAt: number, now: number): string => slaTimeLeft(dueAt, now);

@@ -131,6 +131,11 @@ export const searchKeys = {
   results: (text: string, page: number, messagePage: number) => ['search', text, page, messagePage] as const,
 };
 
+export const supervisoryKeys = {
+  /** The supervisory board's snapshot (agents, queue, SLA risks), read again on the socket events that change it. */
+  board: ['supervisory'] as const,
+};
+
 export const reportKeys = {
   all: ['reports'] as const,
   /** The ticket summary's pages under one type, status and range (the filter object is part of the key). */

@@ -19,17 +19,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import { hashToken, newToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
-import { forbidden, unauthorized } from '../../platform/http/errors.js';
-import { hasPermission } from '../users/index.js';
+import { unauthorized } from '../../platform/http/errors.js';
+import { requireViewReport } from '../users/index.js';
 import { exportReport } from './export.js';
 import { auxReport, csatReport, intervalReport, performanceReport } from './omnichannel.queries.js';
 import { ticketSummary } from './reports.queries.js';
 
 /** REPORT-01: admins, and users with the view_report permission (supervisors have it by default). */
-async function assertViewReport(db: DB, auth: AuthContext): Promise<void> {
-  if (auth.type === 'admin') return;
-  if (!(await hasPermission(db, auth, 'view_report'))) throw forbidden(REPORT_STRINGS.notAllowed);
-}
+const assertViewReport = (db: DB, auth: AuthContext) => requireViewReport(db, auth, REPORT_STRINGS.notAllowed);
 
 /**
  * The user an export link was made for, while the link works and they may still read reports (an admin, or
@@ -135,7 +132,8 @@ export function reportRoutes(app: FastifyInstance, deps: { db: DB; now?: () => n
     '/report/generate',
     { config: { auth: 'user' }, schema: { querystring: ReportQuery, response: { 200: ReportAnswer } } },
     async (req) => {
-      await assertViewReport(deps.db, req.auth!);
+      // REPORT-01
+      await requireViewReport(deps.db, req.auth!, REPORT_STRINGS.notAllowed);
       const page = await ticketSummary(
         deps.db,
         { accountId: req.auth!.accountId },

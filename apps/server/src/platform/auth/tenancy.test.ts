@@ -590,6 +590,46 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
           .executeTakeFirstOrThrow()
       ).id,
     );
+    // What A's supervisory board shows (B's `GET /api/supervisory` must show none of it): a visitor waiting in
+    // A's department, and A's ticket's SLA wait due in a minute (no `next_at`: the SLA check leaves it alone).
+    const aVisitor = await db()
+      .insertInto('livechat_visitors')
+      .values({ account_id: aAccountId, csrf_hash: `visitor-hash-a-${sfx}`, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('livechats')
+      .values({
+        account_id: aAccountId,
+        visitor_id: Number(aVisitor.id),
+        session_id: Number(aVisitor.id),
+        state: 'queued',
+        name: `visitor-a-${sfx}`,
+        phone: '',
+        email: '',
+        message: `visitor-message-a-${sfx}`,
+        department_id: await idOf('departments', dept),
+        queued_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('sla_timers')
+      .values({
+        ticket_id: aTicketId,
+        account_id: aAccountId,
+        label_id: 0,
+        sla_minutes: 60,
+        started_at: Date.now(),
+        warn_at: Date.now(),
+        due_at: Date.now() + 60_000,
+        warned_at: null,
+        violated_at: null,
+        answered_at: null,
+        next_at: null,
+        updated_at: Date.now(),
+        paused_at: null,
+      })
+      .execute();
     const mailbox = await db()
       .insertInto('mailboxes')
       .values({
@@ -832,6 +872,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `case-note-a-${sfx}`,
       `feed-token-a-${sfx}`,
       `survey-comment-a-${sfx}`,
+      `visitor-a-${sfx}`,
+      `visitor-message-a-${sfx}`,
       `label-a-${sfx}`,
       `entry-a-${sfx}`,
       a.username,

@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import {
+  canViewReports,
   OMNI_STRINGS as O,
   type Performance,
   REPORT_GROUP_NAMES,
@@ -62,7 +63,7 @@ const HOUR_MS = 3_600_000;
 export function OmnichannelScreen() {
   const { state } = useSession();
   const session = state.phase === 'signedIn' ? state.session : null;
-  const allowed = session?.type === 'admin' || Boolean(session?.permission?.includes('view_report'));
+  const allowed = session !== null && canViewReports(session);
   const range = useReportRange();
   const [interval, setInterval] = useState<ReportInterval>(60);
   const days: ReportDays | null = range.range;

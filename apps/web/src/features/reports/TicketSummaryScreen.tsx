@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Group, Loader, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import {
+  canViewReports,
   channelName,
   REPORT_COLUMNS,
   REPORT_LIVECHAT_COLUMNS,
@@ -37,7 +38,7 @@ export function TicketSummaryScreen() {
   const { state } = useSession();
   const session = state.phase === 'signedIn' ? state.session : null;
   // REPORT-01: admins and users with view_report (supervisors by default); the server checks it as well.
-  const allowed = session?.type === 'admin' || Boolean(session?.permission?.includes('view_report'));
+  const allowed = session !== null && canViewReports(session);
   const checked = useReportRange();
   const filter: SummaryFilter | null =
     isType(type) && isStatus(status) && checked.range ? { type, status, ...checked.range } : null;

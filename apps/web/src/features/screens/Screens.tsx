@@ -3,7 +3,6 @@ import { CHAT_NOT_ALLOWED } from '@parley/contracts';
 import {
   IconBrain,
   IconClock,
-  IconEye,
   IconLink,
   IconMessages,
   IconMicrophone,
@@ -49,9 +48,6 @@ export const CustomerAnalysisScreen = () => (
     title="Customer Analysis"
     will="It will show what your customers ask about and how they feel, from their conversations."
   />
-);
-export const SupervisoryScreen = () => (
-  <NotBuilt icon={IconEye} title="Supervisory" will="It will give a live view of your agents and queues." />
 );
 export const ScamCallsScreen = () => (
   <NotBuilt icon={IconShieldExclamation} title="Scam Calls" will="It will list calls flagged as possible scams." />

@@ -1,14 +1,5 @@
-export const statusColor: Record<string, string> = {
-  ONLINE: 'green',
-  AWAY: 'yellow',
-  BUSY: 'red',
-  MEAL_BREAK: 'orange',
-  WASHROOM: 'cyan',
-  PRAYER: 'grape',
-  OFFLINE: 'gray',
-};
-/** Custom statuses share one colour. */
-export const colorOf = (status: string) => statusColor[status] ?? 'violet';
+/** Status colours live in lib/ (the supervisory board shows them too). */
+export { colorOf, statusColor } from '../../lib/statusColor';
 
 export const t = {
   myStatus: 'My Status',
