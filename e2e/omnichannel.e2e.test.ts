@@ -114,4 +114,41 @@ describe('omnichannel report in Chromium', () => {
     await agent.getByText('Only admins and users with the view_report permission can read reports.').waitFor();
     expect(await agent.getByTestId('omnichannel-report').count()).toBe(0);
   });
+  it('SHELL-07 SHELL-08 a supervisor shares a public dashboard; signed out it shows the figures with no way in; removed it stops', async () => {
+    const page = await as('sue', { width: 1440, height: 900 }, 'light');
+    await page.goto(`${server.url}/report/omnichannel`);
+    await page.getByTestId('dashboard-open').click();
+    await page.getByTestId('dashboard-name').fill('Lobby wallboard');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const link = (await page.getByTestId('dashboard-link').textContent()) ?? '';
+    expect(link).toMatch(/\/dashboard\/[\w-]{40,}$/);
+    await page.getByTestId('dashboard-row').filter({ hasText: 'Lobby wallboard' }).waitFor();
+
+    // A browser with no session: the figures, the chart, no navigation and no link into the workspace.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    contexts.push(context);
+    const visitor = await context.newPage();
+    await visitor.goto(link);
+    await visitor.getByTestId('public-dashboard').waitFor();
+    await visitor.getByRole('heading', { name: 'Lobby wallboard' }).waitFor();
+    await barsDrawn(visitor);
+    expect(Number(await figure(visitor, 0))).toBeGreaterThan(0);
+    expect(await visitor.getByRole('navigation').count()).toBe(0);
+    expect(await visitor.locator('a[href]').count()).toBe(0);
+    // No agent's name is on it.
+    expect(await visitor.locator('body').textContent()).not.toMatch(/Alex Agent|Kim Agent|Sam Supervisor/);
+    await screenshot(visitor, 'dashboard-public-1440-light');
+    await visitor.setViewportSize({ width: 390, height: 844 });
+    // The chart follows the new width once its resize observer has run: then nothing is wider than the screen.
+    await visitor.waitForFunction(() => document.documentElement.scrollWidth <= 390);
+    await screenshot(visitor, 'dashboard-public-390-light');
+
+    await page.getByRole('button', { name: 'Remove Lobby wallboard' }).click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="dashboard-row"]'));
+    await visitor.reload();
+    await visitor.getByTestId('dashboard-missing').waitFor();
+    expect(await visitor.getByTestId('dashboard-missing').textContent()).toBe(
+      'This dashboard link is not valid or was removed.',
+    );
+  });
 });

@@ -60,7 +60,7 @@ import {
 } from './modules/notifications/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
-import { reportFactsListener, reportRoutes } from './modules/reports/index.js';
+import { dashboardRoutes, reportFactsListener, reportRoutes } from './modules/reports/index.js';
 import { scheduledRoutes, sendScheduledMessages } from './modules/scheduled/index.js';
 import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
@@ -229,6 +229,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     hostVariants: config.HOST_VARIANTS,
   });
   reportRoutes(app, { db, now: opts.clock ?? Date.now });
+  dashboardRoutes(app, { db, now: opts.clock ?? Date.now });
   supervisoryRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
     config.PAYMENT_PROVIDER === 'stripe'

@@ -333,3 +333,59 @@ export const ExportParams = z.object({
 export type ExportParams = z.infer<typeof ExportParams>;
 /** The export's own query: the caller's UTC offset in minutes (as the reports take it). */
 export const ExportQuery = ReportQuery.pick({ tz: true });
+
+/** SHELL-07, SHELL-08 (design, docs/reports.md): public read-only dashboards. */
+export const DASHBOARD_STRINGS = {
+  share: 'Share as dashboard',
+  title: 'Public dashboards',
+  intro:
+    "A public dashboard shows this report's figures for the last 7 days to anyone with its link, without signing in: the totals, conversations per day by channel group and the figures per group. No names, no conversations. Remove a link to stop it working.",
+  name: 'Name',
+  namePlaceholder: 'Wallboard',
+  create: 'Create link',
+  created: 'Copy this link now: it is shown only once.',
+  copy: 'Copy',
+  copied: 'Copied',
+  remove: 'Remove',
+  none: 'No public dashboards yet.',
+  notFound: 'This dashboard link is not valid or was removed.',
+  badName: 'Give the dashboard a name of 1 to 100 characters.',
+  tooMany: 'An account can have at most 20 public dashboards: remove one first.',
+  lastDays: 'Last 7 days',
+  updated: (time: string) => `Updated ${time}`,
+  perDay: 'Conversations per day',
+} as const;
+export const DASHBOARD_LIMIT = 20;
+/** How many days up to today a public dashboard shows. */
+export const DASHBOARD_DAYS = 7;
+
+export const DashboardItem = z.object({
+  id: z.number(),
+  name: z.string(),
+  created_by: z.string(),
+  created_at: z.number(),
+});
+export type DashboardItem = z.infer<typeof DashboardItem>;
+export const DashboardListAnswer = z.object({ result: z.literal('success'), data: z.array(DashboardItem) });
+export const DashboardCreateInput = z.object({
+  name: z
+    .string({ message: DASHBOARD_STRINGS.badName })
+    .trim()
+    .min(1, DASHBOARD_STRINGS.badName)
+    .max(100, DASHBOARD_STRINGS.badName),
+});
+/** The new link's secret, shown once; the public page is `/dashboard/{token}`. */
+export const DashboardCreateAnswer = z.object({ result: z.literal('success'), data: DashboardItem, token: z.string() });
+/** What a public dashboard shows: aggregates only. */
+export const PublicDashboardAnswer = z.object({
+  result: z.literal('success'),
+  name: z.string(),
+  company: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  generatedAt: z.number(),
+  total: Performance.omit({ name: true }),
+  groups: z.record(z.string(), Performance),
+  days: z.record(z.string(), z.record(z.string(), IntervalCounts)),
+});
+export type PublicDashboardAnswer = z.infer<typeof PublicDashboardAnswer>;

@@ -49,5 +49,14 @@ export const m0044_report_facts: ParleyMigration = {
       .addColumn('token_hash', c.text, (x) => x.notNull().unique())
       .addColumn('expires_at', c.big, (x) => x.notNull())
       .execute();
+    // A public, read-only dashboard (SHELL-07, SHELL-08): its link's secret as SHA-256, removed to revoke it.
+    await c
+      .id(db.schema.createTable('report_dashboards').ifNotExists())
+      .addColumn('account_id', c.big, (x) => x.notNull().references('accounts.id').onDelete('cascade'))
+      .addColumn('name', c.text, (x) => x.notNull())
+      .addColumn('token_hash', c.text, (x) => x.notNull().unique())
+      .addColumn('created_by', c.text, (x) => x.notNull())
+      .addColumn('created_at', c.big, (x) => x.notNull())
+      .execute();
   },
 };

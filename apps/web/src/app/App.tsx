@@ -52,6 +52,7 @@ const EndLiveChat = lazyScreen(() => import('../features/visitor/VisitorPage'), 
 const VisitorChat = lazyScreen(() => import('../features/visitor/VisitorChatPage'), 'VisitorChatPage');
 const NewTicket = lazyScreen(() => import('../features/forms/NewTicketPage'), 'NewTicketPage');
 const Survey = lazyScreen(() => import('../features/surveys/SurveyPage'), 'SurveyPage');
+const PublicDashboard = lazyScreen(() => import('../features/reports/PublicDashboardPage'), 'PublicDashboardPage');
 
 function Loading() {
   return (
@@ -113,7 +114,7 @@ function AppRoutes() {
           <Route path="/survey/:token" element={<Survey />} />
           <Route path="/new_ticket/:token" element={<NewTicket />} />
           <Route path="/meeting/:token" element={<TokenPage what="Meeting" />} />
-          <Route path="/dashboard/:id" element={<TokenPage what="Dashboard" />} />
+          <Route path="/dashboard/:id" element={<PublicDashboard />} />
           <Route path="/support/:type/:lang/*" element={<Knowledge />} />
           {/* SHELL-11: every other path sends a signed-out visitor to /. */}
           <Route path="*" element={<Navigate to="/" replace />} />

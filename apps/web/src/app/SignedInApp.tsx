@@ -16,6 +16,7 @@ const Tickets = lazyScreen(() => import('./tickets/TicketListScreen'), 'TicketLi
 const TicketConversation = lazyScreen(() => import('./tickets/TicketConversationScreen'), 'TicketConversationScreen');
 const LiveChat = lazyScreen(() => import('./conversations/LiveChatsPage'), 'LiveChatsPage');
 const Chat = lazyScreen(() => import('./conversations/ChatPage'), 'ChatPage');
+const PublicDashboard = lazyScreen(() => import('../features/reports/PublicDashboardPage'), 'PublicDashboardPage');
 const Omnichannel = lazyScreen(() => import('../features/reports/OmnichannelScreen'), 'OmnichannelScreen');
 const CallReport = S('CallReportScreen');
 const TicketSummary = lazyScreen(() => import('../features/reports/TicketSummaryScreen'), 'TicketSummaryScreen');
@@ -86,6 +87,8 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/" element={<HomePage session={session} />} />
           {/* SHELL-18: the dashboard is an account feature. */}
           <Route path="/dashboard" element={dashboard ? <HomePage session={session} /> : <Navigate to="/" replace />} />
+          {/* SHELL-07: a public dashboard's link opened while signed in shows the same read-only page. */}
+          <Route path="/dashboard/:id" element={<PublicDashboard />} />
           <Route path="/settings/:tab?" element={<Settings session={session} />} />
           <Route path="/about" element={<About />} />
           <Route path="/ticket/:id" element={<TicketConversation />} />

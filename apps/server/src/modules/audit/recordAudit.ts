@@ -52,6 +52,8 @@ export type AuditAction =
   | 'channel.connected'
   | 'channel.updated'
   | 'channel.removed'
+  | 'dashboard.shared'
+  | 'dashboard.removed'
   | 'contact.merged'
   | 'contact.merge_undone'
   | 'contact.imported'

@@ -1,5 +1,7 @@
 /** Reports (REPORT-01..12, REPORT-27): the ticket summary. */
 
+/** Public read-only dashboards: their links and their page's data. */
+export { dashboardRoutes } from './dashboards.routes.js';
 /** The reporting facts kept as events happen, and their backfill for older conversations. */
 export { backfillTicketFacts, reportFactsListener } from './facts.js';
 /** Read side: one page of the ticket summary, grouped by day. */

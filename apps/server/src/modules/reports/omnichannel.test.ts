@@ -1,6 +1,7 @@
 import {
   type AuxAnswer,
   type CsatAnswer,
+  DASHBOARD_STRINGS,
   type IntervalAnswer,
   OMNI_STRINGS,
   type PerformanceAnswer,
@@ -538,5 +539,67 @@ describe.each(dialects)('omnichannel report (%s)', (dialect) => {
     expect(Number(f.first_response_ms)).toBe(44 * MIN);
     expect(Number(f.resolution_ms)).toBe(3 * HOUR);
     expect(await backfillTicketFacts(db(), { accountId: b.accountId })).toBe(0);
+  });
+  it('SHELL-07 SHELL-08 a public dashboard link shows the last 7 days in aggregate; removing it revokes it', async () => {
+    await fact(a.accountId, {
+      channel: 'WHATSAPP',
+      created: Date.now() - 2 * HOUR,
+      answered: Date.now() - HOUR,
+      csat: 5,
+    });
+    await fact(a.accountId, { channel: 'EMAIL', created: Date.now() - 3 * 24 * HOUR, assignee: dana.username });
+    const refused = await call('POST', '/api/report/dashboards', { token: agent.token, body: { name: 'Wall' } });
+    expect(refused.status).toBe(403);
+    for (const name of ['', '   ', 'x'.repeat(101)]) {
+      const bad = await call('POST', '/api/report/dashboards', { token: supervisor.token, body: { name } });
+      expect(bad.status, name).toBe(400);
+      expect(bad.body.description).toBe(DASHBOARD_STRINGS.badName);
+    }
+    const made = await call('POST', '/api/report/dashboards', { token: supervisor.token, body: { name: 'Wall' } });
+    expect(made.status, made.text).toBe(200);
+    const token = made.body.token as string;
+    expect(token.length).toBeGreaterThanOrEqual(40);
+    const listed = await call('GET', '/api/report/dashboards', { token: a.token });
+    expect(listed.body.data).toEqual([
+      { id: made.body.data.id, name: 'Wall', created_by: supervisor.username, created_at: expect.any(Number) },
+    ]);
+    // The secret is kept only as its hash.
+    expect(JSON.stringify(await db().selectFrom('report_dashboards').selectAll().execute())).not.toContain(token);
+
+    // Signed out: the aggregate figures of A's last seven days, and nothing that names a person or a ticket.
+    const page = await call('GET', `/api/public/dashboard/${token}`);
+    expect(page.status, page.text).toBe(200);
+    const since = Date.now() - 7 * 24 * HOUR;
+    const expected = await db()
+      .selectFrom('report_ticket_facts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', a.accountId)
+      .where('created_at', '>=', since - 24 * HOUR)
+      .executeTakeFirstOrThrow();
+    expect(page.body.total.conversations).toBeGreaterThanOrEqual(2);
+    expect(page.body.total.conversations).toBeLessThanOrEqual(Number(expected.n));
+    expect(Object.keys(page.body.days)).toHaveLength(7);
+    expect(page.body.groups.mobile.conversations).toBeGreaterThanOrEqual(1);
+    for (const secret of [dana.username, agent.username, supervisor.username, 'Lost parcel', 'Seeded'])
+      expect(page.text).not.toContain(secret);
+    expect(page.body).not.toHaveProperty('agents');
+
+    // Another account cannot remove A's link; A removes it and the link stops working at once.
+    expect((await call('DELETE', `/api/report/dashboards/${made.body.data.id}`, { token: b.token })).status).toBe(404);
+    expect((await call('GET', `/api/public/dashboard/${token}`)).status).toBe(200);
+    const removed = await call('DELETE', `/api/report/dashboards/${made.body.data.id}`, { token: supervisor.token });
+    expect(removed.status, removed.text).toBe(200);
+    const gone = await call('GET', `/api/public/dashboard/${token}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.description).toBe(DASHBOARD_STRINGS.notFound);
+    expect((await call('GET', '/api/public/dashboard/not-a-real-token')).status).toBe(404);
+    // At most 20 links per account.
+    for (let i = 0; i < 20; i++)
+      expect((await call('POST', '/api/report/dashboards', { token: a.token, body: { name: `W${i}` } })).status).toBe(
+        200,
+      );
+    const over = await call('POST', '/api/report/dashboards', { token: a.token, body: { name: 'one more' } });
+    expect(over.status).toBe(409);
+    expect(over.body.description).toBe(DASHBOARD_STRINGS.tooMany);
   });
 });

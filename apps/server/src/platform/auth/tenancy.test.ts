@@ -730,6 +730,26 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A's public dashboard link and an export link of A's admin.
+    await db()
+      .insertInto('report_dashboards')
+      .values({
+        account_id: aAccountId,
+        name: `dashboard-a-${sfx}`,
+        token_hash: `dashboard-hash-a-${sfx}`,
+        created_by: 'a',
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('report_export_tokens')
+      .values({
+        account_id: aAccountId,
+        user_id: agent.id,
+        token_hash: `export-hash-a-${sfx}`,
+        expires_at: Date.now() + 600_000,
+      })
+      .execute();
     // A reply of A's agent waiting for its time.
     await db()
       .insertInto('scheduled_messages')
@@ -851,6 +871,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       graphClientState,
       `WhatsApp A ${sfx}`,
       `scheduled-a-${sfx}`,
+      `dashboard-a-${sfx}`,
       `webhook-key-a-${sfx}`,
       `verify-token-a-${sfx}`,
       'a access token',

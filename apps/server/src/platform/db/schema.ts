@@ -66,6 +66,7 @@ export interface Database {
   channel_reply_tokens: ChannelReplyTokensTable;
   report_ticket_facts: ReportTicketFactsTable;
   report_export_tokens: ReportExportTokensTable;
+  report_dashboards: ReportDashboardsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1142,4 +1143,14 @@ export interface ReportExportTokensTable {
   user_id: number;
   token_hash: string;
   expires_at: number;
+}
+
+/** Migration 0044: a public read-only dashboard's link (its secret as SHA-256); deleting the row revokes it. */
+export interface ReportDashboardsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  token_hash: string;
+  created_by: string;
+  created_at: number;
 }

@@ -1,56 +1,30 @@
-import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import {
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Menu,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Group, Loader, Menu, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   canViewReports,
+  DASHBOARD_STRINGS,
   OMNI_STRINGS as O,
-  type Performance,
   REPORT_GROUP_NAMES,
   REPORT_GROUPS,
   REPORT_INTERVAL_NAMES,
   REPORT_INTERVALS,
-  type ReportGroup,
   type ReportInterval,
   REPORT_STRINGS as S,
 } from '@parley/contracts';
-import { IconChartBar, IconDownload } from '@tabler/icons-react';
+import { IconChartBar, IconDownload, IconShare } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDuration } from '../../lib/dates';
 import { reportKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 import { type ReportDays, reportsApi } from './api';
+import { average, Figure, GROUP_COLORS, PerformanceTable, percent, ReceivedChart } from './parts';
 import { ReportRangeInputs, useReportRange } from './ReportRange';
+import { ShareDashboards } from './ShareDashboards';
 
-/** One colour per chart group, readable on light and dark. */
-const GROUP_COLORS: Record<ReportGroup, string> = {
-  email: 'blue.6',
-  chatbot: 'grape.6',
-  livechat: 'teal.6',
-  social: 'orange.6',
-  mobile: 'green.6',
-  call: 'red.6',
-  manual: 'gray.6',
-};
 const STATUS_COLORS = ['teal.6', 'yellow.6', 'red.6', 'blue.6', 'grape.6', 'orange.6', 'cyan.6', 'pink.6', 'gray.6'];
-
-const percent = (share: number | null) => (share === null ? '' : `${Math.round(share * 1000) / 10}%`);
-const average = (n: number | null) => (n === null ? '' : n.toFixed(2));
 const HOUR_MS = 3_600_000;
 
 /**
@@ -66,6 +40,7 @@ export function OmnichannelScreen() {
   const allowed = session !== null && canViewReports(session);
   const range = useReportRange();
   const [interval, setInterval] = useState<ReportInterval>(60);
+  const [sharing, setSharing] = useState(false);
   const days: ReportDays | null = range.range;
   const enabled = allowed && days !== null;
 
@@ -94,16 +69,6 @@ export function OmnichannelScreen() {
     retry: false,
   });
 
-  const chart = useMemo(() => {
-    const data = Object.entries(intervals.data?.data ?? {}).map(([start, groups]) => {
-      const row: Record<string, string | number> = { start: interval === 1440 ? start.slice(0, 10) : start };
-      for (const g of REPORT_GROUPS) row[g] = groups[g]?.received ?? 0;
-      return row;
-    });
-    const used = REPORT_GROUPS.filter((g) => data.some((r) => Number(r[g]) > 0));
-    return { data, used };
-  }, [intervals.data, interval]);
-
   if (session && !allowed) return <EmptyScreen icon={IconChartBar} title={O.title} text={S.notAllowed} />;
 
   const download = async (file: string) => {
@@ -114,13 +79,25 @@ export function OmnichannelScreen() {
 
   return (
     <Stack gap="md" data-testid="omnichannel-report">
+      <ShareDashboards opened={sharing} onClose={() => setSharing(false)} />
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Title order={1} size="h2">
           {O.title}
         </Title>
-        <Anchor component={Link} to="/report/all/all" size="sm">
-          {O.ticketSummary}
-        </Anchor>
+        <Group gap="md">
+          <Anchor component={Link} to="/report/all/all" size="sm">
+            {O.ticketSummary}
+          </Anchor>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            leftSection={<IconShare size={16} />}
+            onClick={() => setSharing(true)}
+            data-testid="dashboard-open"
+          >
+            {DASHBOARD_STRINGS.share}
+          </Button>
+        </Group>
       </Group>
       <Paper withBorder radius="md" p="md">
         <Group align="flex-start" gap="sm" wrap="wrap">
@@ -170,25 +147,7 @@ export function OmnichannelScreen() {
           </Title>
           {(intervals.isFetching || performance.isFetching) && <Loader size="xs" aria-label="Loading" />}
         </Group>
-        {intervals.data && chart.used.length === 0 && (
-          <Text c="dimmed" data-testid="report-no-data">
-            {O.noData}
-          </Text>
-        )}
-        {chart.used.length > 0 && (
-          <BarChart
-            h={280}
-            data={chart.data}
-            dataKey="start"
-            type="stacked"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom' }}
-            series={chart.used.map((g) => ({ name: g, label: REPORT_GROUP_NAMES[g], color: GROUP_COLORS[g] }))}
-            tickLine="none"
-            gridAxis="y"
-            data-testid="report-chart"
-          />
-        )}
+        {intervals.data && <ReceivedChart buckets={intervals.data.data} days={interval === 1440} />}
       </Paper>
 
       <PerformanceTable
@@ -248,64 +207,6 @@ export function OmnichannelScreen() {
         </Paper>
       </SimpleGrid>
     </Stack>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <Paper withBorder radius="md" p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} mih={31} data-testid="report-figure">
-        {value || '—'}
-      </Text>
-    </Paper>
-  );
-}
-
-/** Volume, response and resolution p50/p90, SLA met and CSAT per row (a group, an agent or a team). */
-function PerformanceTable({ title, rows, testId }: { title: string; rows: Performance[]; testId: string }) {
-  if (rows.length === 0) return null;
-  const sorted = [...rows].sort((a, b) => b.conversations - a.conversations || a.name.localeCompare(b.name));
-  return (
-    <Paper withBorder radius="md" p="md" data-testid={testId}>
-      <Title order={2} size="h4" mb="sm">
-        {title}
-      </Title>
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing={6}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th />
-              <Table.Th ta="right">{O.volume}</Table.Th>
-              <Table.Th ta="right">{`${O.firstResponse} ${O.p50}`}</Table.Th>
-              <Table.Th ta="right">{`${O.firstResponse} ${O.p90}`}</Table.Th>
-              <Table.Th ta="right">{`${O.resolution} ${O.p50}`}</Table.Th>
-              <Table.Th ta="right">{`${O.resolution} ${O.p90}`}</Table.Th>
-              <Table.Th ta="right">{O.reopened}</Table.Th>
-              <Table.Th ta="right">{O.slaMet}</Table.Th>
-              <Table.Th ta="right">{O.csat}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sorted.map((p) => (
-              <Table.Tr key={p.name} data-testid="report-performance-row">
-                <Table.Td fw={500}>{p.name}</Table.Td>
-                <Table.Td ta="right">{p.conversations}</Table.Td>
-                <Table.Td ta="right">{formatDuration(p.firstResponseP50)}</Table.Td>
-                <Table.Td ta="right">{formatDuration(p.firstResponseP90)}</Table.Td>
-                <Table.Td ta="right">{formatDuration(p.resolutionP50)}</Table.Td>
-                <Table.Td ta="right">{formatDuration(p.resolutionP90)}</Table.Td>
-                <Table.Td ta="right">{p.reopened}</Table.Td>
-                <Table.Td ta="right">{percent(p.slaMet)}</Table.Td>
-                <Table.Td ta="right">{average(p.csat)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </Paper>
   );
 }
 

@@ -1,9 +1,11 @@
 import type {
   AuxAnswer,
   CsatAnswer,
+  DashboardItem,
   ExportLinkAnswer,
   IntervalAnswer,
   PerformanceAnswer,
+  PublicDashboardAnswer,
   ReportAnswer,
   ReportInterval,
   ReportStatus,
@@ -52,6 +54,15 @@ export const reportsApi = {
     const { token } = await api<ExportLinkAnswer>('POST', '/api/report/export');
     return `/api/report/export/${encodeURIComponent(token)}/${r.startDate}/${r.endDate}/${interval}/${file}?tz=${tz()}`;
   },
+};
+
+export const dashboardsApi = {
+  list: () => api<{ data: DashboardItem[] }>('GET', '/api/report/dashboards').then((r) => r.data),
+  create: (name: string) => api<{ data: DashboardItem; token: string }>('POST', '/api/report/dashboards', { name }),
+  remove: (id: number) => api<unknown>('DELETE', `/api/report/dashboards/${id}`),
+  /** The public page's figures, in the viewer's days. */
+  page: (token: string) =>
+    api<PublicDashboardAnswer>('GET', `/api/public/dashboard/${encodeURIComponent(token)}?tz=${tz()}`),
 };
 
 /** A report's range as the YYYY-MM-DD days sent (REPORT-10). */

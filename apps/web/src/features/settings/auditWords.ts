@@ -21,6 +21,8 @@ const ACTIONS: Record<string, string> = {
   'channel.connected': 'connected a messaging channel',
   'channel.removed': 'removed a messaging channel',
   'channel.updated': 'changed a messaging channel',
+  'dashboard.removed': 'removed a public dashboard link',
+  'dashboard.shared': 'shared a public dashboard link',
   'contact.merged': 'merged two contacts',
   'contact.merge_undone': 'undid a merge of contacts',
   'contact.imported': 'imported contacts',
