@@ -113,6 +113,7 @@ describe('the e-mail reply composer in Chromium', () => {
     );
     expect(mailbox.result).toBe('success');
     tickets.mailbox = emailTicket(server, accountId, 'Printer mailbox', mailbox.data.id);
+    tickets.later = emailTicket(server, accountId, 'Printer later', mailbox.data.id);
     tickets.bare = emailTicket(bare, bareAccount, 'Printer bare');
   }, 180_000);
   afterAll(async () => {
@@ -337,6 +338,38 @@ describe('the e-mail reply composer in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Retry' }).isEnabled()).toBe(true);
     const last = await apiJson(`${server.url}/api/ticket/data3/${tickets.mailbox}/0`, 'GET', undefined, adminToken);
     expect(last.data.at(-1).email).toMatchObject({ state: 'failed', error: expect.stringContaining('550 5.1.1') });
+  });
+
+  it('SCHEDULED Send later in the e-mail composer keeps the recipients, copies and subject written; a bad address is refused', async () => {
+    const page = await open(server, tickets.later!);
+    await page.getByTestId('email-to').fill('pat@example.net, not an address');
+    await page.getByTestId('email-body').fill('Your toner ships Monday.');
+    await page.getByTestId('schedule-open').click();
+    await page.getByTestId('schedule-save').click();
+    await page.getByRole('alert').filter({ hasText: 'Please check the email address. not an address' }).waitFor();
+    expect(await page.getByTestId('scheduled-item').count()).toBe(0);
+
+    await page.getByTestId('email-to').fill('pat@example.net, ops@example.net');
+    await page.getByTestId('email-cc').fill('boss@example.net');
+    await page.getByTestId('email-subject').fill('Toner order');
+    await page.getByTestId('schedule-save').click();
+    await page.getByTestId('scheduled-item').filter({ hasText: 'Your toner ships Monday.' }).waitFor();
+    expect(await page.getByTestId('email-body').inputValue()).toBe('');
+    await screenshot(page, 'conversation-email-scheduled-light');
+    // Its time moved close in the database: the scheduler sends it from the mailbox as written.
+    const db = new Database(path.join(server.dataDir, 'parley.db'));
+    db.pragma('busy_timeout = 5000');
+    db.prepare(`update scheduled_messages set send_at = ? where state = 'pending'`).run(Date.now());
+    db.close();
+    await expect
+      .poll(() => sink.mail.filter((m) => m.raw.includes('Your toner ships Monday.')).length, { timeout: 20_000 })
+      .toBe(1);
+    const sent = sink.mail.find((m) => m.raw.includes('Your toner ships Monday.'))!;
+    expect(sent.raw).toMatch(/^To: .*pat@example\.net.*ops@example\.net/m);
+    expect(sent.raw).toMatch(/^Cc: boss@example\.net$/m);
+    expect(sent.raw).toMatch(/^Subject: Toner order \[#\d+\]$/m);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="scheduled-item"]'));
+    await expect.poll(() => bodies(page)).toContain('Your toner ships Monday.');
   });
 
   it('MSG-25 without SMTP_URL the reply is stored and shown, and the notice says mail is not configured', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_MAX_TEXT } from './messages.js';
+import { isEmailAddress, MESSAGE_MAX_TEXT, MESSAGE_STRINGS } from './messages.js';
 
 /**
  * Scheduled messages: an agent writes a reply now and has it sent later, on the ticket's own channel (chat,
@@ -22,6 +22,8 @@ export const SCHEDULED_STRINGS = {
     'A reply on this ticket cannot be scheduled: only tickets that came in through a mailbox can send e-mail later.',
   liveChat: 'A live chat reply cannot be scheduled: the visitor is there now, or gone.',
   cancelled: 'Scheduled message cancelled.',
+  notEmail: 'Recipients and a subject go only with a reply on an e-mail ticket.',
+  noRecipient: 'Give at least one address to send the e-mail to.',
   scheduledFor: (when: string) => `Scheduled for ${when}`,
 } as const;
 
@@ -31,12 +33,26 @@ export type ScheduledState = (typeof SCHEDULED_STATES)[number];
 const text = z.string().trim().min(1, SCHEDULED_STRINGS.empty).max(MESSAGE_MAX_TEXT);
 const sendAt = z.number({ error: SCHEDULED_STRINGS.inPast }).int().positive();
 
-/** `POST /api/ticket/scheduled`. */
+const address = z
+  .string()
+  .trim()
+  .max(254)
+  .refine(isEmailAddress, { error: (i) => MESSAGE_STRINGS.badEmail(String(i.input)) });
+/** A scheduled e-mail reply's recipients and subject, as the e-mail composer has them. */
+export const ScheduledEmail = z.object({
+  to: z.array(address).min(1, SCHEDULED_STRINGS.noRecipient).max(50),
+  cc: z.array(address).max(50).default([]),
+  subject: z.string().trim().max(500).default(''),
+});
+export type ScheduledEmail = z.infer<typeof ScheduledEmail>;
+
+/** `POST /api/ticket/scheduled`. `email` only on an e-mail ticket (else the ticket's customer, "Re: title"). */
 export const ScheduleInput = z.object({
   ticket_id: z.coerce.number().int().positive(),
   message: text,
   /** Milliseconds since the epoch. */
   send_at: sendAt,
+  email: ScheduledEmail.optional(),
 });
 export type ScheduleInput = z.infer<typeof ScheduleInput>;
 /** `PUT /api/ticket/scheduled/:id`. */
@@ -55,6 +71,8 @@ export const ScheduledMessage = z.object({
   error: z.string().nullable(),
   /** The message it became, once sent. */
   messageId: z.number().nullable(),
+  /** An e-mail reply's recipients and subject, when they were given. */
+  email: ScheduledEmail.nullable(),
 });
 export type ScheduledMessage = z.infer<typeof ScheduledMessage>;
 export const ScheduledAnswer = z.object({ result: z.literal('success'), data: ScheduledMessage });

@@ -42,6 +42,7 @@ import { m0041_channels } from './0041_channels.js';
 import { m0042_scheduled_messages } from './0042_scheduled_messages.js';
 import { m0043_channel_reply_tokens } from './0043_channel_reply_tokens.js';
 import { m0044_report_facts } from './0044_report_facts.js';
+import { m0045_scheduled_email } from './0045_scheduled_email.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -88,6 +89,7 @@ const all: Record<string, ParleyMigration> = {
   '0042_scheduled_messages': m0042_scheduled_messages,
   '0043_channel_reply_tokens': m0043_channel_reply_tokens,
   '0044_report_facts': m0044_report_facts,
+  '0045_scheduled_email': m0045_scheduled_email,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -159,6 +159,89 @@ describe.each(dialects)('scheduled messages (%s)', (dialect) => {
     expect(await rowsCount()).toBe(before);
   });
 
+  it('SCHEDULED an e-mail reply goes to the recipients and with the subject written; bad ones are refused', async () => {
+    const mailbox = await db()
+      .insertInto('mailboxes')
+      .values({
+        account_id: admin.accountId,
+        address: `help-${uniq()}@example.net`,
+        address_lower: `help-${uniq()}@example.net`,
+        department_id: null,
+        imap_host: '127.0.0.1',
+        imap_port: 1,
+        imap_tls: 0,
+        imap_user: 'u',
+        smtp_host: '127.0.0.1',
+        smtp_port: 1,
+        smtp_tls: 0,
+        smtp_user: 'u',
+        uid_validity: null,
+        last_error: null,
+        last_error_at: null,
+        last_fetch_at: null,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ticket = await newTicket('Invoice copy');
+    await db()
+      .updateTable('tickets')
+      .set({ channel: 'EMAIL', mailbox_id: Number(mailbox.id), email: 'cara@example.net' })
+      .where('id', '=', ticket)
+      .execute();
+    const at = Date.now() + 60 * 60_000;
+    const schedule = (body: Record<string, unknown>) =>
+      call('POST', '/api/ticket/scheduled', {
+        token: agent.token,
+        body: { ticket_id: ticket, message: 'Here is the copy.', send_at: at, ...body },
+      });
+    const before = await rowsCount();
+    const refused = await schedule({ email: { to: ['cara@example.net', 'not an address'], cc: [], subject: 'x' } });
+    expect([refused.status, refused.body.description]).toEqual([400, 'Please check the email address. not an address']);
+    const noOne = await schedule({ email: { to: [], cc: [], subject: 'x' } });
+    expect([noOne.status, noOne.body.description]).toEqual([400, SCHEDULED_STRINGS.noRecipient]);
+    const chat = await schedule({
+      ticket_id: await newTicket(),
+      email: { to: ['a@example.net'], cc: [], subject: '' },
+    });
+    expect([chat.status, chat.body.description]).toEqual([400, SCHEDULED_STRINGS.notEmail]);
+    expect(await rowsCount()).toBe(before);
+
+    const made = await schedule({
+      email: { to: ['cara@example.net', 'billing@example.net'], cc: ['boss@example.net'], subject: 'Your invoice' },
+    });
+    expect(made.status, made.text).toBe(200);
+    expect(made.body.data.email).toEqual({
+      to: ['cara@example.net', 'billing@example.net'],
+      cc: ['boss@example.net'],
+      subject: 'Your invoice',
+    });
+    // Without recipients: the ticket's customer and "Re: <title>".
+    const plain = await schedule({ message: 'Plain follow-up.' });
+    expect(plain.body.data.email).toBeNull();
+    const later = () => at + 1;
+    await sendScheduledMessages(db(), conversationRules(), pino({ level: 'silent' }), later).run(later());
+    const sent = await db()
+      .selectFrom('messages')
+      .select(['message', 'email_meta'])
+      .where('ticket_id', '=', ticket)
+      .where('type', '!=', 'system')
+      .orderBy('id')
+      .execute();
+    expect(sent.map((m) => [m.message, JSON.parse(m.email_meta ?? 'null')])).toEqual([
+      [
+        'Here is the copy.',
+        expect.objectContaining({
+          to: ['cara@example.net', 'billing@example.net'],
+          cc: ['boss@example.net'],
+          subject: 'Your invoice',
+        }),
+      ],
+      ['Plain follow-up.', expect.objectContaining({ to: ['cara@example.net'], cc: [], subject: 'Re: Invoice copy' })],
+    ]);
+  });
+
   it("SCHEDULED another account's scheduled messages and tickets are not found", async () => {
     const ticket = await newTicket();
     const made = await call('POST', '/api/ticket/scheduled', {

@@ -5,6 +5,7 @@ import {
   type RescheduleInput,
   SCHEDULE_MAX_AHEAD_MS,
   SCHEDULED_STRINGS,
+  type ScheduledEmail,
   type ScheduledMessage,
   type ScheduleInput,
 } from '@parley/contracts';
@@ -33,7 +34,19 @@ export const toScheduled = (r: Row): ScheduledMessage => ({
   state: r.state as ScheduledMessage['state'],
   error: r.error,
   messageId: r.message_row_id === null ? null : Number(r.message_row_id),
+  email: emailMeta(r.email_meta),
 });
+
+/** A stored `{to, cc, subject}`, or null (none given, or unreadable). */
+function emailMeta(json: string | null): ScheduledEmail | null {
+  if (json === null) return null;
+  try {
+    const v = JSON.parse(json) as ScheduledEmail;
+    return Array.isArray(v.to) && Array.isArray(v.cc) && typeof v.subject === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
 
 function checkTime(sendAt: number, now: number) {
   if (sendAt <= now) throw bad(SCHEDULED_STRINGS.inPast);
@@ -67,7 +80,8 @@ export async function scheduleMessage(
 ): Promise<ScheduledMessage> {
   checkTime(input.send_at, now);
   return runCommand(db, async (trx) => {
-    await schedulableTicket(trx, conversations, auth, input.ticket_id);
+    const t = await schedulableTicket(trx, conversations, auth, input.ticket_id);
+    if (input.email && !EMAIL_CHANNELS.has(t.channel)) throw bad(SCHEDULED_STRINGS.notEmail);
     const row = await trx
       .insertInto('scheduled_messages')
       .values({
@@ -83,6 +97,7 @@ export async function scheduleMessage(
         message_row_id: null,
         created_at: now,
         updated_at: now,
+        email_meta: input.email ? JSON.stringify(input.email) : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -199,6 +214,8 @@ export function sendScheduledMessages(db: DB, conversations: Conversations, log:
             if (!t) throw new Error(MESSAGE_STRINGS.ticketNotFound);
             const email = EMAIL_CHANNELS.has(t.channel);
             if (email && t.mailbox_id === null) throw new Error(SCHEDULED_STRINGS.noMailbox);
+            // The recipients and subject the agent wrote, else the ticket's customer and its title.
+            const meta = emailMeta(row.email_meta);
             const m = await postMessage(trx, conversations, {
               accountId,
               ticketId: Number(t.id),
@@ -210,7 +227,11 @@ export function sendScheduledMessages(db: DB, conversations: Conversations, log:
               channel: t.channel,
               ...(email
                 ? {
-                    email: { to: t.email ? [t.email] : [], cc: [], subject: `Re: ${t.title}` },
+                    email: {
+                      to: meta?.to ?? (t.email ? [t.email] : []),
+                      cc: meta?.cc ?? [],
+                      subject: meta?.subject || `Re: ${t.title}`,
+                    },
                     emailOut: true,
                   }
                 : {}),

@@ -1099,6 +1099,8 @@ export interface ScheduledMessagesTable {
   message_row_id: number | null;
   created_at: number;
   updated_at: number;
+  /** 0045: JSON {to, cc, subject} of a scheduled e-mail reply; null when none were given. */
+  email_meta: Generated<string | null>;
 }
 
 /** Migration 0043: a customer's latest single-use reply token on a connection (LINE), with its message's time. */

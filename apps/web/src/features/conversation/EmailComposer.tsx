@@ -18,12 +18,13 @@ import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { useMe } from '../../lib/session';
 import { toast } from '../../ui/toast';
 import { sendReply } from './api';
-import { replyFields } from './emailDraft';
+import { replyFields, scheduledEmail } from './emailDraft';
 import { missingKeyError } from './encryptionKey';
 import { addStored } from './live';
 import { asMessage } from './model';
 import { useConversationParts } from './parts';
 import { ReplyPreview } from './ReplyPreview';
+import { ScheduleButton, ScheduledList } from './ScheduleMessage';
 import { CONVERSATION_STRINGS as S } from './strings';
 
 interface Props {
@@ -142,6 +143,7 @@ export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: P
         onChange={(e) => setSubject(e.currentTarget.value)}
         data-testid="email-subject"
       />
+      <ScheduledList ticketId={ticketId} />
       {replyTo && <ReplyPreview replyTo={replyTo} onClear={onClearReply} />}
       {canned.picker}
       <Textarea
@@ -203,16 +205,29 @@ export function EmailComposer({ ticketId, me, replyTo, onClearReply, onSent }: P
             </Button>
           )}
         </FileButton>
-        <Button
-          size="sm"
-          leftSection={<IconMail size={16} />}
-          loading={percent !== null}
-          disabled={body.trim() === '' && files.length === 0}
-          onClick={() => void send()}
-          data-testid="email-send"
-        >
-          {S.sendEmail}
-        </Button>
+        <Group gap="xs" wrap="nowrap">
+          {/* Files cannot wait: a reply with files goes now. */}
+          <ScheduleButton
+            ticketId={ticketId}
+            text={body}
+            email={() => scheduledEmail({ to, cc, subject })}
+            disabled={files.length > 0 || percent !== null}
+            onScheduled={() => {
+              setBody('');
+              onClearReply();
+            }}
+          />
+          <Button
+            size="sm"
+            leftSection={<IconMail size={16} />}
+            loading={percent !== null}
+            disabled={body.trim() === '' && files.length === 0}
+            onClick={() => void send()}
+            data-testid="email-send"
+          >
+            {S.sendEmail}
+          </Button>
+        </Group>
       </Group>
     </Stack>
   );

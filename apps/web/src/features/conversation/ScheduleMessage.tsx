@@ -1,5 +1,10 @@
 import { ActionIcon, Button, Group, Paper, Popover, Stack, Text, TextInput } from '@mantine/core';
-import { SCHEDULED_STRINGS, type ScheduledAnswer, type ScheduledListAnswer } from '@parley/contracts';
+import {
+  SCHEDULED_STRINGS,
+  type ScheduledAnswer,
+  type ScheduledEmail,
+  type ScheduledListAnswer,
+} from '@parley/contracts';
 import { IconClock, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,11 +17,12 @@ import { CONVERSATION_STRINGS as S } from './strings';
 
 const scheduledApi = {
   list: (ticketId: number) => api<ScheduledListAnswer>('GET', `/api/ticket/scheduled/${ticketId}`),
-  add: (ticketId: number, message: string, sendAt: number) =>
+  add: (ticketId: number, message: string, sendAt: number, email?: ScheduledEmail) =>
     api<ScheduledAnswer>('POST', '/api/ticket/scheduled', {
       ticket_id: ticketId,
       message,
       send_at: sendAt,
+      ...(email ? { email } : {}),
     }),
   cancel: (id: number) => api('DELETE', `/api/ticket/scheduled/${id}`),
 };
@@ -36,10 +42,15 @@ export function ScheduleButton({
   ticketId,
   text,
   onScheduled,
+  email,
+  disabled = false,
 }: {
   ticketId: number;
   text: string;
   onScheduled(): void;
+  /** An e-mail reply's recipients and subject as written, or why they cannot go (a bad address). */
+  email?: () => { error: string } | { email: ScheduledEmail };
+  disabled?: boolean;
 }) {
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -49,10 +60,12 @@ export function ScheduleButton({
   const schedule = async () => {
     const sendAt = fromLocalInput(when);
     if (sendAt === null) return setError(SCHEDULED_STRINGS.inPast);
+    const mail = email?.();
+    if (mail && 'error' in mail) return setError(mail.error);
     setBusy(true);
     setError(null);
     try {
-      await scheduledApi.add(ticketId, text.trim(), sendAt);
+      await scheduledApi.add(ticketId, text.trim(), sendAt, mail?.email);
       setOpen(false);
       toast({ message: SCHEDULED_STRINGS.scheduledFor(formatDateTime(sendAt)) });
       onScheduled();
@@ -70,7 +83,7 @@ export function ScheduleButton({
           variant="default"
           size="lg"
           aria-label={S.schedule}
-          disabled={text.trim() === ''}
+          disabled={disabled || text.trim() === ''}
           onClick={() => setOpen((o) => !o)}
           data-testid="schedule-open"
         >

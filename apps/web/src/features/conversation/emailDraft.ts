@@ -1,4 +1,10 @@
-import { firstBadEmail, MESSAGE_STRINGS } from '@parley/contracts';
+import {
+  firstBadEmail,
+  isEmailAddress,
+  MESSAGE_STRINGS,
+  SCHEDULED_STRINGS,
+  type ScheduledEmail,
+} from '@parley/contracts';
 
 /**
  * The e-mail reply as the composer holds it (MSG-26, design): "To" lists addresses separated by commas or
@@ -55,4 +61,19 @@ export function replyFields(d: EmailDraft): { error: string } | { fields: Record
       ...(d.replyId ? { reply_id: String(d.replyId) } : {}),
     },
   };
+}
+
+/**
+ * The recipients and subject of an e-mail reply scheduled for later, checked as a reply now is (MSG-28):
+ * the first bad address is the error.
+ */
+export function scheduledEmail(
+  d: Pick<EmailDraft, 'to' | 'cc' | 'subject'>,
+): { error: string } | { email: ScheduledEmail } {
+  const to = splitAddresses(d.to);
+  const cc = splitAddresses(d.cc);
+  const bad = [...to, ...cc].find((a) => !isEmailAddress(a));
+  if (bad !== undefined) return { error: MESSAGE_STRINGS.badEmail(bad) };
+  if (to.length === 0) return { error: SCHEDULED_STRINGS.noRecipient };
+  return { email: { to, cc, subject: d.subject.trim() } };
 }
