@@ -402,6 +402,14 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
       expect((await post(path, update, { 'x-telegram-bot-api-secret-token': hook.secret_token })).status).toBe(200);
     const t = await waitFor(() => ticketOfPeer(String(chat)), 'the ticket');
     expect(t.channel).toBe('TELEGRAM');
+    // Tom is a contact known by his Telegram chat id.
+    const known = await db()
+      .selectFrom('contact_identifiers')
+      .select('contact_id')
+      .where('kind', '=', 'telegram')
+      .where('value', '=', String(chat))
+      .executeTakeFirst();
+    expect(known && Number(known.contact_id)).toBe(Number(t.contact_id));
     const r = await reply(Number(t.id), 'Hello Tom');
     const out = await waitFor(() => tg.sent.find((x) => x.body?.chat_id === String(chat)), 'sendMessage');
     expect(out.body).toEqual({ chat_id: String(chat), text: 'Hello Tom' });

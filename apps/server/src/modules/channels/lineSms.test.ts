@@ -268,6 +268,15 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     const t = await waitFor(() => ticketOfPeer(user), 'the ticket');
     expect(t).toMatchObject({ channel: 'LINE_DM', name: 'Mika Tanaka', title: 'Where is my parcel?' });
+    // The customer is a contact known by their LINE user id, proved by LINE itself.
+    const id = await db()
+      .selectFrom('contact_identifiers')
+      .select(['contact_id', 'verified'])
+      .where('kind', '=', 'line')
+      .where('value', '=', user)
+      .executeTakeFirst();
+    expect(id && Number(id.contact_id)).toBe(Number(t.contact_id));
+    expect(Number(id?.verified)).toBe(1);
     await allHandled();
     expect((await messagesOf(Number(t.id))).map((m) => [m.message, m.sender, m.sender_name])).toEqual([
       ['Where is my parcel?', 'visitor', 'Mika Tanaka'],

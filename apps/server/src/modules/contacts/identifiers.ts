@@ -34,6 +34,23 @@ const PROVEN_BY: Partial<Record<string, IdentifierKind>> = {
   CALL: 'phone',
   SMS: 'phone',
   WHATSAPP: 'whatsapp',
+  TELEGRAM: 'telegram',
+  LINE_DM: 'line',
+  FB_PM: 'messenger',
+  IG_PM: 'instagram',
+  TW_DM: 'x',
+};
+
+/**
+ * The identifier kind of the customer's id at a messaging provider (the ticket's `channel_peer`): a Telegram
+ * chat id, a LINE user id, a Messenger page-scoped id. WhatsApp and SMS peers are phone numbers, read as such.
+ */
+export const PEER_KIND: Partial<Record<string, IdentifierKind>> = {
+  TELEGRAM: 'telegram',
+  LINE_DM: 'line',
+  FB_PM: 'messenger',
+  IG_PM: 'instagram',
+  TW_DM: 'x',
 };
 
 /** Whether a conversation on `channel` proves its address of this kind. */

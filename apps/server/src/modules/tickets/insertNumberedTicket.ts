@@ -37,7 +37,13 @@ export async function insertNumberedTicket(
       : await linkConversation(
           trx,
           accountId,
-          { channel: row.channel, name: row.name ?? '', email: row.email ?? '', phone: row.phone ?? '' },
+          {
+            channel: row.channel,
+            name: row.name ?? '',
+            email: row.email ?? '',
+            phone: row.phone ?? '',
+            peer: row.channel_peer ?? '',
+          },
           at,
         );
   const inserted = await trx

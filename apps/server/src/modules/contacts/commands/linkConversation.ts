@@ -1,7 +1,7 @@
 import { type IdentifierKind, WORKSPACE_CHANNEL } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { Trx } from '../../../platform/outbox/index.js';
-import { canonicalIdentifier, provedBy } from '../identifiers.js';
+import { canonicalIdentifier, PEER_KIND, provedBy } from '../identifiers.js';
 
 export interface Address {
   kind: IdentifierKind;
@@ -10,12 +10,14 @@ export interface Address {
 }
 
 /** The addresses a new conversation carries, canonical; one it cannot read is left out. */
-export function conversationAddresses(t: { channel: string; email: string; phone: string }): Address[] {
+export function conversationAddresses(t: { channel: string; email: string; phone: string; peer?: string }): Address[] {
   const out: Address[] = [];
   const phoneKind: IdentifierKind = t.channel === 'WHATSAPP' ? 'whatsapp' : 'phone';
+  const peerKind = PEER_KIND[t.channel];
   for (const [kind, raw] of [
     ['email', t.email],
     [phoneKind, t.phone],
+    ...(peerKind && t.peer ? ([[peerKind, t.peer]] as const) : []),
   ] as const) {
     if (!raw.trim()) continue;
     const c = canonicalIdentifier(kind, raw);
@@ -35,7 +37,7 @@ export function conversationAddresses(t: { channel: string; email: string; phone
 export async function linkConversation(
   trx: Trx,
   accountId: number,
-  t: { channel: string; name: string; email: string; phone: string },
+  t: { channel: string; name: string; email: string; phone: string; peer?: string },
   at: number,
 ): Promise<number | null> {
   if (t.channel === WORKSPACE_CHANNEL) return null;
