@@ -421,6 +421,32 @@ describe('messaging channels in Chromium', () => {
     expect(await reply.getByTestId('message-delivery-retry').count()).toBe(0);
   });
 
+  it("CHANNEL Settings lists the failed deliveries with the provider's words; Retry there sends it and it leaves the list", async () => {
+    const peer = `1212556${String(Date.now()).slice(-4)}`;
+    await webhook(waText(peer, 'Lee Park', 'Is my order coming?'));
+    const ticketId = await ticketOf(peer);
+    const { page } = await open('amy', `/ticket/${ticketId}`);
+    await page.getByTestId('conversation-pane').waitFor();
+    await waitConnected(page);
+    wa.script.next.push({ status: 400, body: { error: { message: REFUSAL, type: 'OAuthException', code: 131030 } } });
+    const text = 'Your order left today.';
+    await page.getByTestId('composer-input').fill(text);
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(() => stateOf(page, text), { timeout: 15_000 }).toBe('failed');
+
+    const admin = await open('ann', '/settings/channels');
+    const row = admin.page.getByTestId('failed-delivery').filter({ hasText: text });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`(#131030) ${REFUSAL}`);
+    expect(await row.textContent()).toContain('Whatsapp');
+    expect(await axe(admin.page, '[data-testid="failed-deliveries"]')).toEqual([]);
+    await screenshot(admin.page, 'channels-failed-deliveries-1440-light');
+    await row.getByRole('button', { name: 'Retry' }).click();
+    // Sent this time: it leaves the list live, and the agent's conversation shows it sent.
+    await admin.page.getByTestId('failed-delivery').filter({ hasText: text }).waitFor({ state: 'detached' });
+    await expect.poll(() => stateOf(page, text), { timeout: 15_000 }).toBe('sent');
+  });
+
   it('WHATSAPP a customer who wrote 25 hours ago: the composer gives way to the window words and a template form; a template goes; a new message opens the window again', async () => {
     const peer = `1303555${String(Date.now()).slice(-4)}`;
     await webhook(waText(peer, 'Olga Old', 'Is anyone there?'));

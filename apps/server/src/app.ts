@@ -43,6 +43,7 @@ import { labelRoutes } from './modules/labels/index.js';
 import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
 import {
   Conversations,
+  deliveriesRoutes,
   httpTranslator,
   messageRoutes,
   messageSocket,
@@ -210,6 +211,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     mailer,
     translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : null,
   });
+  deliveriesRoutes(app, { db });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
   notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey, pushAllowedHosts: config.PUSH_ALLOWED_HOSTS });
   profileRoutes(app, { db });

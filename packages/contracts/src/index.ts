@@ -7,6 +7,7 @@ export * from './cases.js';
 export * from './channels.js';
 export * from './constants.js';
 export * from './contacts.js';
+export * from './deliveries.js';
 export * from './departments.js';
 export * from './email.js';
 export * from './emotion.js';

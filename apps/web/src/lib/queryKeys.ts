@@ -106,6 +106,8 @@ export const channelKeys = {
   list: ['channels', 'list'] as const,
   /** Whether WhatsApp's 24-hour window of a ticket is open. */
   window: (ticketId: number) => ['channels', 'window', ticketId] as const,
+  /** Settings -> Channels: the replies that could not be sent, pages back by message id. */
+  failed: ['channels', 'failed'] as const,
 };
 
 export const settingsKeys = {

@@ -302,9 +302,24 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
       state: 'failed',
       error: '(#131030) Recipient phone number not in allowed list',
     });
+    // The admins' failed-deliveries list shows it with the provider's words; agents may not read the list.
+    const failed = await call('GET', '/api/deliveries/failed', { token: admin.token });
+    expect(failed.status, failed.text).toBe(200);
+    expect(failed.body.data.find((d: { id: number }) => d.id === id)).toMatchObject({
+      ticketId: Number(t.id),
+      kind: 'channel',
+      channel: 'WHATSAPP',
+      text: 'First try',
+      error: '(#131030) Recipient phone number not in allowed list',
+    });
+    expect((await call('GET', '/api/deliveries/failed', { token: agent.token })).status).toBe(403);
+    expect((await call('GET', '/api/deliveries/failed?before=x', { token: admin.token })).status).toBe(400);
     const again = await call('POST', '/api/channels/message/retry', { token: agent.token, body: { id } });
     expect(again.body.data).toMatchObject({ state: 'sending' });
     await waitFor(async () => (await deliveryOf(id)) === 'sent', 'sent after retry');
+    // Sent: it leaves the list.
+    const after = await call('GET', '/api/deliveries/failed', { token: admin.token });
+    expect(after.body.data.some((d: { id: number }) => d.id === id)).toBe(false);
     expect((await call('POST', '/api/channels/message/retry', { token: agent.token, body: { id } })).status).toBe(409);
     // A 500 is worth trying again: the relay does, and the reply goes.
     wa.script.next.push({ status: 500, body: { error: { message: 'Service temporarily unavailable', code: 2 } } });

@@ -4,6 +4,8 @@
 export { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
 /** The one write path of a message (any module, inside its transaction), and an agent's idempotent send. */
 export { isAgentAnswer, type PostMessage, postMessage, sendMessage } from './commands/postMessage.js';
+/** The failed-deliveries list of Settings. */
+export { deliveriesRoutes } from './deliveries.routes.js';
 /** E-mail replies: the ticket's mailbox they leave from, and the plain-text part of an HTML body. */
 export { htmlToText, mailboxOf } from './emailReply.js';
 /** Read side: history chunks, hydration with notes/reactions/replies, the caller's flags. */

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { TwoFactorCard } from '../../features/auth/TwoFactorCard';
 import { ChannelsCard } from '../../features/channels/ChannelsCard';
+import { FailedDeliveriesCard } from '../../features/channels/FailedDeliveriesCard';
 import { DepartmentsCard } from '../../features/departments/DepartmentsCard';
 import { MailboxesCard } from '../../features/email/MailboxesCard';
 import { LabelsCard } from '../../features/labels/LabelsCard';
@@ -59,7 +60,12 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     macros: <MacrosCard />,
     sla: <SlaSettings />,
     mailboxes: <MailboxesCard />,
-    channels: <ChannelsCard />,
+    channels: (
+      <Stack>
+        <ChannelsCard />
+        <FailedDeliveriesCard />
+      </Stack>
+    ),
   };
   const sections = Object.values(SETTINGS_SECTIONS).filter((s) => (admin || !s.admin) && s.key in panels);
   if (!sections.some((s) => s.key === tab)) return <Navigate to="/settings/security" replace />;
