@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiJson, PASSWORD, type RunningServer, screenshot, signInAs, startDemo } from './support.js';
@@ -12,9 +14,19 @@ describe('omnichannel report in Chromium', () => {
   let browser: Browser;
   let password: string;
   const contexts: BrowserContext[] = [];
+  // A loopback stand-in of an analytics page (ANALYTICS_URL): it shows the query it was opened with.
+  const analytics = http.createServer((req, res) => {
+    const q = new URL(req.url ?? '/', 'http://x').searchParams;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      `<!doctype html><title>Analytics</title><p id="feature">${q.get('feature')}</p><p id="dark">${q.get('dark')}</p><p id="token">${q.get('token')}</p>`,
+    );
+  });
 
   beforeAll(async () => {
-    ({ server, browser, password } = await startDemo({ tickets: 300 }));
+    await new Promise<void>((r) => analytics.listen(0, '127.0.0.1', r));
+    const analyticsUrl = `http://127.0.0.1:${(analytics.address() as AddressInfo).port}/embed`;
+    ({ server, browser, password } = await startDemo({ tickets: 300, env: { ANALYTICS_URL: analyticsUrl } }));
     const admin = (await apiJson(`${server.url}/api/auth2`, 'POST', { client: 'demo-admin', password })).token;
     await apiJson(
       `${server.url}/api/users`,
@@ -27,6 +39,7 @@ describe('omnichannel report in Chromium', () => {
     for (const c of contexts) await c.close();
     await browser?.close();
     await server?.stop();
+    analytics.close();
   });
 
   const as = async (username: string, viewport: { width: number; height: number }, scheme: 'light' | 'dark') => {
@@ -67,6 +80,16 @@ describe('omnichannel report in Chromium', () => {
     );
     expect(total).toBe(conversations);
     expect(await page.getByTestId('report-agents').textContent()).toMatch(/Agent|Unassigned/);
+    // REPORT-25: the analytics page in its frame, opened with the feature, the light flag and a token that reads
+    // the report's export.
+    const frame = page.frameLocator('[data-testid="report-analytics"] iframe');
+    expect(await frame.locator('#feature').textContent()).toBe('omnichannel');
+    expect(await frame.locator('#dark').textContent()).toBe('0');
+    const token = (await frame.locator('#token').textContent()) ?? '';
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await fetch(`${server.url}/api/report/export/${token}/${today}/${today}/60/intervals.csv`)).status).toBe(
+      200,
+    );
     await screenshot(page, 'omnichannel-1440-light');
 
     // Hourly over seven days is 168 bars' slots; a day step draws seven.
@@ -100,6 +123,7 @@ describe('omnichannel report in Chromium', () => {
     await dark.goto(`${server.url}/report/omnichannel`);
     await barsDrawn(dark);
     await dark.getByTestId('report-aux').waitFor();
+    expect(await dark.frameLocator('[data-testid="report-analytics"] iframe').locator('#dark').textContent()).toBe('1');
     await screenshot(dark, 'omnichannel-1440-dark');
 
     const phone = await as('sue', { width: 390, height: 844 }, 'dark');

@@ -230,7 +230,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     publicUrl: config.PUBLIC_URL,
     hostVariants: config.HOST_VARIANTS,
   });
-  reportRoutes(app, { db, now: opts.clock ?? Date.now });
+  reportRoutes(app, { db, now: opts.clock ?? Date.now, analyticsUrl: config.ANALYTICS_URL });
   dashboardRoutes(app, { db, now: opts.clock ?? Date.now });
   supervisoryRoutes(app, { db, now: opts.clock ?? Date.now });
   const stripe =
@@ -305,7 +305,12 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     takeWebhook: webhookCommitter(db),
   };
   channelRoutes(app, { ...channelDeps, publicUrl: config.PUBLIC_URL, telegramApiUrl: config.TELEGRAM_API_URL });
-  servicesRoutes(app, { translate: !!config.TRANSLATE_URL, aiHints: !!config.AI_HINTS_URL, mail: !!config.SMTP_URL });
+  servicesRoutes(app, {
+    translate: !!config.TRANSLATE_URL,
+    aiHints: !!config.AI_HINTS_URL,
+    mail: !!config.SMTP_URL,
+    analytics: !!config.ANALYTICS_URL,
+  });
   await app.ready();
 
   const realtime = await createRealtime({

@@ -389,3 +389,19 @@ export const PublicDashboardAnswer = z.object({
   days: z.record(z.string(), z.record(z.string(), IntervalCounts)),
 });
 export type PublicDashboardAnswer = z.infer<typeof PublicDashboardAnswer>;
+
+/**
+ * REPORT-25, REPORT-26 (design): the analytics page framed on the omnichannel report. Its address is
+ * ANALYTICS_URL with `token` (a 10-minute secret that also opens the report's export links, so the page can
+ * read the figures), `feature` (which report it is about) and `dark` (1 or 0, the viewer's colour scheme).
+ */
+export const ANALYTICS_FEATURES = ['omnichannel', 'csat', 'aux'] as const;
+export const AnalyticsInput = z.object({
+  feature: z.enum(ANALYTICS_FEATURES, { message: 'The feature is omnichannel, csat or aux.' }),
+  dark: z.boolean().default(false),
+});
+export const AnalyticsAnswer = z.object({ result: z.literal('success'), url: z.string(), expiresAt: z.number() });
+export const ANALYTICS_STRINGS = {
+  title: 'Analytics',
+  notConfigured: 'No analytics page is set up on this installation (ANALYTICS_URL).',
+} as const;

@@ -10,6 +10,8 @@ export const ServicesAnswer = z.object({
   translate: z.boolean(),
   ai_hints: z.boolean(),
   mail: z.boolean(),
+  /** REPORT-25: an analytics page to frame on the omnichannel report (ANALYTICS_URL). */
+  analytics: z.boolean(),
 });
 export type ServicesAnswer = z.infer<typeof ServicesAnswer>;
 

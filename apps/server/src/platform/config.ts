@@ -135,6 +135,7 @@ export const ConfigSchema = z.object({
   TRANSLATE_API_KEY: z.string().max(500).optional(),
   /** AI-01, AI-06: an HTTP service giving agents hints on customers' messages; unset: "not configured". */
   AI_HINTS_URL: url(['http:', 'https:']),
+  ANALYTICS_URL: url(['http:', 'https:']),
   AI_HINTS_API_KEY: z.string().max(500).optional(),
   /** CALL-14: the installation's call server, SIP over WebSocket (`wss://sip.example.com:8089/ws`). */
   SIP_WS_URL: url(['ws:', 'wss:']),

@@ -144,6 +144,8 @@ export const reportKeys = {
   summary: <F extends object>(f: F) => ['reports', 'summary', f] as const,
   /** One part of the omnichannel report (interval, aux, csat, performance) over one range (and step). */
   omni: <F extends object>(part: string, f: F) => ['reports', 'omni', part, f] as const,
+  /** The analytics frame's address for one feature and scheme (it carries a short-lived token). */
+  analytics: (feature: string, dark: boolean) => ['reports', 'analytics', feature, dark] as const,
   /** The account's public dashboard links. */
   dashboards: ['reports', 'dashboards'] as const,
   /** A public dashboard's figures by its link's secret. */

@@ -1,4 +1,5 @@
 import {
+  ANALYTICS_STRINGS,
   type AuxAnswer,
   type CsatAnswer,
   DASHBOARD_STRINGS,
@@ -540,6 +541,13 @@ describe.each(dialects)('omnichannel report (%s)', (dialect) => {
     expect(Number(f.resolution_ms)).toBe(3 * HOUR);
     expect(await backfillTicketFacts(db(), { accountId: b.accountId })).toBe(0);
   });
+  it('REPORT-25 without ANALYTICS_URL no frame is offered, and asking anyway answers "not configured" once', async () => {
+    expect((await call('GET', '/api/services', { token: a.token })).body.analytics).toBe(false);
+    const r = await call('POST', '/api/report/analytics', { token: a.token, body: { feature: 'omnichannel' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'not_configured', description: ANALYTICS_STRINGS.notConfigured });
+  });
+
   it('SHELL-07 SHELL-08 a public dashboard link shows the last 7 days in aggregate; removing it revokes it', async () => {
     await fact(a.accountId, {
       channel: 'WHATSAPP',
@@ -601,5 +609,47 @@ describe.each(dialects)('omnichannel report (%s)', (dialect) => {
     const over = await call('POST', '/api/report/dashboards', { token: a.token, body: { name: 'one more' } });
     expect(over.status).toBe(409);
     expect(over.body.description).toBe(DASHBOARD_STRINGS.tooMany);
+  });
+});
+
+describe.each(dialects)('analytics frame (%s)', (dialect) => {
+  let s: Server;
+  let call: Call;
+  let a: SignedUp;
+  beforeAll(async () => {
+    s = await startTestServer(dialect, { ANALYTICS_URL: 'https://analytics.example.test/embed?site=acme' });
+    call = apiClient(s.url);
+    a = await signUpVia(call);
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('REPORT-25 REPORT-26 the frame address carries a token, the feature and the dark flag; the token reads the export', async () => {
+    expect((await call('GET', '/api/services', { token: a.token })).body.analytics).toBe(true);
+    const r = await call('POST', '/api/report/analytics', {
+      token: a.token,
+      body: { feature: 'omnichannel', dark: true },
+    });
+    expect(r.status, r.text).toBe(200);
+    const url = new URL(r.body.url);
+    expect(`${url.origin}${url.pathname}`).toBe('https://analytics.example.test/embed');
+    expect(url.searchParams.get('site')).toBe('acme');
+    expect(url.searchParams.get('feature')).toBe('omnichannel');
+    expect(url.searchParams.get('dark')).toBe('1');
+    const token = url.searchParams.get('token')!;
+    expect(token.length).toBeGreaterThanOrEqual(40);
+    // The analytics page reads the figures through the export link with it.
+    const today = new Date().toISOString().slice(0, 10);
+    const csv = await fetch(`${s.url}/api/report/export/${token}/${today}/${today}/60/intervals.csv`);
+    expect(csv.status).toBe(200);
+    const light = await call('POST', '/api/report/analytics', { token: a.token, body: { feature: 'csat' } });
+    expect(new URL(light.body.url).searchParams.get('dark')).toBe('0');
+    const bad = await call('POST', '/api/report/analytics', { token: a.token, body: { feature: 'everything' } });
+    expect(bad.status).toBe(400);
+    const agent = await addUserVia(call, a.token, { username: `agent-${uniq()}`, type: 'agent' });
+    expect((await call('POST', '/api/report/analytics', { token: agent.token, body: { feature: 'aux' } })).status).toBe(
+      403,
+    );
   });
 });

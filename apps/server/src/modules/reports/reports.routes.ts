@@ -1,4 +1,7 @@
 import {
+  ANALYTICS_STRINGS,
+  AnalyticsAnswer,
+  AnalyticsInput,
   AuxAnswer,
   CsatAnswer,
   ExportLinkAnswer,
@@ -6,6 +9,7 @@ import {
   ExportQuery,
   IntervalAnswer,
   IntervalQuery,
+  NotConfiguredAnswer,
   OMNI_STRINGS,
   PerformanceAnswer,
   REPORT_EXPORT_TTL_MS,
@@ -16,6 +20,7 @@ import {
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import { hashToken, newToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
@@ -53,7 +58,7 @@ async function exportReader(db: DB, token: string, now: number): Promise<{ accou
  * REPORT-11: the ticket summary, one page of 30 tickets (REPORT-12) of the caller's account. REPORT-15,
  * REPORT-17, REPORT-19 and our performance report: the omnichannel report's parts, read from the facts.
  */
-export function reportRoutes(app: FastifyInstance, deps: { db: DB; now?: () => number }): void {
+export function reportRoutes(app: FastifyInstance, deps: { db: DB; now?: () => number; analyticsUrl?: string }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const now = () => (deps.now ?? Date.now)();
   r.get(
@@ -64,6 +69,40 @@ export function reportRoutes(app: FastifyInstance, deps: { db: DB; now?: () => n
       return intervalReport(deps.db, { accountId: req.auth!.accountId }, req.query, now());
     },
   );
+  /** A 10-minute secret of a reader of reports, kept as its SHA-256: it opens the export links. */
+  const exportSecret = async (auth: AuthContext, at: number) => {
+    const token = newToken();
+    await deps.db.deleteFrom('report_export_tokens').where('expires_at', '<=', at).execute();
+    await deps.db
+      .insertInto('report_export_tokens')
+      .values({
+        account_id: auth.accountId,
+        user_id: auth.userId,
+        token_hash: hashToken(token),
+        expires_at: at + REPORT_EXPORT_TTL_MS,
+      })
+      .execute();
+    return { token, expiresAt: at + REPORT_EXPORT_TTL_MS };
+  };
+  // REPORT-25: the analytics page's address, only where ANALYTICS_URL is set (else "not configured", once).
+  r.post(
+    '/api/report/analytics',
+    {
+      config: { auth: 'user' },
+      schema: { body: AnalyticsInput, response: { 200: z.union([AnalyticsAnswer, NotConfiguredAnswer]) } },
+    },
+    async (req) => {
+      await assertViewReport(deps.db, req.auth!);
+      if (!deps.analyticsUrl)
+        return { result: 'not_configured' as const, description: ANALYTICS_STRINGS.notConfigured };
+      const { token, expiresAt } = await exportSecret(req.auth!, now());
+      const url = new URL(deps.analyticsUrl);
+      url.searchParams.set('token', token);
+      url.searchParams.set('feature', req.body.feature);
+      url.searchParams.set('dark', req.body.dark ? '1' : '0');
+      return { result: 'success' as const, url: url.toString(), expiresAt };
+    },
+  );
   // REPORT-23: the export link carries a short-lived secret instead of the session (a link is copied, kept
   // in a browser's history and a download manager): made here by a signed-in reader, good for 10 minutes.
   r.post(
@@ -71,19 +110,7 @@ export function reportRoutes(app: FastifyInstance, deps: { db: DB; now?: () => n
     { config: { auth: 'user' }, schema: { response: { 200: ExportLinkAnswer } } },
     async (req) => {
       await assertViewReport(deps.db, req.auth!);
-      const token = newToken();
-      const at = now();
-      await deps.db.deleteFrom('report_export_tokens').where('expires_at', '<=', at).execute();
-      await deps.db
-        .insertInto('report_export_tokens')
-        .values({
-          account_id: req.auth!.accountId,
-          user_id: req.auth!.userId,
-          token_hash: hashToken(token),
-          expires_at: at + REPORT_EXPORT_TTL_MS,
-        })
-        .execute();
-      return { result: 'success' as const, token, expiresAt: at + REPORT_EXPORT_TTL_MS };
+      return { result: 'success' as const, ...(await exportSecret(req.auth!, now())) };
     },
   );
   r.get(

@@ -7,6 +7,7 @@ export interface Services {
   translate: boolean;
   aiHints: boolean;
   mail: boolean;
+  analytics: boolean;
 }
 
 /** `GET /api/services`: what the web app may offer (Translate, AI hints, sending mail). */
@@ -18,5 +19,6 @@ export function servicesRoutes(app: FastifyInstance, services: Services): void {
       translate: services.translate,
       ai_hints: services.aiHints,
       mail: services.mail,
+      analytics: services.analytics,
     }));
 }

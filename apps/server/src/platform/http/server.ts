@@ -79,6 +79,9 @@ export const CSP = [
 ].join('; ');
 /** The same policy for a `frameable` route: any site may frame it. */
 export const FRAMEABLE_CSP = CSP.replace("frame-ancestors 'self'", 'frame-ancestors *');
+/** A policy whose pages may also frame `origins` (the analytics page of ANALYTICS_URL, REPORT-25). */
+export const framing = (csp: string, origins: string[]) =>
+  origins.length ? csp.replace("frame-src 'self'", `frame-src 'self' ${origins.join(' ')}`) : csp;
 
 /** HSTS over https: a year, this host only (sibling hosts may not serve https). */
 export const HSTS = 'max-age=31536000';
@@ -127,10 +130,13 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
   // sanitizer missed it). Styles may be inline (the UI library sets style attributes).
   // Framing: our own pages only (CSP frame-ancestors, and X-Frame-Options for browsers without it), but
   // any site for a `frameable` route. Referrer-Policy: other sites learn the origin, never a page's path.
+  const framed = config.ANALYTICS_URL ? [new URL(config.ANALYTICS_URL).origin] : [];
+  const csp = framing(CSP, framed);
+  const frameableCsp = framing(FRAMEABLE_CSP, framed);
   app.addHook('onSend', async (req, reply) => {
     const frameable = req.routeOptions.config?.frameable === true;
     if (!reply.hasHeader('content-security-policy'))
-      reply.header('content-security-policy', frameable ? FRAMEABLE_CSP : CSP);
+      reply.header('content-security-policy', frameable ? frameableCsp : csp);
     if (!frameable) reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');

@@ -19,6 +19,7 @@ import { formatDuration } from '../../lib/dates';
 import { reportKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
+import { AnalyticsFrame } from './AnalyticsFrame';
 import { type ReportDays, reportsApi } from './api';
 import { average, Figure, GROUP_COLORS, PerformanceTable, percent, ReceivedChart } from './parts';
 import { ReportRangeInputs, useReportRange } from './ReportRange';
@@ -206,6 +207,7 @@ export function OmnichannelScreen() {
           )}
         </Paper>
       </SimpleGrid>
+      <AnalyticsFrame feature="omnichannel" />
     </Stack>
   );
 }
