@@ -76,7 +76,13 @@ describe.each(dialects)('AI hints (%s)', (dialect) => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ result: 'not_configured', description: AI_STRINGS.notConfigured });
     const services = await call('GET', '/api/services', { token: agent.token });
-    expect(services.body).toEqual({ result: 'success', translate: false, ai_hints: false, mail: false, analytics: false });
+    expect(services.body).toEqual({
+      result: 'success',
+      translate: false,
+      ai_hints: false,
+      mail: false,
+      analytics: false,
+    });
     expect((await call('GET', '/api/services', { token: undefined })).status).toBe(401);
     const configured = await apiClient(on.url)('GET', '/api/services', {
       token: (await chatOn(on, apiClient(on.url))).agent.token,
