@@ -260,15 +260,19 @@ export async function backfillTicketFacts(db: DB, opts: { accountId?: number; no
     if (opts.accountId !== undefined) q = q.where('tickets.account_id', '=', opts.accountId);
     const page = await q.execute();
     if (page.length === 0) return written;
+    // Read first, then write the page in a transaction that starts with its first insert: on SQLite a
+    // transaction that read before writing fails at once (not after the busy wait) when the running server
+    // wrote in between.
+    const rows: { accountId: number; t: TicketNow; f: Facts }[] = [];
+    for (const r of page) {
+      const accountId = Number(r.account_id);
+      const t = await ticketNow(db, accountId, Number(r.id));
+      if (t) rows.push({ accountId, t, f: await factsFromHistory(db, accountId, t) });
+    }
     await db.transaction().execute(async (trx) => {
-      for (const r of page) {
-        const accountId = Number(r.account_id);
-        const t = await ticketNow(trx, accountId, Number(r.id));
-        if (!t) continue;
-        await insertFacts(trx, accountId, t, await factsFromHistory(trx, accountId, t), opts.now ?? Date.now());
-        written++;
-      }
+      for (const { accountId, t, f } of rows) await insertFacts(trx, accountId, t, f, opts.now ?? Date.now());
     });
+    written += rows.length;
     after = Number(page[page.length - 1]!.id);
   }
 }
