@@ -62,7 +62,7 @@ describe('global search in Chromium', () => {
   it('SEARCH-01 SEARCH-02 SEARCH-03 Ctrl+K opens the search, typing finds a message, a hit opens its conversation', async () => {
     const page = await admin({ width: 1440, height: 900 }, 'light');
     await page.keyboard.press('Control+K');
-    // The chip Ticket inserts number: (DECISIONS 11); Clear resets the box to the chips.
+    // The chip Ticket inserts number:; Clear resets the box to the chips.
     await page.getByRole('dialog', { name: 'Search' }).waitFor();
     await page.getByTestId('search-chips').getByText('Ticket', { exact: true }).click();
     expect(await page.getByTestId('search-input').inputValue()).toBe('number:');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLANS } from './constants.js';
 
-/** PAY: user-visible strings, copied from the spec as written (DECISIONS 18). */
+/** PAY: user-visible strings, copied from the spec as written, typos included. */
 export const PAY_STRINGS = {
   /** PAY-28: a payment that could not be created; the server's description follows. */
   createFailed: 'Payment failed.',
@@ -32,7 +32,7 @@ export const PAY_ERRORS = {
   settled: 'This payment is already complete.',
 } as const;
 
-/** PLAN-07: plan numbers to names (DECISIONS 5). */
+/** PLAN-07: plan numbers to names. */
 export const PLAN_NAMES: Record<number, string> = {
   [PLANS.trial]: 'Trial',
   [PLANS.starter]: 'Starter',

@@ -184,7 +184,7 @@ export function reportGroupOf(channel: string): ReportGroup | null {
 }
 
 /**
- * REPORT-13, REPORT-14 (DECISIONS 19): the interval report's steps, sent as minutes: 15 and 30 minutes, 1 hour
+ * REPORT-13, REPORT-14: the interval report's steps, sent as minutes: 15 and 30 minutes, 1 hour
  * (60) and a day (1440, shown "Day").
  */
 export const REPORT_INTERVALS = [15, 30, 60, 1440] as const;

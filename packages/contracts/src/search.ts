@@ -7,7 +7,7 @@ export const SEARCH_MAX_LENGTH = 200;
 /** Words of one search parameter that are used; the rest are ignored (a query stays cheap whatever is typed). */
 export const SEARCH_MAX_WORDS = 8;
 
-/** SEARCH-01, DECISIONS 11: the chips and the key each inserts (Ticket inserts `number:`). */
+/** SEARCH-01: the chips and the key each inserts (Ticket inserts `number:`, the key a ticket is found by). */
 export const SEARCH_CHIPS = [
   { label: 'Contact', key: 'contact' },
   { label: 'From', key: 'from' },

@@ -41,9 +41,9 @@ export function staffConversations(): Record<string, ConversationRule> {
 export const staffOf = (messageRooms: string[]): string[] => messageRooms.filter((r) => !r.startsWith('visitor:'));
 
 /**
- * Who receives a conversation's events and who may read it, decided once per channel (STYLE: one place per
- * audience). Each server instance builds its own from the rules the modules export (app.ts), so nothing is
- * registered by importing a module. A channel without a rule is heard by nobody and read by nobody: a new
+ * Who receives a conversation's events and who may read it, decided once per channel, in one place. Each
+ * server instance builds its own from the rules the modules export (app.ts), so nothing is registered by
+ * importing a module. A channel without a rule is heard by nobody and read by nobody: a new
  * channel must say who it is for.
  */
 export class Conversations {

@@ -172,7 +172,7 @@ export function SearchModal() {
           data-testid="search-input"
         />
         {text === '' ? (
-          // SEARCH-01: the chips insert their key (Ticket inserts number:, DECISIONS 11).
+          // SEARCH-01: the chips insert their key (Ticket inserts number:, the search's key for a ticket).
           <Group gap="xs" data-testid="search-chips">
             {SEARCH_CHIPS.map((c) => (
               <Chip key={c.key} checked={false} onClick={() => insert(c.key)} size="sm" variant="outline">
