@@ -219,6 +219,7 @@ export const OMNI_STRINGS = {
   reopened: 'Reopened',
   p50: 'p50',
   p90: 'p90',
+  estimated: 'Over this many conversations the response and resolution times are estimated, within a few percent.',
   noData: 'No conversations in this range.',
   noActivity: 'No status recorded in this range.',
   noRatings: 'No ratings in this range.',
@@ -308,6 +309,11 @@ export type Performance = z.infer<typeof Performance>;
  */
 export const PerformanceAnswer = z.object({
   result: z.literal('success'),
+  /**
+   * Ours: true when the range held too many conversations to rank each one's times: the p50/p90 are then read
+   * from hourly histograms of the times, within a few percent.
+   */
+  estimated: z.boolean(),
   total: Performance,
   groups: z.record(z.string(), Performance),
   agents: z.record(z.string(), Performance),

@@ -43,6 +43,7 @@ import { m0042_scheduled_messages } from './0042_scheduled_messages.js';
 import { m0043_channel_reply_tokens } from './0043_channel_reply_tokens.js';
 import { m0044_report_facts } from './0044_report_facts.js';
 import { m0045_scheduled_email } from './0045_scheduled_email.js';
+import { m0046_report_rollups } from './0046_report_rollups.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -90,6 +91,7 @@ const all: Record<string, ParleyMigration> = {
   '0043_channel_reply_tokens': m0043_channel_reply_tokens,
   '0044_report_facts': m0044_report_facts,
   '0045_scheduled_email': m0045_scheduled_email,
+  '0046_report_rollups': m0046_report_rollups,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -4,6 +4,7 @@ import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js'
 import { isAgentAnswer } from '../messages/index.js';
 import { SLA_BREACHED } from '../sla/index.js';
 import { TICKET_RATED, type TicketRated } from '../tickets/index.js';
+import { applyRollup, rollupChange } from './rollups.js';
 
 interface TicketNow {
   id: number;
@@ -137,12 +138,15 @@ async function ratingOf(trx: Trx | DB, accountId: number, ticketId: number): Pro
   return chat ? Number(chat.rating) : null;
 }
 
+/** Writes a conversation's first facts and adds them to the rollups (nothing when another writer was first). */
 async function insertFacts(trx: Trx | DB, accountId: number, t: TicketNow, f: Facts, now: number): Promise<void> {
-  await trx
+  const inserted = await trx
     .insertInto('report_ticket_facts')
     .values({ ticket_id: t.id, account_id: accountId, created_at: t.created_at, updated_at: now, ...f })
     .onConflict((oc) => oc.column('ticket_id').doNothing())
-    .execute();
+    .returning('ticket_id')
+    .executeTakeFirst();
+  if (inserted) await applyRollup(trx, accountId, rollupChange(null, { ...f, created_at: t.created_at }));
 }
 
 /** What an event changes of facts already kept; null when nothing. */
@@ -184,7 +188,7 @@ const ticketIdOf = (e: StoredEvent): number =>
 /**
  * Keeps `report_ticket_facts` as events happen, in the relay's batch transaction (exactly once per event, in
  * order, so a resolve followed by a reopen counts). A ticket met for the first time gets its facts from what
- * is stored; after that each event moves them on.
+ * is stored; after that each event moves them on. The rollups (rollups.ts) move with them in the same transaction.
  */
 export const reportFactsListener: Listener = {
   name: 'reports.facts',
@@ -236,6 +240,7 @@ export const reportFactsListener: Listener = {
       .where('account_id', '=', e.accountId)
       .where('ticket_id', '=', id)
       .execute();
+    await applyRollup(trx, e.accountId, rollupChange(facts, { ...facts, ...set }));
   },
 };
 

@@ -21,6 +21,8 @@ import { dialects, startTestServer } from '../../testing/support.js';
 import { postMessage } from '../messages/index.js';
 import { recordBreach } from '../sla/alerts.js';
 import { backfillTicketFacts } from './facts.js';
+import { performanceReport } from './omnichannel.queries.js';
+import { applyRollup, bucketOf, rebuildRollups, rollupChange } from './rollups.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 const MIN = 60_000;
@@ -107,6 +109,24 @@ describe.each(dialects)('omnichannel report (%s)', (dialect) => {
         updated_at: f.created,
       })
       .execute();
+    // What the listener adds to the rollups when it writes a conversation's first facts.
+    await applyRollup(
+      db(),
+      accountId,
+      rollupChange(null, {
+        channel: f.channel,
+        department_id: f.department ?? null,
+        assignee: f.assignee ?? '',
+        created_at: f.created,
+        first_response_at: f.answered ?? null,
+        first_response_ms: f.answered && firstCustomer !== null ? f.answered - firstCustomer : null,
+        resolved_at: f.resolved ?? null,
+        resolution_ms: f.resolved ? f.resolved - f.created : null,
+        reopen_count: f.reopen ?? 0,
+        sla_breached: f.breached ?? 0,
+        csat: f.csat ?? null,
+      }),
+    );
     return Number(t.id);
   };
 
@@ -280,6 +300,56 @@ describe.each(dialects)('omnichannel report (%s)', (dialect) => {
     expect(p.teams['0']).toMatchObject({ name: OMNI_STRINGS.noTeam, conversations: 3 });
     expect(p.groups.email).toMatchObject({ name: 'Email', conversations: 2, firstResponseP50: 20 * MIN });
     expect(p.groups.social).toMatchObject({ conversations: 1, resolutionP50: 10 * MIN, csat: 4 });
+  });
+
+  it('REPORT-13 REPORT-15 in a time zone half an hour off UTC the partial hours at either end count exactly; a big range estimates its percentiles inside the right bucket', async () => {
+    const c = await signUpVia(call);
+    // India (UTC+5:30): 2025-06-10 and 11 there are 2025-06-09 18:30 to 2025-06-11 18:30 UTC.
+    const tz = 330;
+    const ist = { startDate: '2025-06-10', endDate: '2025-06-11', tz };
+    const from = reportDayStart('2025-06-10', tz);
+    expect(from).toBe(D1 - 5 * HOUR - 30 * MIN);
+    // In the first partial hour (18:40 UTC), two in whole hours, one in the last partial hour (18:10 UTC on
+    // the 11th), and one just after the range (18:40 UTC on the 11th).
+    await fact(c.accountId, { channel: 'EMAIL', created: from + 10 * MIN, answered: from + 13 * MIN, csat: 5 });
+    await fact(c.accountId, { channel: 'EMAIL', created: D1 + 3 * HOUR, answered: D1 + 3 * HOUR + 40 * MIN });
+    await fact(c.accountId, { channel: 'LIVECHAT', created: D2, answered: D2 + 2 * MIN, resolved: D2 + HOUR });
+    await fact(c.accountId, { channel: 'LIVECHAT', created: D2 + 18 * HOUR + 10 * MIN, csat: 3 });
+    await fact(c.accountId, { channel: 'EMAIL', created: D2 + 18 * HOUR + 40 * MIN, answered: D2 + 19 * HOUR });
+    const p = await get<PerformanceAnswer>(c.token, '/api/report/performance', ist);
+    expect(p.estimated).toBe(false);
+    // First responses 3, 40 and 2 min: nearest rank p50 3 min, p90 40 min.
+    expect(p.total).toMatchObject({
+      conversations: 4,
+      answered: 3,
+      resolved: 1,
+      rated: 2,
+      firstResponseP50: 3 * MIN,
+      firstResponseP90: 40 * MIN,
+    });
+    expect(p.groups.livechat).toMatchObject({ conversations: 2, csat: 3 });
+    const csat = await get<CsatAnswer>(c.token, '/api/report/csat', ist);
+    expect(csat).toMatchObject({ count: 2, average: 4, data: { email: { 5: 1 }, livechat: { 3: 1 } } });
+    const hourly = await get<IntervalAnswer>(c.token, '/api/report/interval', { ...ist, interval: 60 });
+    // 18:40 UTC is 00:10 in India: the range's first hour.
+    expect(hourly.data['2025-06-10 00:00']?.email).toEqual({ received: 1, answered: 1, resolved: 0 });
+    expect(hourly.data['2025-06-11 23:00']?.livechat).toEqual({ received: 1, answered: 0, resolved: 0 });
+    const received = Object.values(hourly.data).reduce(
+      (n, cell) => n + Object.values(cell).reduce((m, g) => m + (g?.received ?? 0), 0),
+      0,
+    );
+    expect(received).toBe(4);
+
+    // Past the exact limit the percentiles come from the histograms: each lands in the exact one's bucket.
+    const estimated = await performanceReport(db(), { accountId: c.accountId }, ist, Date.now(), { exactUpTo: 0 });
+    expect(estimated.estimated).toBe(true);
+    expect(estimated.total.conversations).toBe(4);
+    for (const key of ['firstResponseP50', 'firstResponseP90'] as const) {
+      const est = estimated.total[key];
+      expect(est).not.toBeNull();
+      expect(bucketOf(est!)).toBe(bucketOf(p.total[key]!));
+      expect(est).not.toBe(p.total[key]);
+    }
   });
 
   it('REPORT-01 REPORT-09 agents without view_report are refused; bad ranges and intervals are clear 400s', async () => {
@@ -488,6 +558,31 @@ describe.each(dialects)('omnichannel report (%s)', (dialect) => {
     );
     await relayed(db(), a.accountId);
     expect(Number((await facts()).sla_breached)).toBe(1);
+
+    // The rollups the listener moved with every change (made, answered, resolved, reopened, resolved again,
+    // rated, breached) are what a rebuild from the facts gives.
+    const rollups = async () => ({
+      slots: await db().selectFrom('report_slots').selectAll().where('account_id', '=', a.accountId).execute(),
+      periods: await db().selectFrom('report_periods').selectAll().where('account_id', '=', a.accountId).execute(),
+    });
+    const kept = await rollups();
+    const nonEmpty = <T extends Record<string, unknown>>(rows: T[], key: (r: T) => string) =>
+      rows
+        .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])))
+        .filter((r) =>
+          Object.entries(r).some(
+            ([k, v]) => typeof v === 'number' && v !== 0 && !['account_id', 'slot', 'at'].includes(k),
+          ),
+        )
+        .sort((x, y) => key(x as T).localeCompare(key(y as T)));
+    const slotKey = (r: { slot: unknown; channel: unknown }) => `${r.slot}|${r.channel}`;
+    const periodKey = (r: { period: unknown; at: unknown; dim: unknown; k: unknown }) =>
+      `${r.period}|${r.at}|${r.dim}|${r.k}`;
+    expect(kept.periods.some((r) => r.period === 'd' && r.k === 'MANUAL' && Number(r.rated) === 1)).toBe(true);
+    await rebuildRollups(db(), a.accountId);
+    const rebuilt = await rollups();
+    expect(nonEmpty(kept.slots, slotKey)).toEqual(nonEmpty(rebuilt.slots, slotKey));
+    expect(nonEmpty(kept.periods, periodKey)).toEqual(nonEmpty(rebuilt.periods, periodKey));
   });
 
   it('the backfill builds facts for conversations made before they were kept, once', async () => {

@@ -67,6 +67,8 @@ export interface Database {
   report_ticket_facts: ReportTicketFactsTable;
   report_export_tokens: ReportExportTokensTable;
   report_dashboards: ReportDashboardsTable;
+  report_slots: ReportSlotsTable;
+  report_periods: ReportPeriodsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -1136,6 +1138,39 @@ export interface ReportTicketFactsTable {
   /** The customer's rating 1-5 (a survey's or a live chat's), null when none. */
   csat: number | null;
   updated_at: number;
+}
+
+/** Migration 0046: per 15 minutes and channel, the conversations made, first answered and resolved in it. */
+export interface ReportSlotsTable {
+  account_id: number;
+  /** The slot's first moment, ms (a multiple of 15 minutes). */
+  slot: number;
+  channel: string;
+  received: Generated<number>;
+  answered: Generated<number>;
+  resolved: Generated<number>;
+}
+
+/**
+ * Migration 0046: how the conversations made in one hour (`period` 'h') or UTC day ('d') went, under one channel
+ * (`dim` 'c'), first assignee ('a') or department ('d'). Besides these counts it has the histogram columns
+ * `fr0..fr70` (first response) and `rs0..rs70` (resolution), written and read by reports/rollups.ts with SQL of
+ * its own.
+ */
+export interface ReportPeriodsTable {
+  account_id: number;
+  period: string;
+  /** The hour's or the day's first moment, ms. */
+  at: number;
+  dim: string;
+  k: string;
+  n: Generated<number>;
+  answered: Generated<number>;
+  resolved: Generated<number>;
+  reopened: Generated<number>;
+  breached: Generated<number>;
+  rated: Generated<number>;
+  csat_sum: Generated<number>;
 }
 
 /** Migration 0044: a report export link's secret (as its SHA-256), who asked for it and until when it works. */

@@ -164,6 +164,11 @@ export function OmnichannelScreen() {
         testId="report-agents"
       />
       <PerformanceTable title={O.perTeam} rows={Object.values(performance.data?.teams ?? {})} testId="report-teams" />
+      {performance.data?.estimated && (
+        <Text size="sm" c="dimmed" data-testid="report-estimated">
+          {O.estimated}
+        </Text>
+      )}
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Paper withBorder radius="md" p="md" data-testid="report-aux">
