@@ -30,7 +30,9 @@
  * Default size: 200,000 conversations; the issue's is --tickets=1000000 (targets: the report over 1M
  * conversations for 30 days at p95 under 500 ms, the XLSX export of 100,000 rows under 256 MB of peak RSS).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { reportDayStart } from '@parley/contracts';
@@ -279,20 +281,55 @@ const runAll = async (db: DB, statements: CompiledQuery[]) => {
   for (const s of statements) await db.executeQuery(s);
 };
 
-/** Prints the RSS while `run` goes, sampled every 20 ms: before, peak, and the heap's peak. */
-async function withRss<T>(run: () => Promise<T>): Promise<{ value: T; before: number; peak: number; heap: number }> {
-  const before = process.memoryUsage().rss;
+/** A process's resident memory now and at its peak so far (`VmRSS`, `VmHWM` of /proc), bytes. */
+function rssOf(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/**
+ * A Parley server of its own (`node --import tsx apps/server/src/main.ts`) over the bench's database, so the
+ * export's memory is a server's alone, not the seeding bench's.
+ */
+async function startExportServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const root = path.resolve(import.meta.dirname, '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; ; ) {
+    if (child.exitCode !== null) throw new Error('the export server exited early');
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child };
+    if (Date.now() > deadline) throw new Error('the export server was not ready in 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs `run` while sampling a process's RSS every 20 ms: before, and the peak while it ran. */
+async function withRss<T>(pid: number, run: () => Promise<T>): Promise<{ value: T; before: number; peak: number }> {
+  const before = rssOf(pid).rss;
   let peak = before;
-  let heap = process.memoryUsage().heapUsed;
   const timer = setInterval(() => {
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.rss);
-    heap = Math.max(heap, m.heapUsed);
+    peak = Math.max(peak, rssOf(pid).rss);
   }, 20);
   try {
     const value = await run();
-    const m = process.memoryUsage();
-    return { value, before, peak: Math.max(peak, m.rss), heap: Math.max(heap, m.heapUsed) };
+    return { value, before, peak: Math.max(peak, rssOf(pid).rss) };
   } finally {
     clearInterval(timer);
   }
@@ -312,6 +349,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const pg = pgBase ? await freshBenchDatabase(pgBase) : null;
   let parley: Parley | null = null;
+  let exportServer: { url: string; child: ChildProcess } | null = null;
   const minutes = Number(process.env.BENCH_TIMEOUT_MIN) || 60;
   const watchdog = setTimeout(() => {
     process.stderr.write(`reports bench: gave up after ${minutes} minutes\n`);
@@ -518,27 +556,30 @@ async function main(): Promise<void> {
       .where('account_id', '=', auth.accountId)
       .where('created_at', '>=', exportFrom)
       .executeTakeFirstOrThrow();
-    const exports: { file: string; bytes: number; ms: number; before: number; peak: number; heap: number }[] = [];
+    const exports: { file: string; bytes: number; ms: number; before: number; peak: number; hwm: number }[] = [];
+    exportServer = await startExportServer(pg ? { DATABASE_URL: pg.url, DATA_DIR: dataDir } : { DATA_DIR: dataDir });
+    const { url: exportUrl, child } = exportServer;
     for (const file of ['report.xlsx', 'conversations.csv']) {
-      const link = await get(`${url}/api/report/export`, headers, 'POST');
+      const link = await get(`${exportUrl}/api/report/export`, headers, 'POST');
       if (link.status !== 200) throw new Error(`export link: ${link.status} ${await link.text()}`);
       const { token: secret } = (await link.json()) as { token: string };
       process.stdout.write(`export ${file}: ${exportStart} to ${endDate} (${held.n} conversations) ...\n`);
       const t = nowMs();
-      const m = await withRss(async () => {
-        const r = await get(`${url}/api/report/export/${secret}/${exportStart}/${endDate}/60/${file}`);
+      const m = await withRss(child.pid!, async () => {
+        const r = await get(`${exportUrl}/api/report/export/${secret}/${exportStart}/${endDate}/60/${file}`);
         if (r.status !== 200 || !r.body) throw new Error(`export ${file}: ${r.status} ${await r.text()}`);
         let bytes = 0;
         for await (const chunk of r.body) bytes += (chunk as Uint8Array).byteLength;
         return bytes;
       });
-      exports.push({ file, bytes: m.value, ms: nowMs() - t, before: m.before, peak: m.peak, heap: m.heap });
+      const hwm = rssOf(child.pid!).peak;
+      exports.push({ file, bytes: m.value, ms: nowMs() - t, before: m.before, peak: m.peak, hwm });
     }
 
     const mb = (b: number) => fmt(b / 2 ** 20, 1);
     process.stdout.write(`\nexports of ${exportStart} to ${endDate}: ${held.n} conversations\n`);
     table([
-      ['file', 'bytes', 'seconds', 'RSS before MB', 'RSS peak MB', 'peak - before MB', 'heap peak MB'],
+      ['file', 'bytes', 'seconds', 'RSS before MB', 'RSS peak MB', 'peak - before MB', 'process peak MB'],
       ...exports.map((e) => [
         e.file,
         String(e.bytes),
@@ -546,13 +587,20 @@ async function main(): Promise<void> {
         mb(e.before),
         mb(e.peak),
         mb(e.peak - e.before),
-        mb(e.heap),
+        mb(e.hwm),
       ]),
     ]);
     process.stdout.write(
-      '\nRSS of this whole process (server and client), sampled every 20 ms while the download ran.\n',
+      '\nRSS of a server process of its own over the same database (relay and scheduler running), sampled every\n' +
+        '20 ms while the download ran; process peak: its VmHWM since it started, after the download.\n',
     );
   } finally {
+    const c = exportServer?.child;
+    if (c && c.exitCode === null && c.signalCode === null) {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await exited;
+    }
     await parley?.close();
     await pg?.drop().catch((err) => process.stderr.write(`could not drop the bench database: ${err}\n`));
     fs.rmSync(dataDir, { recursive: true, force: true });

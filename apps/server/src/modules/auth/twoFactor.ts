@@ -1,12 +1,12 @@
 import { createHash, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { DB } from '../../platform/db/db.js';
 
 /** A new TOTP secret, its otpauth:// URI and that URI as a QR code (an SVG data URL). */
 export async function newTotp(issuer: string, label: string) {
   const secret = generateSecret();
   const uri = generateURI({ issuer, label, secret });
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1 });
   return { secret, uri, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }

@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { EMAIL_STRINGS } from '@parley/contracts';
-import { ImapFlow } from 'imapflow';
+import type * as Imap from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
 import type { Conversations } from '../messages/index.js';
@@ -181,7 +183,9 @@ class MailboxFetcher {
     if (password === null) throw new Error(EMAIL_STRINGS.cannotDecrypt);
     // IDLE a quarter second after the last command (imapflow waits 15 s by default), so new mail is
     // announced at once; restarted every 5 minutes, well inside the servers' 29-minute limit.
-    const client = new ImapFlow({ ...imapOptions(row, password), autoIdleDelay: 250, maxIdleTime: 5 * 60_000 });
+    // Loaded with the first mailbox: imapflow adds ~30 MB to a server without one.
+    const { ImapFlow: Client } = createRequire(import.meta.url)('imapflow') as typeof Imap;
+    const client = new Client({ ...imapOptions(row, password), autoIdleDelay: 250, maxIdleTime: 5 * 60_000 });
     this.client = client;
     let failure: unknown = null;
     let closed = false;

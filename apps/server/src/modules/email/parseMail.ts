@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
 import { EMAIL_STRINGS, isEmailAddress, MESSAGE_MAX_HTML } from '@parley/contracts';
-import { type AddressObject, type HeaderValue, simpleParser } from 'mailparser';
+import type * as MailParser from 'mailparser';
+import type { AddressObject, HeaderValue } from 'mailparser';
 
 /** What the store needs of one inbound mail. */
 export interface InboundMail {
@@ -112,6 +114,8 @@ function rawBodyHtml(source: Buffer): string {
 
 /** Parses a raw mail (mailparser's `simpleParser`: MIME, charsets, encoded words, attachments). */
 export async function parseMail(source: Buffer): Promise<InboundMail> {
+  // Loaded with the first mail: mailparser adds ~30 MB to a server without mailboxes.
+  const { simpleParser } = createRequire(import.meta.url)('mailparser') as typeof MailParser;
   const parsed = await simpleParser(source.length > SLICED_ABOVE ? sliced(source) : source, {
     skipImageLinks: true,
   });

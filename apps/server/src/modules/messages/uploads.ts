@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ErrorCode, MESSAGE_STRINGS, type MessageFile, UPLOAD_MAX_FILES, UPLOAD_MAX_MB } from '@parley/contracts';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Insertable } from 'kysely';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import type { DB } from '../../platform/db/db.js';
 import type { UploadsTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
@@ -145,7 +146,7 @@ export async function storeUploads(
     const mime = await sniffFile(f.path);
     let thumb: Buffer | null = null;
     if (IMAGES.has(mime))
-      thumb = await sharp(f.path, { animated: false })
+      thumb = await (createRequire(import.meta.url)('sharp') as typeof Sharp)(f.path, { animated: false })
         .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
         .jpeg({ quality: 75 })
         .toBuffer()

@@ -2,9 +2,7 @@ import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import { type ClientToServer, HandshakeAuth, rooms, SESSION_COOKIE, type ServerToClient } from '@parley/contracts';
-import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type pino from 'pino';
-import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import { crossSite, TFA_SETUP_REQUIRED } from '../auth/guard.js';
 import type { AuthContext } from '../auth/sessions.js';
@@ -114,6 +112,9 @@ export async function createRealtime(o: RealtimeOptions): Promise<Realtime> {
 
   const redisClients: { quit(): Promise<unknown> }[] = [];
   if (o.redisUrl) {
+    // Loaded only for several nodes: the Redis client is some 600 modules a single node never needs.
+    const { createClient } = await import('redis');
+    const { createAdapter } = await import('@socket.io/redis-streams-adapter');
     const client = createClient({ url: o.redisUrl });
     client.on('error', (err) => o.log.error({ err: err.message }, 'redis error'));
     await client.connect();
