@@ -204,3 +204,9 @@ export const caseKeys = {
   one: (id: number) => ['cases', 'one', id] as const,
   team: ['cases', 'team'] as const,
 };
+
+export const billingKeys = {
+  pricing: ['billing', 'pricing'] as const,
+  /** One 1-based page of the account's payments. */
+  history: (page: number) => ['billing', 'history', page] as const,
+};

@@ -3,9 +3,10 @@ import { BILLING_SECTION, PAY_STRINGS, PLAN_NAMES, paymentTotal, taxPercent } fr
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { errorText } from '../../lib/http';
+import { billingKeys } from '../../lib/queryKeys';
 import { useRefreshSession } from '../../lib/session';
 import { shell } from '../../lib/shellStore';
-import { billingApi, billingKeys } from './api';
+import { billingApi } from './api';
 
 /** PAY-07: how long the starting spinner shows; PAY-11: how often the popup is checked. */
 export const STARTING_MS = 2000;

@@ -3,8 +3,9 @@ import { PAYMENT_HISTORY_PAGE, type PaymentHistoryItem, PLAN_NAMES, taxPercent }
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/dates';
+import { billingKeys } from '../../lib/queryKeys';
 import { Pager } from '../../ui/Pagination';
-import { billingApi, billingKeys } from './api';
+import { billingApi } from './api';
 import { PAYMENT_HISTORY as H } from './strings';
 
 const STATUS_COLOR = { SUCCESS: 'green', FAILED: 'red', PENDING: 'gray' } as const;

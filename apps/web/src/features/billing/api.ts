@@ -1,12 +1,6 @@
 import type { PaymentCreateAnswer, PaymentHistoryAnswer, PaymentStatusAnswer, PricingAnswer } from '@parley/contracts';
 import { api } from '../../lib/http';
 
-export const billingKeys = {
-  pricing: ['billing', 'pricing'] as const,
-  /** One 1-based page of the account's payments. */
-  history: (page: number) => ['billing', 'history', page] as const,
-};
-
 export const billingApi = {
   /** PAY-23: the prices of the caller's country (the server finds it from the address). */
   pricing: () => api<PricingAnswer>('GET', '/api/pricing'),
