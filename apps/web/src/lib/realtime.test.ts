@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import type { Manager, Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor as until } from '../testing/waitFor.test-support';
 import { GAP_FILL_PAGES, RETRY_MS, RealtimeClient } from './realtime';
-import { waitFor as until } from './waitFor.test-support';
 
 /** The real client against a real socket.io server; the page's address is the server's (as in the browser). */
 describe('the realtime client and its connection', () => {

@@ -1,7 +1,7 @@
 import type { AuthCheckAnswer } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
+import { settle } from '../testing/waitFor.test-support';
 import { SessionLoop } from './sessionLoop';
-import { settle } from './waitFor.test-support';
 
 const good: AuthCheckAnswer = { result: 'success', token: '', refresh_token: '', adminName: 'Ann' };
 const bad: AuthCheckAnswer = { result: 'failed', token: '', refresh_token: '' };

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationData } from '../../lib/conversationData';
 import { conversationKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
-import { settle, waitFor } from '../../lib/waitFor.test-support';
+import { msg } from '../../testing/messages.test-support';
+import { settle, waitFor } from '../../testing/waitFor.test-support';
 import { conversationApi } from './api';
 import {
   addStored,
@@ -23,7 +24,6 @@ import {
   touchRecent,
   withChangesWhileLoading,
 } from './live';
-import { msg } from './messages.test-support';
 import { shownMessages } from './model';
 import { outbox } from './outbox';
 

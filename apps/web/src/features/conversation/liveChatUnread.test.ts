@@ -5,7 +5,7 @@ import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveChatKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
-import { waitFor } from '../../lib/waitFor.test-support';
+import { waitFor } from '../../testing/waitFor.test-support';
 import { refreshLiveChatUnread } from './liveChatUnread';
 
 /** The app's realtime client against a real socket.io server that answers refreshLiveChatUnreadCount. */

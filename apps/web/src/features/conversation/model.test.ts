@@ -1,7 +1,7 @@
 import type { Message } from '@parley/contracts';
 import { describe, expect, it } from 'vitest';
 import type { ConversationData } from '../../lib/conversationData';
-import { msg } from './messages.test-support';
+import { msg } from '../../testing/messages.test-support';
 import {
   addLive,
   addOlder,
