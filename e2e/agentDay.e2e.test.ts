@@ -47,7 +47,8 @@ describe("an agent's day in Chromium", () => {
     };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // A short presence grace: an agent who closes the app shows as gone within a second.
+    [server, browser] = await Promise.all([startServer({ PRESENCE_GRACE_MS: '1000' }), launchBrowser()]);
     admin = await seedWorkspace(server.url, [{ username: 'amy', name: 'Amy Agent' }]);
     amy = await tokenOf(server.url, 'amy');
     await apiJson(
@@ -123,11 +124,14 @@ describe("an agent's day in Chromium", () => {
 
     const home = await open('ann', '/', { scheme: 'dark' });
     await home.getByTestId('team-activity').waitFor({ state: 'attached' });
-    await apiJson(`${server.url}/api/online_status/update`, 'POST', { status: 'BUSY', reason: 'Lunch' }, amy);
     const items = home.getByTestId('activity-item');
-    await items.filter({ hasText: 'Amy Agent is busy: Lunch' }).waitFor(WAIT);
-    await apiJson(`${server.url}/api/online_status/update`, 'POST', { status: 'ONLINE' }, amy);
+    // Amy signs in, sets a status with a reason, and leaves (offline once the short grace has passed).
+    const amyPage = await open('amy', '/');
     await items.filter({ hasText: 'Amy Agent came online' }).waitFor(WAIT);
+    await apiJson(`${server.url}/api/online_status/update`, 'POST', { status: 'BUSY', reason: 'Lunch' }, amy);
+    await items.filter({ hasText: 'Amy Agent is busy: Lunch' }).waitFor(WAIT);
+    await amyPage.context().close();
+    await items.filter({ hasText: 'Amy Agent went offline' }).waitFor(WAIT);
     // Never the bare username.
     expect(await home.getByTestId('team-activity').textContent()).not.toMatch(/\bamy\b/);
     await screenshot(home, 'agentday-team-activity-1440-dark');
