@@ -2,7 +2,7 @@ import { formatDate, slaTimeLeft, ticketDate } from '@parley/contracts';
 
 /**
  * Every date the web app shows goes through here (docs/decisions.md, entry 1): one format, D/M/YYYY.
- * - `formatDay`: D/M/YYYY (no zero padding, "5/3/2026"), a date on its own (profile window, forms, details);
+ * - `formatDay`: D/M/YYYY (no zero padding, "5/3/2026"), a date on its own (forms, details, a due day);
  * - `formatDateTime`: D/M/YYYY HH:mm (or HH:mm:ss), a moment (sessions, audit log, announcements);
  * - `formatTime`: HH:mm (or HH:mm:ss), beside something that already says the day (a message, team activity);
  * - `listDate`: in lists, today's time, "Yesterday", else D/M/YYYY (TICKET-63's rule, for every list);
