@@ -20,6 +20,11 @@ const thisMonth = (day: number) => {
   const d = new Date();
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(day)}`;
 };
+/** The same day as the app shows it, D/M/YYYY. */
+const shownDay = (day: number) => {
+  const d = new Date();
+  return `${day}/${d.getMonth() + 1}/${d.getFullYear()}`;
+};
 
 /**
  * The calendar in Chromium: this month's grid shows a holiday, a customer's appointment and an event; an
@@ -74,7 +79,7 @@ describe('calendar in Chromium', () => {
     await day(12).getByTestId('calendar-holiday').getByText('Founders day').waitFor(WAIT);
     await day(14).getByTestId('calendar-appointment').getByText('Appointment: Lina #1').waitFor(WAIT);
     await day(20)
-      .getByRole('button', { name: `New event on ${thisMonth(20)}` })
+      .getByRole('button', { name: `New event on ${shownDay(20)}` })
       .click();
     const dialog = page.getByRole('dialog');
     await modalSettled(page);
@@ -84,7 +89,7 @@ describe('calendar in Chromium', () => {
     await dialog.getByTestId('event-save').click();
     await page.waitForURL(/\/calendar\/event\/\d+$/, WAIT);
     await page.getByRole('heading', { name: 'Quarterly review' }).waitFor(WAIT);
-    await page.getByText(`${thisMonth(20)} 14:00 – 15:30`).waitFor(WAIT);
+    await page.getByText(`${shownDay(20)} 14:00 – 15:30`).waitFor(WAIT);
     await page.getByRole('link', { name: 'Calendar' }).first().click();
     await day(20).getByTestId('calendar-event').getByText('14:00 Quarterly review').waitFor(WAIT);
     const violations = await axe(page, '[data-testid="calendar"]');

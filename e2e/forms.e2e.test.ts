@@ -91,7 +91,7 @@ describe('forms in Chromium', () => {
     await agent.waitForURL(/\/ticket\/\d+$/, WAIT);
   });
 
-  it('CONTACT-03 CONTACT-06 an admin builds a custom form with a choice; its tab shows what customers send (dark)', async () => {
+  it('CONTACT-03 CONTACT-06 an admin builds a custom form with a choice and a date; its tab shows what customers send, the date as D/M/YYYY (dark)', async () => {
     const ann = await page({ user: 'ann', scheme: 'dark' });
     await ann.goto(`${server.url}/forms`);
     await ann.getByTestId('forms-manage').click();
@@ -99,7 +99,7 @@ describe('forms in Chromium', () => {
     await ann.getByTestId('form-new').click();
     const builder = ann.getByTestId('form-builder');
     await builder.getByLabel('Form name').fill('Returns');
-    for (const label of ['E-mail', 'Reason']) {
+    for (const label of ['E-mail', 'Reason', 'Bought on']) {
       await builder.getByTestId('form-field-new').fill(label);
       await builder.getByTestId('form-field-add').click();
     }
@@ -110,6 +110,8 @@ describe('forms in Chromium', () => {
     await fields.nth(1).getByLabel('Kind').click();
     await ann.getByRole('option', { name: 'Choice' }).click();
     await fields.nth(1).getByLabel('Options, one a line').fill('Too small\nBroken');
+    await fields.nth(2).getByLabel('Kind').click();
+    await ann.getByRole('option', { name: 'Date', exact: true }).click();
     await screenshot(ann, 'form-builder-dark');
     await builder.getByTestId('form-save').click();
     const row = ann.getByTestId('form-row').filter({ hasText: 'Returns' });
@@ -126,6 +128,7 @@ describe('forms in Chromium', () => {
     await customer.getByLabel('E-mail').fill('omar@example.org');
     await customer.getByLabel('Reason').first().click();
     await customer.getByRole('option', { name: 'Broken' }).click();
+    await customer.getByLabel('Bought on').fill('2026-03-05');
     await customer.getByTestId('new-ticket-send').click();
     await customer.getByTestId('new-ticket-sent').waitFor(WAIT);
 
@@ -133,7 +136,9 @@ describe('forms in Chromium', () => {
     await ann.getByTestId('forms-tab').filter({ hasText: 'Returns' }).click();
     const entry = ann.getByTestId('forms-entry');
     await entry.first().waitFor(WAIT);
-    expect(await entry.textContent()).toContain('omar@example.orgBroken');
+    // The date answer, stored YYYY-MM-DD, reads D/M/YYYY like every date shown.
+    expect(await entry.textContent()).toContain('omar@example.orgBroken5/3/2026');
+    await screenshot(ann, 'forms-entries-dark');
     // The e-mail field took the key `email`: the ticket is the customer's, named by it.
     await ann.goto(`${server.url}/ticket`);
     await ann.getByTestId('ticket-row').filter({ hasText: 'Returns: omar@example.org' }).waitFor(WAIT);

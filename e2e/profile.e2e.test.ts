@@ -43,6 +43,10 @@ describe('the profile modal in Chromium', () => {
        values (?, ?, 'text', ?, ?, ?, null, ?)`,
     );
     const ids: number[] = [];
+    // The two oldest: one updated yesterday, one on a day long past (the list's date formats).
+    const yesterday = new Date(new Date().getFullYear(), new Date().getMonth(), new Date().getDate() - 1, 12).getTime();
+    const when = (i: number) =>
+      i === 11 ? yesterday : i === 12 ? new Date(2026, 2, 5, 12).getTime() : now - i * 60_000;
     for (let i = 1; i <= 12; i++) {
       const r = ticket.get(
         accountId,
@@ -53,8 +57,8 @@ describe('the profile modal in Chromium', () => {
         'bob',
         'Pat Lee',
         'pat@example.net',
-        now - i * 60_000,
-        now - i * 60_000,
+        when(i),
+        when(i),
       ) as { id: number };
       ids.push(r.id);
     }
@@ -107,7 +111,7 @@ describe('the profile modal in Chromium', () => {
   const SLOW = 180_000;
 
   it(
-    'PROFILE-01 PROFILE-02 PROFILE-03 PROFILE-07 PROFILE-08 PROFILE-11 an agent: name, uid, activity 5 a page, tickets 10 a page, level and exp',
+    'PROFILE-01 PROFILE-02 PROFILE-03 PROFILE-07 PROFILE-08 PROFILE-11 TICKET-63 an agent: name, uid, activity 5 a page, tickets 10 a page (dates as lists read), level and exp',
     async () => {
       const page = await signedIn('light');
       await open(page, emailTicket);
@@ -128,6 +132,10 @@ describe('the profile modal in Chromium', () => {
       await expect.poll(() => m.getByTestId('profile-activity-item').count()).toBe(2);
       await m.getByLabel('Tickets').getByRole('button', { name: 'Next' }).click();
       await expect.poll(() => m.getByTestId('profile-ticket').count()).toBe(2);
+      // TICKET-63 CONST-02: the profile's list reads as every list: "Yesterday", else D/M/YYYY.
+      const older = await m.getByTestId('profile-ticket').allTextContents();
+      expect(older[0]).toMatch(/ · Yesterday$/);
+      expect(older[1]).toMatch(/ · 5\/3\/2026$/);
       await m.getByRole('tab', { name: 'Live Chats' }).click();
       await expect.poll(() => m.getByTestId('profile-ticket').count()).toBe(1);
       expect(await m.getByTestId('profile-ticket').textContent()).toContain('Where is my parcel?');

@@ -179,7 +179,7 @@ describe('settings in Chromium', () => {
       await dialog.waitFor();
       const rows = (await dialog.getByRole('row').allTextContents()).map((r) => r.trim());
       expect(rows[0]).toBe(`Showing now${`Printer on fire (${scheme})`}`);
-      expect(rows[1]).toMatch(/^Show until\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+      expect(rows[1]).toMatch(/^Show until\d{1,2}\/\d{1,2}\/\d{4} \d{2}:\d{2}$/);
       await modalSettled(page);
       expect(await axe(page, '.mantine-Modal-content')).toEqual([]);
       await dialog.getByLabel('Message').fill('Lunch is served');
@@ -263,9 +263,9 @@ describe('settings in Chromium', () => {
       .getByTestId('audit-row')
       .evaluateAll((rows) => rows.map((r) => r.children[2]?.getAttribute('data-action')));
     expect(shown).toEqual(last.data.map((r: { action: string }) => r.action));
-    // CONST-02: dates read YYYY-MM-DD.
+    // Dates shown read D/M/YYYY, the moment's time with seconds.
     expect(await page.getByTestId('audit-row').first().locator('td').first().textContent()).toMatch(
-      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/,
+      /^\d{1,2}\/\d{1,2}\/\d{4} \d{2}:\d{2}:\d{2}$/,
     );
     expect(await axe(page)).toEqual([]);
     await button('First page').click();

@@ -128,6 +128,8 @@ export const FormsAnswer = z.object({
   tabs: z.array(CustomTab),
   total: z.number(),
   fields: z.record(z.string(), z.string()),
+  /** The field kinds by key (ours): the screen shows a date answer as every date reads. */
+  types: z.record(z.string(), z.enum(FORM_FIELD_TYPES)),
 });
 export type FormsAnswer = z.infer<typeof FormsAnswer>;
 
@@ -142,6 +144,8 @@ export const CustomTabAnswer = z.object({
   data: z.array(FormEntry),
   /** The field labels by key, so the screen names each value. */
   fields: z.record(z.string(), z.string()),
+  /** The field kinds by key (ours): the screen shows a date answer (stored YYYY-MM-DD) as every date reads. */
+  types: z.record(z.string(), z.enum(FORM_FIELD_TYPES)),
 });
 export type CustomTabAnswer = z.infer<typeof CustomTabAnswer>;
 

@@ -68,7 +68,7 @@ export const REPLY_STRINGS = {
   unknownLabel: (id: number) => `The macro names a label that does not exist or was removed: ${id}.`,
   unknownUser: (username: string) => `The macro assigns an unknown or inactive user: ${username}.`,
   noEmailReply: (ticketNumber: number) =>
-    `Ticket #${ticketNumber} is an e-mail ticket: a macro cannot send it a reply. Reply to it from the ticket.`,
+    `Ticket #${ticketNumber} is an e-mail ticket with no mailbox to send from or no customer address: a macro cannot e-mail it a reply. Reply to it from the ticket.`,
   ran: (tickets: number) => (tickets === 1 ? 'Macro applied to 1 ticket.' : `Macro applied to ${tickets} tickets.`),
   undone: 'Macro undone.',
   replyKept: (n: number) =>

@@ -1,15 +1,17 @@
 import { formatDate, slaTimeLeft, ticketDate } from '@parley/contracts';
 
 /**
- * Every date the web app shows goes through here (docs/decisions.md, entry 1):
- * - `formatDay`: YYYY-MM-DD (CONST-02), the default for a date on its own (profile window, forms, details);
- * - `formatDateTime`: YYYY-MM-DD HH:mm (or HH:mm:ss), a moment (sessions, audit log, announcements);
+ * Every date the web app shows goes through here (docs/decisions.md, entry 1): one format, D/M/YYYY.
+ * - `formatDay`: D/M/YYYY (no zero padding, "5/3/2026"), a date on its own (forms, details, a due day);
+ * - `formatDateTime`: D/M/YYYY HH:mm (or HH:mm:ss), a moment (sessions, audit log, announcements);
  * - `formatTime`: HH:mm (or HH:mm:ss), beside something that already says the day (a message, team activity);
- * - `listDate`: in lists, today's time, "Yesterday", else the day: D/M/YYYY for tickets (TICKET-63 names it),
- *   YYYY-MM-DD for every other list;
+ * - `listDate`: in lists, today's time, "Yesterday", else D/M/YYYY (TICKET-63's rule, for every list);
  * - `conversationDay`: DD/MM/YYYY, the conversation's date separators (MSG-18 names it);
+ * - `pickerDay`: DD-MM-YYYY, the report's range picker (REPORT-08 names it);
  * - `elapsed`: how long something has lasted ("45 s", "12 min", "2 h 5 min", "3 d 4 h");
  * - `timeLeft`: a due time's distance from now ("2 h 5 min left", "3 min over").
+ * A date as data, never shown as such (a map key, an `<input type="date">` value, a request's `from`/`to`),
+ * is `isoDay`'s YYYY-MM-DD (CONST-02).
  * All in the browser's time zone, 24-hour clock. An invalid input gives '' (CONST-02).
  */
 type When = number | Date | null | undefined;
@@ -21,8 +23,19 @@ const toDate = (input: When): Date | null => {
   return Number.isNaN(d.getTime()) ? null : d;
 };
 
-/** CONST-02: YYYY-MM-DD; also takes a string starting with a YYYY-MM-DD date. */
-export const formatDay = (input: When | string): string => formatDate(input);
+/**
+ * CONST-02: a date as data, YYYY-MM-DD: map keys, `<input type="date">` values, request parameters. Never
+ * for display (that is `formatDay`). Also takes a string starting with a YYYY-MM-DD date.
+ */
+export const isoDay = (input: When | string): string => formatDate(input);
+
+/** D/M/YYYY, the date shown; also takes a string starting with a YYYY-MM-DD date. '' when not a real day. */
+export function formatDay(input: When | string): string {
+  const iso = formatDate(input);
+  if (!iso) return '';
+  const [y, m, d] = iso.split('-').map(Number);
+  return `${d}/${m}/${y}`;
+}
 
 /** HH:mm, or HH:mm:ss with `seconds`. */
 export function formatTime(input: When, o: { seconds?: boolean } = {}): string {
@@ -32,26 +45,17 @@ export function formatTime(input: When, o: { seconds?: boolean } = {}): string {
   return o.seconds ? `${hm}:${pad(d.getSeconds())}` : hm;
 }
 
-/** YYYY-MM-DD HH:mm (HH:mm:ss with `seconds`). */
+/** D/M/YYYY HH:mm (HH:mm:ss with `seconds`). */
 export function formatDateTime(input: When, o: { seconds?: boolean } = {}): string {
   const d = toDate(input);
-  return d ? `${formatDate(d)} ${formatTime(d, o)}` : '';
+  return d ? `${formatDay(d)} ${formatTime(d, o)}` : '';
 }
 
-/** The label of a date in a list: today the time, yesterday "Yesterday", else YYYY-MM-DD. */
+/** TICKET-63: the label of a date in a list: today the time, yesterday "Yesterday", else D/M/YYYY. */
 export function listDate(input: When, now: number = Date.now()): string {
   const d = toDate(input);
-  if (!d) return '';
-  const today = new Date(now);
-  const same = (a: Date, b: Date) =>
-    a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
-  if (same(d, today)) return formatTime(d);
-  if (same(d, new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1))) return 'Yesterday';
-  return formatDate(d);
+  return d ? ticketDate(d.getTime(), now) : '';
 }
-
-/** TICKET-63: a ticket's date in the ticket lists, the panel and the popup (D/M/YYYY beyond yesterday). */
-export const ticketListDate = (ms: number, now: number = Date.now()) => ticketDate(ms, now);
 
 /** MSG-18: DD/MM/YYYY, the day separators of a conversation. */
 export function conversationDay(input: When): string {
@@ -69,7 +73,7 @@ export function pickerDay(input: When): string {
 export function pickerToRequestDay(text: string): string {
   const m = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text.trim());
   if (!m) return '';
-  return formatDate(`${m[3]}-${m[2]}-${m[1]}`);
+  return isoDay(`${m[3]}-${m[2]}-${m[1]}`);
 }
 
 const MONTHS = [

@@ -39,6 +39,8 @@ export const tabOf = (f: FormRow): CustomTab => ({
 });
 /** The field labels by key, for naming an entry's values. */
 export const labelsOf = (f: FormRow) => Object.fromEntries(fieldsOf(f).map((x) => [x.key, x.label]));
+/** The field kinds by key, for the screen to show each answer (a date as every date reads). */
+export const typesOf = (f: FormRow) => Object.fromEntries(fieldsOf(f).map((x) => [x.key, x.type]));
 
 const COLUMNS = ['id', 'name', 'main', 'token', 'active', 'fields', 'start_index', 'data_per_page'] as const;
 

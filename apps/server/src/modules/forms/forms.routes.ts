@@ -21,7 +21,17 @@ import { listArticles } from '../kb/index.js';
 import type { Conversations } from '../messages/index.js';
 import { createForm, deleteForm, renewFormToken, updateForm } from './commands/saveForm.js';
 import { submitForm } from './commands/submitForm.js';
-import { customTabs, entriesPage, fieldsOf, formOf, labelsOf, listForms, mainForm, tabOf } from './forms.queries.js';
+import {
+  customTabs,
+  entriesPage,
+  fieldsOf,
+  formOf,
+  labelsOf,
+  listForms,
+  mainForm,
+  tabOf,
+  typesOf,
+} from './forms.queries.js';
 
 const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
@@ -77,7 +87,14 @@ export function formRoutes(
     const { accountId } = req.auth!;
     const main = await mainForm(db, accountId);
     const page = await entriesPage(db, accountId, main, 0);
-    return { result: ok, ...page, main: tabOf(main), tabs: await customTabs(db, accountId), fields: labelsOf(main) };
+    return {
+      result: ok,
+      ...page,
+      main: tabOf(main),
+      tabs: await customTabs(db, accountId),
+      fields: labelsOf(main),
+      types: typesOf(main),
+    };
   });
   r.get(
     '/api/contacts/custom',
@@ -85,7 +102,8 @@ export function formRoutes(
     async (req) => {
       const { accountId } = req.auth!;
       const form = await formOf(db, accountId, req.query.id);
-      return { result: ok, ...(await entriesPage(db, accountId, form, req.query.index)), fields: labelsOf(form) };
+      const page = await entriesPage(db, accountId, form, req.query.index);
+      return { result: ok, ...page, fields: labelsOf(form), types: typesOf(form) };
     },
   );
 

@@ -122,6 +122,9 @@ describe.each(dialects)('forms (%s)', (dialect) => {
     expect(p0.body.data).toHaveLength(5);
     expect(p0.body.data[0].form_data.reason).toEqual({ name: 'Too small' });
     expect(p0.body.fields).toEqual({ email: 'E-mail', reason: 'Reason', bought: 'Bought on' });
+    // The kinds too: the screen shows the date answer (stored YYYY-MM-DD) as dates read.
+    expect(p0.body.types).toEqual({ email: 'email', reason: 'select', bought: 'date' });
+    expect(p0.body.data[0].form_data.bought).toBe('2026-11-02');
     const p1 = await call('GET', `/api/contacts/custom?id=${made.body.id}&index=1`, { token: admin.token });
     expect(p1.body.data).toHaveLength(2);
     expect(new Set([...p0.body.data, ...p1.body.data].map((e: { id: number }) => e.id)).size).toBe(7);

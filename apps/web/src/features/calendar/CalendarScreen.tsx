@@ -24,7 +24,7 @@ import { IconChevronLeft, IconChevronRight, IconCopy, IconPlus, IconPointFilled 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { formatDateTime, formatDay, formatTime, monthTitle } from '../../lib/dates';
+import { formatDateTime, formatDay, formatTime, isoDay, monthTitle } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { calendarKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
@@ -54,12 +54,10 @@ interface DayItems {
 
 /** Every item on each local day (an event on each day it spans). */
 function byDay(data: CalendarAnswer | undefined, days: Date[]): Map<string, DayItems> {
-  const out = new Map<string, DayItems>(
-    days.map((d) => [formatDay(d), { events: [], holidays: [], appointments: [] }]),
-  );
+  const out = new Map<string, DayItems>(days.map((d) => [isoDay(d), { events: [], holidays: [], appointments: [] }]));
   if (!data) return out;
   for (const e of data.events)
-    for (let t = e.starts_at; t <= Math.max(e.ends_at, e.starts_at); t += DAY_MS) out.get(formatDay(t))?.events.push(e);
+    for (let t = e.starts_at; t <= Math.max(e.ends_at, e.starts_at); t += DAY_MS) out.get(isoDay(t))?.events.push(e);
   for (const h of data.holidays) out.get(h.date)?.holidays.push(h);
   for (const a of data.appointments) out.get(a.date)?.appointments.push(a);
   return out;
@@ -94,8 +92,8 @@ function MonthView({ contact }: { contact: number | null }) {
   const [creating, setCreating] = useState<string | null>(null);
   const days = gridDays(month.year, month.month);
   // A day either side: the server's days are UTC, the grid's the browser's.
-  const from = formatDay(days[0]!.getTime() - DAY_MS).slice(0, 10);
-  const to = formatDay(days[days.length - 1]!.getTime() + DAY_MS).slice(0, 10);
+  const from = isoDay(days[0]!.getTime() - DAY_MS);
+  const to = isoDay(days[days.length - 1]!.getTime() + DAY_MS);
   const q = useQuery({
     queryKey: calendarKeys.range(from, to, contact),
     queryFn: () => calendarApi.range(from, to, contact ?? undefined),
@@ -106,10 +104,10 @@ function MonthView({ contact }: { contact: number | null }) {
     const d = new Date(month.year, month.month + by, 1);
     setMonth({ year: d.getFullYear(), month: d.getMonth() });
   };
-  const today = formatDay(Date.now());
+  const today = isoDay(Date.now());
   const inMonth = days.filter((d) => d.getMonth() === month.month);
   const busyDays = inMonth.filter((d) => {
-    const it = items.get(formatDay(d))!;
+    const it = items.get(isoDay(d))!;
     return it.events.length + it.holidays.length + it.appointments.length > 0;
   });
 
@@ -151,7 +149,7 @@ function MonthView({ contact }: { contact: number | null }) {
               <Text fw={600} size="sm" mb={4}>
                 {WEEKDAYS[(d.getDay() + 6) % 7]} {formatDay(d)}
               </Text>
-              <DayList items={items.get(formatDay(d))!} />
+              <DayList items={items.get(isoDay(d))!} />
             </Paper>
           ))}
         </Stack>
@@ -165,7 +163,7 @@ function MonthView({ contact }: { contact: number | null }) {
               </Text>
             ))}
             {days.map((d) => {
-              const key = formatDay(d);
+              const key = isoDay(d);
               return (
                 <Stack
                   key={key}
@@ -182,7 +180,7 @@ function MonthView({ contact }: { contact: number | null }) {
                 >
                   <UnstyledButton
                     onClick={() => setCreating(key)}
-                    aria-label={`${d.getDate()}: new event on ${key}`}
+                    aria-label={`${d.getDate()}: new event on ${formatDay(d)}`}
                     fz="sm"
                     fw={key === today ? 700 : 400}
                     c={d.getMonth() === month.month ? undefined : 'dimmed'}
@@ -345,7 +343,7 @@ function EventModal({
   if (opened && seen !== day) {
     setSeen(day);
     setTitle(event?.title ?? '');
-    setDate(event ? formatDay(event.starts_at) : day);
+    setDate(event ? isoDay(event.starts_at) : day);
     setStart(event && !event.all_day ? formatTime(event.starts_at) : '09:00');
     setEnd(event && !event.all_day ? formatTime(event.ends_at) : '10:00');
     setAllDay(event?.all_day ?? false);
@@ -469,7 +467,7 @@ function EventPage({ id }: { id: number }) {
       )}
       {e && (
         <EventModal
-          day={editing ? formatDay(e.starts_at) : null}
+          day={editing ? isoDay(e.starts_at) : null}
           event={e}
           contact={e.contact_id}
           onClose={() => setEditing(false)}

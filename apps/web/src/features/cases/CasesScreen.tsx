@@ -32,7 +32,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { conversationPath } from '../../lib/conversationPath';
-import { formatDateTime, formatDay, listDate } from '../../lib/dates';
+import { formatDateTime, formatDay, isoDay, listDate } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { caseKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
@@ -292,7 +292,7 @@ function CasePage() {
               <TextInput
                 label="Due"
                 type="date"
-                value={k.due_at === null ? '' : formatDay(k.due_at)}
+                value={k.due_at === null ? '' : isoDay(k.due_at)}
                 onChange={(e) => {
                   const v = e.currentTarget.value;
                   void change({ due_at: v ? new Date(`${v}T00:00`).getTime() : null });

@@ -1,10 +1,10 @@
 import { Anchor, Button, Group, Loader, Paper, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { type CustomTab, FORM_STRINGS, type FormEntry, type FormValue } from '@parley/contracts';
+import { type CustomTab, FORM_STRINGS, type FormEntry, type FormFieldType, type FormValue } from '@parley/contracts';
 import { IconSettings } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/dates';
+import { formatDateTime, formatDay } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { formKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
@@ -12,7 +12,12 @@ import { Pager } from '../../ui/Pagination';
 import { formsApi } from './api';
 import { FormsSettings } from './FormsSettings';
 
-const valueText = (v: FormValue | undefined) => (v === undefined ? '' : typeof v === 'string' ? v : v.name);
+/** An answer as shown: a choice by its name, a date (stored YYYY-MM-DD) as D/M/YYYY, else as sent. */
+function valueText(v: FormValue | undefined, type: FormFieldType | undefined): string {
+  if (v === undefined) return '';
+  if (typeof v !== 'string') return v.name;
+  return type === 'date' ? formatDay(v) || v : v;
+}
 
 /**
  * CONTACT-01: `/forms`, a Main tab (the Main form's entries) and one tab per custom form, each paged by its
@@ -78,7 +83,7 @@ function Entries({ tab }: { tab: CustomTab }) {
   });
   if (q.isPending) return <Loader size="sm" aria-label="Loading" />;
   if (q.isError) return <Text c="red">{errorText(q.error)}</Text>;
-  const { data, total, fields } = q.data;
+  const { data, total, fields, types } = q.data;
   if (total === 0) return <Text c="dimmed">{FORM_STRINGS.noEntries}</Text>;
   const keys = Object.keys(fields);
   const first = tab.start_index + (page - 1) * tab.data_per_page;
@@ -111,7 +116,7 @@ function Entries({ tab }: { tab: CustomTab }) {
                   {keys.map((k) => (
                     <Table.Td key={k} maw={320}>
                       <Text size="sm" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
-                        {valueText(e.form_data[k])}
+                        {valueText(e.form_data[k], types[k])}
                       </Text>
                     </Table.Td>
                   ))}

@@ -29,7 +29,7 @@ import { IconRobot, IconWorld } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { formatDay } from '../../lib/dates';
+import { listDate } from '../../lib/dates';
 import { profileKeys } from '../../lib/queryKeys';
 import { profileApi } from './api';
 
@@ -43,7 +43,8 @@ export interface ProfileTarget {
 }
 
 const channelName = (c: string) => (CHANNELS as Record<string, string>)[c] ?? c;
-const date = (unixSeconds: number) => formatDay(unixSeconds * 1000);
+/** The profile's lists read as every list does: today the time, "Yesterday", else D/M/YYYY. */
+const date = (unixSeconds: number) => listDate(unixSeconds * 1000);
 
 /** Previous / Next over an open-ended list: more may exist while a page comes back full. */
 function Paging({ offset, size, got, onChange, label }: PagingProps) {

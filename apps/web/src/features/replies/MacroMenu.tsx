@@ -11,8 +11,16 @@ import { R } from './strings';
 /** How long the toast with Undo stays (a toast's usual 3 s is too short to decide to undo). */
 const UNDO_TOAST_MS = 10_000;
 
-const failed = (e: unknown) =>
-  notifications.show({ color: 'red', message: e instanceof HttpError ? e.description : (e as Error).message });
+/** A refused run or undo: red, titled, and up long enough to read why (the server's words name the ticket). */
+const failed = (e: unknown, title: string) =>
+  notifications.show({
+    color: 'red',
+    title,
+    autoClose: UNDO_TOAST_MS,
+    withCloseButton: true,
+    closeButtonProps: { 'aria-label': 'Close' },
+    message: <span data-testid="macro-error">{e instanceof HttpError ? e.description : (e as Error).message}</span>,
+  });
 
 /**
  * "Run macro": the account's macros in a menu; choosing one runs it on `ticketIds` (the open ticket, or the
@@ -29,7 +37,7 @@ export function MacroMenu({ ticketIds, compact = false }: { ticketIds: number[];
       const r = await repliesApi.undoRun(runId);
       notifications.show({ message: r.description, color: 'gray' });
     } catch (e) {
-      failed(e);
+      failed(e, R.undoFailed);
     }
   };
 
@@ -58,7 +66,7 @@ export function MacroMenu({ ticketIds, compact = false }: { ticketIds: number[];
         ),
       });
     } catch (e) {
-      failed(e);
+      failed(e, R.runFailed);
     } finally {
       setBusy(false);
     }

@@ -3,6 +3,7 @@ import { REPLY_STRINGS } from '@parley/contracts';
 /** The words of the canned replies and macros screens, in one place (beyond the spec: our own). */
 export const R = {
   ...REPLY_STRINGS,
+  runFailed: 'Macro not run',
   newCanned: 'New canned reply',
   editCanned: 'Edit canned reply',
   newMacro: 'New macro',

@@ -1,7 +1,7 @@
 import { TextInput } from '@mantine/core';
 import { REPORT_STRINGS as S } from '@parley/contracts';
 import { useState } from 'react';
-import { formatDay, pickerDay, pickerToRequestDay } from '../../lib/dates';
+import { isoDay, pickerDay, pickerToRequestDay } from '../../lib/dates';
 
 const DAY_MS = 86_400_000;
 
@@ -23,7 +23,7 @@ function checkRange(fromText: string, toText: string, today: string) {
 export function useReportRange() {
   const [fromText, setFromText] = useState(() => pickerDay(Date.now() - 6 * DAY_MS));
   const [toText, setToText] = useState(() => pickerDay(Date.now()));
-  const checked = checkRange(fromText, toText, formatDay(Date.now()));
+  const checked = checkRange(fromText, toText, isoDay(Date.now()));
   return { fromText, setFromText, toText, setToText, ...checked };
 }
 export type ReportRangeState = ReturnType<typeof useReportRange>;

@@ -9,7 +9,7 @@ import {
   REPORT_GROUPS,
   type ReportGroup,
 } from '@parley/contracts';
-import { formatDuration } from '../../lib/dates';
+import { formatDay, formatDuration } from '../../lib/dates';
 
 /** One colour per chart group, readable on light and dark. */
 export const GROUP_COLORS: Record<ReportGroup, string> = {
@@ -28,7 +28,9 @@ export const average = (n: number | null) => (n === null ? '' : n.toFixed(2));
 /** Conversations received per bucket, stacked by chart group (only groups with any in the legend). */
 export function ReceivedChart({ buckets, days }: { buckets: IntervalAnswer['data']; days: boolean }) {
   const data = Object.entries(buckets).map(([start, groups]) => {
-    const row: Record<string, string | number> = { start: days ? start.slice(0, 10) : start };
+    // The bucket's start comes as data ("YYYY-MM-DD HH:mm"); the axis shows it as every date reads.
+    const day = formatDay(start);
+    const row: Record<string, string | number> = { start: days ? day : `${day} ${start.slice(11, 16)}` };
     for (const g of REPORT_GROUPS) row[g] = groups[g]?.received ?? 0;
     return row;
   });

@@ -48,7 +48,7 @@ export function AuditLog() {
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={r.id} data-testid="audit-row">
-                  {/* CONST-02: the date as YYYY-MM-DD, then the time. */}
+                  {/* The date as D/M/YYYY, then the time with seconds. */}
                   <Table.Td>{formatDateTime(r.created_at, { seconds: true })}</Table.Td>
                   <Table.Td>{r.actor ? displayName(r.actor) : ''}</Table.Td>
                   <Table.Td data-action={r.action}>{auditSentence(r, r.actor ? displayName(r.actor) : '')}</Table.Td>
