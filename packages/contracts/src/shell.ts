@@ -332,6 +332,14 @@ export function formatDate(input: string | number | Date | null | undefined): st
   return `${String(y).padStart(4, '0')}-${pad(m)}-${pad(d)}`;
 }
 
+/** D/M/YYYY, a day as every screen shows it (TICKET-63's format); '' when not a real day (CONST-02). */
+export function shownDay(input: string | number | Date | null | undefined): string {
+  const iso = formatDate(input);
+  if (!iso) return '';
+  const [y, m, d] = iso.split('-').map(Number);
+  return `${d}/${m}/${y}`;
+}
+
 /** SHELL-47: a date from the input dialog becomes "YYYY-MM-DD 00:00:00"; an invalid date gives "". */
 export function dialogDateValue(input: string | Date | null | undefined): string {
   const day = formatDate(input);

@@ -1,4 +1,4 @@
-import { formatDate, slaTimeLeft, ticketDate } from '@parley/contracts';
+import { formatDate, shownDay, slaTimeLeft, ticketDate } from '@parley/contracts';
 
 /**
  * Every date the web app shows goes through here (docs/decisions.md, entry 1): one format, D/M/YYYY.
@@ -30,12 +30,7 @@ const toDate = (input: When): Date | null => {
 export const isoDay = (input: When | string): string => formatDate(input);
 
 /** D/M/YYYY, the date shown; also takes a string starting with a YYYY-MM-DD date. '' when not a real day. */
-export function formatDay(input: When | string): string {
-  const iso = formatDate(input);
-  if (!iso) return '';
-  const [y, m, d] = iso.split('-').map(Number);
-  return `${d}/${m}/${y}`;
-}
+export const formatDay = (input: When | string): string => shownDay(input);
 
 /** HH:mm, or HH:mm:ss with `seconds`. */
 export function formatTime(input: When, o: { seconds?: boolean } = {}): string {

@@ -125,6 +125,15 @@ describe.each(dialects)('forms (%s)', (dialect) => {
     // The kinds too: the screen shows the date answer (stored YYYY-MM-DD) as dates read.
     expect(p0.body.types).toEqual({ email: 'email', reason: 'select', bought: 'date' });
     expect(p0.body.data[0].form_data.bought).toBe('2026-11-02');
+    // The ticket's first message reads the date as every screen shows one.
+    const first = await db()
+      .selectFrom('messages')
+      .innerJoin('tickets', 'tickets.id', 'messages.ticket_id')
+      .select('messages.message')
+      .where('tickets.account_id', '=', admin.accountId)
+      .where('messages.message', 'like', '%Bought on:%')
+      .executeTakeFirstOrThrow();
+    expect(first.message).toContain('Bought on: 2/11/2026');
     const p1 = await call('GET', `/api/contacts/custom?id=${made.body.id}&index=1`, { token: admin.token });
     expect(p1.body.data).toHaveLength(2);
     expect(new Set([...p0.body.data, ...p1.body.data].map((e: { id: number }) => e.id)).size).toBe(7);

@@ -8,7 +8,10 @@ import { ScopeSelect } from './BusinessHoursCard';
 import { S } from './strings';
 import { useSlaSave } from './useSlaSave';
 
-/** The holidays of the account or of a department: dates (YYYY-MM-DD) and names, saved as one list. */
+/**
+ * The holidays of the account or of a department: days picked in the browser's date field (its value is
+ * YYYY-MM-DD, shown in the browser's own way) and names, saved as one list.
+ */
 export function HolidaysCard({
   settings,
   departments,
@@ -55,9 +58,9 @@ export function HolidaysCard({
         <Group key={k} gap="xs" wrap="nowrap">
           <TextInput
             size="xs"
-            w={130}
+            w={150}
+            type="date"
             aria-label={S.date}
-            placeholder="YYYY-MM-DD"
             value={h.date}
             onChange={(e) => set(k, { date: e.currentTarget.value })}
           />

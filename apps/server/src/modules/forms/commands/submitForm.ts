@@ -6,6 +6,7 @@ import {
   type FormValue,
   isEmailAddress,
   SENDERS,
+  shownDay,
 } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError } from '../../../platform/http/errors.js';
@@ -68,7 +69,8 @@ export async function submitForm(
     text(answers.message),
     ...fields
       .filter((f) => !['message', 'subject'].includes(f.key) && answers[f.key] !== undefined)
-      .map((f) => `${f.label}: ${text(answers[f.key])}`),
+      // A date reads as every screen shows one (D/M/YYYY); the entry keeps it as sent (YYYY-MM-DD).
+      .map((f) => `${f.label}: ${f.type === 'date' ? shownDay(text(answers[f.key])) : text(answers[f.key])}`),
   ].filter(Boolean);
   const accountId = Number(form.account_id);
   return runCommand(db, async (trx) => {
