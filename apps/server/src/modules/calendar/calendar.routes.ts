@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.js';
+import { runCommand } from '../../platform/outbox/index.js';
 import { hasPermission } from '../users/index.js';
 import { appointmentsIn, dayStart, eventsIn, holidaysIn, icsFeed } from './calendar.queries.js';
 
@@ -81,18 +82,20 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       await assertCalendar(db, req.auth!);
       await assertOwned(db, accountId, req.body);
       const at = Date.now();
-      const row = await db
-        .insertInto('calendar_events')
-        .values({
-          ...req.body,
-          all_day: req.body.all_day ? 1 : 0,
-          account_id: accountId,
-          created_by: userId,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await runCommand(db, (trx) =>
+        trx
+          .insertInto('calendar_events')
+          .values({
+            ...req.body,
+            all_day: req.body.all_day ? 1 : 0,
+            account_id: accountId,
+            created_by: userId,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
       const [event] = await eventsIn(db, accountId, { start: 0, end: 0 }, undefined, Number(row.id));
       return { result: ok, event: event! };
     },
@@ -118,12 +121,14 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       await assertCalendar(db, req.auth!);
       await one(accountId, req.params.id);
       await assertOwned(db, accountId, req.body);
-      await db
-        .updateTable('calendar_events')
-        .set({ ...req.body, all_day: req.body.all_day ? 1 : 0, updated_at: Date.now() })
-        .where('account_id', '=', accountId)
-        .where('id', '=', req.params.id)
-        .execute();
+      await runCommand(db, (trx) =>
+        trx
+          .updateTable('calendar_events')
+          .set({ ...req.body, all_day: req.body.all_day ? 1 : 0, updated_at: Date.now() })
+          .where('account_id', '=', accountId)
+          .where('id', '=', req.params.id)
+          .execute(),
+      );
       return { result: ok, event: await one(accountId, req.params.id) };
     },
   );
@@ -134,37 +139,36 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       const { accountId } = req.auth!;
       await assertCalendar(db, req.auth!);
       await one(accountId, req.params.id);
-      await db
-        .deleteFrom('calendar_events')
-        .where('account_id', '=', accountId)
-        .where('id', '=', req.params.id)
-        .execute();
+      await runCommand(db, (trx) =>
+        trx.deleteFrom('calendar_events').where('account_id', '=', accountId).where('id', '=', req.params.id).execute(),
+      );
       return { result: ok };
     },
   );
 
   /** The caller's feed token, made on first ask; `POST` makes a new one (the old address stops working). */
-  const feedToken = async (auth: AuthContext, renew: boolean) => {
-    const token = randomBytes(24).toString('base64url');
-    if (renew)
-      await db
-        .deleteFrom('calendar_feeds')
+  const feedToken = (auth: AuthContext, renew: boolean) =>
+    runCommand(db, async (trx) => {
+      const token = randomBytes(24).toString('base64url');
+      if (renew)
+        await trx
+          .deleteFrom('calendar_feeds')
+          .where('account_id', '=', auth.accountId)
+          .where('user_id', '=', auth.userId)
+          .execute();
+      await trx
+        .insertInto('calendar_feeds')
+        .values({ account_id: auth.accountId, user_id: auth.userId, token, created_at: Date.now() })
+        .onConflict((oc) => oc.columns(['account_id', 'user_id']).doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('calendar_feeds')
+        .select('token')
         .where('account_id', '=', auth.accountId)
         .where('user_id', '=', auth.userId)
-        .execute();
-    await db
-      .insertInto('calendar_feeds')
-      .values({ account_id: auth.accountId, user_id: auth.userId, token, created_at: Date.now() })
-      .onConflict((oc) => oc.columns(['account_id', 'user_id']).doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('calendar_feeds')
-      .select('token')
-      .where('account_id', '=', auth.accountId)
-      .where('user_id', '=', auth.userId)
-      .executeTakeFirstOrThrow();
-    return row.token;
-  };
+        .executeTakeFirstOrThrow();
+      return row.token;
+    });
   r.get('/api/calendar/feed', { config: user, schema: { response: { 200: FeedAnswer } } }, async (req) => {
     await assertCalendar(db, req.auth!);
     return { result: ok, token: await feedToken(req.auth!, false) };

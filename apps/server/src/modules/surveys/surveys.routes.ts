@@ -40,25 +40,29 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
       const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
       if (!planEntitlements(account?.plan ?? 0).surveys)
         throw new AppError(403, ErrorCode.forbidden, SURVEY_STRINGS.notOnPlan);
-      await db
-        .insertInto('ticket_surveys')
-        .values({
-          account_id: accountId,
-          ticket_id: req.params.id,
-          token: randomBytes(18).toString('base64url'),
-          rating: null,
-          created_at: Date.now(),
-          answered_at: null,
-        })
-        .onConflict((oc) => oc.columns(['account_id', 'ticket_id']).doNothing())
-        .execute();
-      const row = await db
-        .selectFrom('ticket_surveys')
-        .select('token')
-        .where('account_id', '=', accountId)
-        .where('ticket_id', '=', req.params.id)
-        .executeTakeFirstOrThrow();
-      return { result: 'success' as const, token: row.token };
+      // Made once per ticket: a second ask (or two at once) reads the first link.
+      const token = await runCommand(db, async (trx) => {
+        await trx
+          .insertInto('ticket_surveys')
+          .values({
+            account_id: accountId,
+            ticket_id: req.params.id,
+            token: randomBytes(18).toString('base64url'),
+            rating: null,
+            created_at: Date.now(),
+            answered_at: null,
+          })
+          .onConflict((oc) => oc.columns(['account_id', 'ticket_id']).doNothing())
+          .execute();
+        const row = await trx
+          .selectFrom('ticket_surveys')
+          .select('token')
+          .where('account_id', '=', accountId)
+          .where('ticket_id', '=', req.params.id)
+          .executeTakeFirstOrThrow();
+        return row.token;
+      });
+      return { result: 'success' as const, token };
     },
   );
 
