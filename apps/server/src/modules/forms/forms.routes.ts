@@ -19,9 +19,9 @@ import { AppError, notFound } from '../../platform/http/errors.js';
 import { takeHits } from '../auth/index.js';
 import { listArticles } from '../kb/index.js';
 import type { Conversations } from '../messages/index.js';
-import { createForm, deleteForm, renewFormToken, updateForm } from './commands/saveForm.js';
+import { createForm, deleteForm, ensureMainForm, renewFormToken, updateForm } from './commands/saveForm.js';
 import { submitForm } from './commands/submitForm.js';
-import { customTabs, entriesPage, fieldsOf, formOf, labelsOf, listForms, mainForm, tabOf } from './forms.queries.js';
+import { customTabs, entriesPage, fieldsOf, formOf, labelsOf, listForms, tabOf } from './forms.queries.js';
 
 const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
@@ -50,7 +50,7 @@ export function formRoutes(
 
   r.get('/api/proxy/references', { config: user, schema: { response: { 200: ReferencesAnswer } } }, async (req) => {
     const { accountId } = req.auth!;
-    await mainForm(db, accountId);
+    await ensureMainForm(db, accountId);
     const site = await db.selectFrom('kb_sites').select('token').where('account_id', '=', accountId).executeTakeFirst();
     const articles = site ? await listArticles(db, { accountId, status: 'published' }, 200) : [];
     const forms = await db
@@ -75,7 +75,7 @@ export function formRoutes(
   });
   r.get('/api/forms', { config: user, schema: { response: { 200: FormsAnswer } } }, async (req) => {
     const { accountId } = req.auth!;
-    const main = await mainForm(db, accountId);
+    const main = await ensureMainForm(db, accountId);
     const page = await entriesPage(db, accountId, main, 0);
     return { result: ok, ...page, main: tabOf(main), tabs: await customTabs(db, accountId), fields: labelsOf(main) };
   });
@@ -95,7 +95,10 @@ export function formRoutes(
       config: admin,
       schema: { response: { 200: z.object({ result: z.literal('success'), data: z.array(FormDef) }) } },
     },
-    async (req) => ({ result: ok, data: await listForms(db, req.auth!.accountId) }),
+    async (req) => {
+      await ensureMainForm(db, req.auth!.accountId);
+      return { result: ok, data: await listForms(db, req.auth!.accountId) };
+    },
   );
   r.post(
     '/api/forms/settings',

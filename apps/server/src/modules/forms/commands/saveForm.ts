@@ -2,7 +2,11 @@ import { ErrorCode, FORM_STRINGS, type FormInput } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, conflict } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
-import { formOf, newFormToken } from '../forms.queries.js';
+import { type FormRow, formOf, mainForm, newFormToken } from '../forms.queries.js';
+
+/** The account's Main form, made with the default fields on first use (the reads that show forms ask first). */
+export const ensureMainForm = (db: DB, accountId: number): Promise<FormRow> =>
+  runCommand(db, (trx) => mainForm(trx, accountId));
 
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
