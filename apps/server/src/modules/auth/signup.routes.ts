@@ -1,9 +1,11 @@
 import {
+  ACCOUNT_TYPES,
   ErrorCode,
   type HostVariant,
   isLocalHost,
   PasswordResetConfirm,
   PasswordResetRequest,
+  PLANS,
   ResultAnswer,
   SignInAnswer,
   SignUpInput,
@@ -107,7 +109,11 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
       const allowed = await takeHits(db, [{ key: `signup:ip:${req.ip}`, max: limits.signupPerIp, windowMs: HOUR_MS }]);
       if (!allowed) throw new AppError(429, ErrorCode.rateLimited, SIGNUP_TOO_MANY);
       const s = await runCommand(db, async (trx) => {
-        const { accountId } = await createAccount(trx, { name: req.body.company, accountType: 0, plan: 0 });
+        const { accountId } = await createAccount(trx, {
+          name: req.body.company,
+          accountType: ACCOUNT_TYPES.trial,
+          plan: PLANS.trial,
+        });
         await trx
           .updateTable('accounts')
           .set({ trial_ends_at: Date.now() + TRIAL_DAYS * 24 * 3600 * 1000 })

@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  isEmailChannel,
   isLiveChatChannel,
   MESSAGE_STRINGS,
   type RescheduleInput,
@@ -21,8 +22,6 @@ import { type Conversations, postMessage } from '../messages/index.js';
 
 type Row = Selectable<ScheduledMessagesTable>;
 const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
-
-const EMAIL_CHANNELS = new Set(['EMAIL', 'GRAPH_EMAIL']);
 
 export const toScheduled = (r: Row): ScheduledMessage => ({
   id: Number(r.id),
@@ -64,7 +63,7 @@ async function schedulableTicket(db: DB | Trx, conversations: Conversations, aut
   if (!t) throw notFound(MESSAGE_STRINGS.ticketNotFound);
   if (!(await conversations.canRead(db, { id: ticketId, accountId: auth.accountId, channel: t.channel }, auth.userId)))
     throw forbidden(MESSAGE_STRINGS.cannotRead);
-  if (EMAIL_CHANNELS.has(t.channel) && t.mailbox_id === null) throw conflict(SCHEDULED_STRINGS.noMailbox);
+  if (isEmailChannel(t.channel) && t.mailbox_id === null) throw conflict(SCHEDULED_STRINGS.noMailbox);
   // A live chat is a conversation in the moment: a reply there is never kept for later.
   if (isLiveChatChannel(t.channel)) throw conflict(SCHEDULED_STRINGS.liveChat);
   return t;
@@ -81,7 +80,7 @@ export async function scheduleMessage(
   checkTime(input.send_at, now);
   return runCommand(db, async (trx) => {
     const t = await schedulableTicket(trx, conversations, auth, input.ticket_id);
-    if (input.email && !EMAIL_CHANNELS.has(t.channel)) throw bad(SCHEDULED_STRINGS.notEmail);
+    if (input.email && !isEmailChannel(t.channel)) throw bad(SCHEDULED_STRINGS.notEmail);
     const row = await trx
       .insertInto('scheduled_messages')
       .values({
@@ -212,7 +211,7 @@ export function sendScheduledMessages(db: DB, conversations: Conversations, log:
               .where('id', '=', Number(row.ticket_id))
               .executeTakeFirst();
             if (!t) throw new Error(MESSAGE_STRINGS.ticketNotFound);
-            const email = EMAIL_CHANNELS.has(t.channel);
+            const email = isEmailChannel(t.channel);
             if (email && t.mailbox_id === null) throw new Error(SCHEDULED_STRINGS.noMailbox);
             // The recipients and subject the agent wrote, else the ticket's customer and its title.
             const meta = emailMeta(row.email_meta);

@@ -2,6 +2,7 @@ import {
   concurrentLimit,
   DONE_TICKET_STATUSES,
   effectiveStatus,
+  PLANS,
   SHADOW_ADMIN,
   SUPERVISORY_RISK_LIMIT,
   SUPERVISORY_RISK_WINDOW_MS,
@@ -70,7 +71,7 @@ export async function supervisorySnapshot(db: DB, accountId: number, now: number
 
   return {
     now,
-    chatLimit: concurrentLimit(Number(account?.plan ?? 0)),
+    chatLimit: concurrentLimit(Number(account?.plan ?? PLANS.trial)),
     agents,
     queue,
     risks: risk.rows.map((r) => ({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
   OkAnswer,
+  PLANS,
   PublicSurveyAnswer,
   planEntitlements,
   SURVEY_STRINGS,
@@ -38,7 +39,7 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
       const { accountId } = req.auth!;
       await readableTicket(db, conversations, req, req.params.id);
       const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-      if (!planEntitlements(account?.plan ?? 0).surveys)
+      if (!planEntitlements(account?.plan ?? PLANS.trial).surveys)
         throw new AppError(403, ErrorCode.forbidden, SURVEY_STRINGS.notOnPlan);
       // Made once per ticket: a second ask (or two at once) reads the first link.
       const token = await runCommand(db, async (trx) => {

@@ -6,6 +6,7 @@ import {
   type ChannelView,
   ErrorCode,
   mayUseChannel,
+  PLANS,
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
@@ -86,7 +87,7 @@ export async function createConnection(deps: SaveDeps, auth: AuthContext, input:
   for (const [k, words] of Object.entries(required)) if (!given[k as keyof typeof given]) throw bad(words);
   return runCommand(deps.db, async (trx) => {
     const account = await lockAccount(trx, auth.accountId);
-    checkPlan(account?.plan ?? 0, input.settings.kind);
+    checkPlan(account?.plan ?? PLANS.trial, input.settings.kind);
     await checkDepartment(trx, auth.accountId, input.departmentId);
     const sealed = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, secrets.seal(auth.accountId, v)]));
     const now = Date.now();
@@ -136,7 +137,7 @@ export async function updateConnection(
     const row = await findConnection(trx, auth.accountId, id);
     if (!row) throw notFound(CHANNEL_STRINGS.notFound);
     if (row.kind !== input.settings.kind) throw bad(CHANNEL_STRINGS.kindFixed);
-    checkPlan(account?.plan ?? 0, input.settings.kind);
+    checkPlan(account?.plan ?? PLANS.trial, input.settings.kind);
     await checkDepartment(trx, auth.accountId, input.departmentId);
     const sealed = JSON.parse(row.secrets) as Record<string, string>;
     const changed = Object.entries(given).filter(([, v]) => v !== '');

@@ -1,4 +1,11 @@
-import { ErrorCode, type Macro, type MacroAction, type MacroInput, REPLY_STRINGS } from '@parley/contracts';
+import {
+  ErrorCode,
+  type Macro,
+  type MacroAction,
+  type MacroInput,
+  REPLY_STRINGS,
+  TICKET_STATUS,
+} from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
@@ -24,9 +31,10 @@ export async function checkMacroActions(trx: Trx | DB, accountId: number, action
     if (a.type === 'add_labels' || a.type === 'remove_labels') for (const l of a.labels) labels.add(l);
     if (a.type === 'assignee') for (const u of a.assignee) users.add(u.trim());
   }
-  const custom = [...statuses].some((s) => s > 3) ? await listTicketStatuses(trx, accountId) : [];
+  const custom = [...statuses].some((s) => s > TICKET_STATUS.closed) ? await listTicketStatuses(trx, accountId) : [];
   for (const s of statuses)
-    if (s === 4 || (s > 3 && !custom.some((c) => c.status_code === s))) throw bad(REPLY_STRINGS.unknownStatus(s));
+    if (s === TICKET_STATUS.all || (s > TICKET_STATUS.closed && !custom.some((c) => c.status_code === s)))
+      throw bad(REPLY_STRINGS.unknownStatus(s));
   if (labels.size > 0) {
     const found = await trx
       .selectFrom('labels')

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   isLiveChatChannel,
   rooms,
+  TICKET_STATUS,
   TICKET_STRINGS,
   type TicketBulkInput,
   TicketLoadQuery,
@@ -121,7 +122,7 @@ async function mergeTickets(
         .where('ticket_id', '=', other)
         .execute();
     await changeTicketIn(trx, conversations, actor, other, async () => ({
-      set: { closed: 3 },
+      set: { closed: TICKET_STATUS.closed },
       message: WORK_STRINGS.mergedAway(by, Number(main.ticket_number)),
       action: 'ticket.merged',
       detail: { into: primary },

@@ -2,6 +2,7 @@ import {
   ASSIGN_STRINGS,
   type AssignHow,
   ErrorCode,
+  TICKET_STATUS,
   TICKET_STATUS_STRINGS,
   TICKET_STRINGS,
   TICKET_SYSTEM_MESSAGES,
@@ -208,8 +209,9 @@ export function setTicketStatusIn(trx: Trx, conversations: Conversations, actor:
 /** The plan of a status change (see `setTicketStatus`); bulk changes use it too. */
 export function statusPlan(actor: Actor, status: number): Plan {
   return async (trx) => {
-    const custom = status > 4 ? await listTicketStatuses(trx, actor.accountId) : [];
-    if (status > 4 && !custom.some((c) => c.status_code === status)) throw bad(TICKET_STATUS_STRINGS.unknownStatus);
+    const custom = status > TICKET_STATUS.all ? await listTicketStatuses(trx, actor.accountId) : [];
+    if (status > TICKET_STATUS.all && !custom.some((c) => c.status_code === status))
+      throw bad(TICKET_STATUS_STRINGS.unknownStatus);
     return {
       set: { closed: status },
       message: TICKET_SYSTEM_MESSAGES.status(actor.name || actor.username, ticketStatusName(status, custom)),
