@@ -4,7 +4,6 @@ import {
   CALENDAR_STRINGS,
   CalendarAnswer,
   CalendarQuery,
-  ErrorCode,
   EventAnswer,
   EventInput,
   FeedAnswer,
@@ -15,14 +14,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
-import { AppError, forbidden, notFound } from '../../platform/http/errors.js';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors.js';
+import { IdParams } from '../../platform/http/params.js';
 import { runCommand } from '../../platform/outbox/index.js';
 import { hasPermission } from '../users/index.js';
 import { appointmentsIn, dayStart, eventsIn, holidaysIn, icsFeed } from './calendar.queries.js';
 
 const DAY_MS = 86_400_000;
-const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** NAV-14: the calendar is hidden from non-admins with hide_calendar, on the API too. */
 async function assertCalendar(db: DB, auth: AuthContext) {
@@ -43,7 +41,7 @@ async function assertOwned(db: DB, accountId: number, e: EventInput) {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) throw bad(table === 'contacts' ? CALENDAR_STRINGS.contactNotFound : 'Ticket not found.');
+    if (!row) throw badRequest(table === 'contacts' ? CALENDAR_STRINGS.contactNotFound : 'Ticket not found.');
   }
 }
 
@@ -63,9 +61,9 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       const { from, to, contact } = req.query;
       const start = dayStart(from);
       const end = dayStart(to) + DAY_MS;
-      if (Number.isNaN(start) || Number.isNaN(end)) throw bad(CALENDAR_STRINGS.badDay);
-      if (end <= start) throw bad(CALENDAR_STRINGS.endBeforeStart);
-      if (end - start > CALENDAR_LIMITS.rangeDays * DAY_MS) throw bad(CALENDAR_STRINGS.rangeTooLong);
+      if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest(CALENDAR_STRINGS.badDay);
+      if (end <= start) throw badRequest(CALENDAR_STRINGS.endBeforeStart);
+      if (end - start > CALENDAR_LIMITS.rangeDays * DAY_MS) throw badRequest(CALENDAR_STRINGS.rangeTooLong);
       return {
         result: ok,
         events: await eventsIn(db, accountId, { start, end }, contact),

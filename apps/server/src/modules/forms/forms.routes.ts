@@ -16,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
+import { IdParams } from '../../platform/http/params.js';
 import { takeHits } from '../auth/index.js';
 import { listArticles } from '../kb/index.js';
 import type { Conversations } from '../messages/index.js';
@@ -23,7 +24,6 @@ import { createForm, deleteForm, ensureMainForm, renewFormToken, updateForm } fr
 import { submitForm } from './commands/submitForm.js';
 import { customTabs, entriesPage, fieldsOf, formOf, labelsOf, listForms, tabOf } from './forms.queries.js';
 
-const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
 const HOUR_MS = 3_600_000;
 

@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   isEmailChannel,
   isLiveChatChannel,
   MESSAGE_STRINGS,
@@ -15,13 +14,12 @@ import type pino from 'pino';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import type { ScheduledMessagesTable } from '../../platform/db/schema.js';
-import { AppError, conflict, forbidden, notFound } from '../../platform/http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../platform/outbox/index.js';
 import type { Task } from '../../platform/scheduler.js';
 import { type Conversations, postMessage } from '../messages/index.js';
 
 type Row = Selectable<ScheduledMessagesTable>;
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 export const toScheduled = (r: Row): ScheduledMessage => ({
   id: Number(r.id),
@@ -48,8 +46,8 @@ function emailMeta(json: string | null): ScheduledEmail | null {
 }
 
 function checkTime(sendAt: number, now: number) {
-  if (sendAt <= now) throw bad(SCHEDULED_STRINGS.inPast);
-  if (sendAt > now + SCHEDULE_MAX_AHEAD_MS) throw bad(SCHEDULED_STRINGS.tooFar);
+  if (sendAt <= now) throw badRequest(SCHEDULED_STRINGS.inPast);
+  if (sendAt > now + SCHEDULE_MAX_AHEAD_MS) throw badRequest(SCHEDULED_STRINGS.tooFar);
 }
 
 /** The ticket, if the user may read it and a reply on it can wait. */
@@ -80,7 +78,7 @@ export async function scheduleMessage(
   checkTime(input.send_at, now);
   return runCommand(db, async (trx) => {
     const t = await schedulableTicket(trx, conversations, auth, input.ticket_id);
-    if (input.email && !isEmailChannel(t.channel)) throw bad(SCHEDULED_STRINGS.notEmail);
+    if (input.email && !isEmailChannel(t.channel)) throw badRequest(SCHEDULED_STRINGS.notEmail);
     const row = await trx
       .insertInto('scheduled_messages')
       .values({

@@ -14,12 +14,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { IdParams } from '../../platform/http/params.js';
 import { appendEvent, runCommand } from '../../platform/outbox/index.js';
 import { takeHits } from '../auth/index.js';
 import { type Conversations, readableTicket } from '../messages/index.js';
 import { TICKET_RATED, type TicketRated } from '../tickets/index.js';
 
-const TicketParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
 const HOUR_MS = 3_600_000;
 
@@ -34,7 +34,7 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
 
   r.post(
     '/api/ticket/:id/survey',
-    { config: { auth: 'user' }, schema: { params: TicketParams, response: { 200: SurveyLinkAnswer } } },
+    { config: { auth: 'user' }, schema: { params: IdParams, response: { 200: SurveyLinkAnswer } } },
     async (req) => {
       const { accountId } = req.auth!;
       await readableTicket(db, conversations, req, req.params.id);
