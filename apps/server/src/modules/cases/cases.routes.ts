@@ -11,6 +11,7 @@ import {
   type CaseStage,
   CaseTicketBody,
   OkAnswer,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -247,7 +248,7 @@ export function caseRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .select(['id', 'title'])
         .where('account_id', '=', auth.accountId)
         .where('ticket_number', '=', n)
-        .where('channel', '<>', 'chat')
+        .where('channel', '<>', WORKSPACE_CHANNEL)
         .executeTakeFirst();
       if (!t) throw notFound(CASE_STRINGS.ticketNotFound(n));
       if (k.ticket_list.some((x) => x.id === Number(t.id))) throw conflict(CASE_STRINGS.alreadyLinked(n));

@@ -2,6 +2,7 @@ import {
   concurrentLimit,
   DONE_TICKET_STATUSES,
   effectiveStatus,
+  LIVECHAT_CODES,
   PLANS,
   SHADOW_ADMIN,
   SUPERVISORY_RISK_LIMIT,
@@ -12,13 +13,14 @@ import {
   type SupervisoryRisk,
   type SupervisorySnapshot,
   type UserType,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import { openChatCounts } from '../livechat/index.js';
 
 /** Channels that are not tickets of the board's ticket counts: Workspace chats, and live chats (their own column). */
-const NOT_TICKETS = ['chat', 'LIVECHAT', 'livechat'];
+const NOT_TICKETS = [WORKSPACE_CHANNEL, ...LIVECHAT_CODES];
 
 const usernamesOf = (assignee: string) =>
   assignee
@@ -155,7 +157,7 @@ function runningClocks(db: DB, table: Clock, accountId: number) {
     )
     .where(sql<boolean>`${sql.ref(`${table}.paused_at`)} is null`)
     .where('tickets.closed', 'not in', DONE_TICKET_STATUSES)
-    .where('tickets.channel', '!=', 'chat');
+    .where('tickets.channel', '!=', WORKSPACE_CHANNEL);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type TicketListType,
   type TicketLoadAnswer,
   type TicketLoadQuery,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
@@ -196,7 +197,7 @@ export function visibleTo(eb: Eb, viewer: Viewer): Expression<SqlBool> {
   // User id 0 is the server's own view (the item an event carries to every member).
   if (viewer.userId === 0) return eb.lit(true);
   return eb.or([
-    eb('tickets.channel', '!=', 'chat'),
+    eb('tickets.channel', '!=', WORKSPACE_CHANNEL),
     eb.exists(
       eb
         .selectFrom('chat_members')

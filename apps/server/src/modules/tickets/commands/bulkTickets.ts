@@ -9,6 +9,7 @@ import {
   TicketLoadQuery,
   type TicketsMerged,
   WORK_STRINGS,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
@@ -107,7 +108,7 @@ async function mergeTickets(
     throw badRequest(ids.includes(primary) ? WORK_STRINGS.mergeItself : WORK_STRINGS.mergeNeedsOthers);
   const rows = await assertTickets(trx, auth, [primary, ...others]);
   for (const r of rows.values())
-    if (isLiveChatChannel(r.channel) || r.channel === 'chat') throw badRequest(WORK_STRINGS.mergeChannel);
+    if (isLiveChatChannel(r.channel) || r.channel === WORKSPACE_CHANNEL) throw badRequest(WORK_STRINGS.mergeChannel);
   const actor = actorOf(auth);
   const by = auth.name || auth.username;
   const main = rows.get(primary)!;
