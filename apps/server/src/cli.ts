@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ACCOUNT_FEATURES, USER_TYPES, type UserType } from '@parley/contracts';
+import { ACCOUNT_FEATURES, ACCOUNT_TYPES, PLANS, USER_TYPES, type UserType } from '@parley/contracts';
 import { seedDemo } from './cli/demo.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createAccount, createUser } from './modules/accounts/index.js';
@@ -93,8 +93,8 @@ async function main() {
         const r = await runCommand(db, (trx) =>
           createAccount(trx, {
             name: values.name!.trim(),
-            plan: num(values.plan, 'plan', 1),
-            accountType: num(values['account-type'], 'account-type', 1),
+            plan: num(values.plan, 'plan', PLANS.starter),
+            accountType: num(values['account-type'], 'account-type', ACCOUNT_TYPES.regular),
           }),
         );
         process.stdout.write(`Created account ${r.accountId} (${values.name})\n`);

@@ -30,6 +30,8 @@ export const PAY_ERRORS = {
   noPlan: 'Choose a plan.',
   noPrice: 'There is no price for this plan in your country.',
   settled: 'This payment is already complete.',
+  /** Stripe's webhook with a missing or wrong signature. */
+  badSignature: 'The signature is not valid.',
 } as const;
 
 /** PLAN-07: plan numbers to names. */

@@ -7,8 +7,11 @@ export type UserType = (typeof USER_TYPES)[number];
 /** Plan codes. 99 is "unknown yet" on the client, or a console-only account. */
 export const PLANS = { trial: 0, starter: 1, basic: 2, pro: 3, enterprise: 4, console: 99 } as const;
 
-/** PLAN-03, PLAN-10: account type 0 is a trial account (its trial ends; it reaches only TRIAL_PATHS). */
-export const ACCOUNT_TYPES = { trial: 0 } as const;
+/**
+ * PLAN-03, PLAN-10: account type 0 is a trial account (its trial ends; it reaches only TRIAL_PATHS); 1 is an
+ * account past its trial: one that has paid, or the workspace a self-hosted server is set up with.
+ */
+export const ACCOUNT_TYPES = { trial: 0, regular: 1 } as const;
 export const isTrialAccount = (accountType: number | undefined) => accountType === ACCOUNT_TYPES.trial;
 
 /** Host variants. */
@@ -41,6 +44,10 @@ export const CHANNELS = {
   SMS: 'SMS',
 } as const;
 export type Channel = keyof typeof CHANNELS;
+/** TICKET-19: a live chat's ticket has either stored spelling of its channel code. */
+export const LIVECHAT_CODES = ['LIVECHAT', 'livechat'] as const;
+/** The e-mail channels: a mailbox over IMAP and SMTP, or a Microsoft 365 mailbox through Graph. */
+export const EMAIL_CHANNELS = ['EMAIL', 'GRAPH_EMAIL'] as const;
 
 /** Default ticket status codes; 4 means "all" in filters, 5+ are custom. */
 export const TICKET_STATUS = { open: 0, pending: 1, resolved: 2, closed: 3, all: 4 } as const;

@@ -22,4 +22,6 @@ export const ErrorCode = {
   internal: 'INTERNAL',
   /** An SMTP server refused or could not take an e-mail (502; the description carries its response). */
   mailFailed: 'MAIL_FAILED',
+  /** A payment provider's webhook whose signature does not verify (400; nothing is read from its body). */
+  badSignature: 'BAD_SIGNATURE',
 } as const;

@@ -258,6 +258,7 @@ export const LiveChatSettingsInput = z.object({
   department_id: z.number().int().positive().nullable(),
   offer_seconds: z.number().int().min(5).max(600),
 });
+export type LiveChatSettingsInput = z.infer<typeof LiveChatSettingsInput>;
 export const LiveChatSettingsAnswer = z.object({ result: z.literal('success'), data: LiveChatSettings });
 
 /** The visitor socket (`/visitor` namespace): handshake auth. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageDelivery } from './channels.js';
+import { EMAIL_CHANNELS } from './constants.js';
 import { planEntitlements, STORAGE_FULL } from './plans.js';
 import { NotConfiguredAnswer } from './services.js';
 
@@ -72,7 +73,7 @@ export const EmailState = z.enum(['sending', 'sent', 'failed']);
 export type EmailState = z.infer<typeof EmailState>;
 
 /** MSG-26 (design): the channels whose replies go out as e-mail through the reply composer. */
-export const isEmailChannel = (channel: string) => channel === 'EMAIL' || channel === 'GRAPH_EMAIL';
+export const isEmailChannel = (channel: string) => (EMAIL_CHANNELS as readonly string[]).includes(channel);
 
 /** MSG-09: a message queued locally has the id "queue-" and 10 random letters or digits. */
 export const QUEUE_ID = /^queue-[A-Za-z0-9]{10}$/;

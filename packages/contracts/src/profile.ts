@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_CHANNELS } from './constants.js';
 import { BOT_NAMES, SENDERS } from './messages.js';
 
 /** PROFILE-02: rows per page of the tickets and live chats lists, and of the activity list. */
@@ -45,7 +46,6 @@ export function profileKind(sender: string): 'bot' | 'visitor' | 'lookup' {
  * PROFILE-10 (design): which contact field identifies a customer, by the ticket's channel. E-mail channels
  * use the address; phone channels the number; any other channel uses whichever of the two the ticket has.
  */
-export const EMAIL_CHANNELS = ['EMAIL', 'GRAPH_EMAIL'] as const;
 export const PHONE_CHANNELS = ['WHATSAPP', 'CALL', 'SMS'] as const;
 export function contactField(channel: string, has: { email: string; phone: string }): 'email' | 'phone' | null {
   if ((EMAIL_CHANNELS as readonly string[]).includes(channel)) return has.email ? 'email' : null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS, type Channel, TICKET_STATUS } from './constants.js';
+import { CHANNELS, type Channel, LIVECHAT_CODES, TICKET_STATUS } from './constants.js';
 import { TICKET_FILTER_STRINGS, TicketFilterQueryFields } from './ticketFilters.js';
 
 /** TICKET-23: names of the default status codes; 4 means "all" in filters. */
@@ -50,7 +50,7 @@ export const TICKET_STRINGS = {
 export const CHANNEL_ALIASES: Record<string, Channel> = { livechat: 'LIVECHAT' };
 
 /** TICKET-19: a live chat's ticket, under either stored spelling (`LIVECHAT` or `livechat`). */
-export const isLiveChatChannel = (channel: string) => channel === 'LIVECHAT' || channel === 'livechat';
+export const isLiveChatChannel = (channel: string) => (LIVECHAT_CODES as readonly string[]).includes(channel);
 
 /** TICKET-18: the display name of a channel code; an unknown code shows as it is. */
 export function channelName(code: string): string {

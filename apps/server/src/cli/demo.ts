@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CHANNELS, type Channel } from '@parley/contracts';
+import { CHANNELS, type Channel, PLANS, TICKET_STATUS } from '@parley/contracts';
 import { sql } from 'kysely';
 import { createAccount, createUser } from '../modules/accounts/index.js';
 import { backfillTicketFacts } from '../modules/reports/index.js';
@@ -73,12 +73,13 @@ export async function seedDemo(
     return seed / 2 ** 31;
   };
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const { open, pending, resolved, closed } = TICKET_STATUS;
 
   const demo = await runCommand(db, async (trx) => {
     const { accountId } = await createAccount(trx, {
       name: 'Demo Company',
       accountType: 1,
-      plan: 3,
+      plan: PLANS.pro,
       features: ['dashboard'],
     });
     const users = [
@@ -121,7 +122,7 @@ export async function seedDemo(
           ticket_number: i,
           title: `${pick(SUBJECTS)} #${i}`,
           channel: pick(channels),
-          closed: pick([0, 0, 0, 1, 2, 3]),
+          closed: pick([open, open, open, pending, resolved, closed]),
           priority: pick(['H', 'M', 'L', '']),
           label: JSON.stringify(rnd() < 0.6 ? [pick(labels)] : []),
           department_id: pick(deps),

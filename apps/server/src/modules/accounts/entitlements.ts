@@ -1,4 +1,4 @@
-import { ErrorCode, type PlanLimitKey, planEntitlements, planLimitWords } from '@parley/contracts';
+import { ErrorCode, PLANS, type PlanLimitKey, planEntitlements, planLimitWords } from '@parley/contracts';
 import { lockAccount } from '../../platform/db/locks.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Trx } from '../../platform/outbox/index.js';
@@ -23,7 +23,7 @@ export async function requireWithinPlan(
   used: () => Promise<number>,
   adding = 1,
 ): Promise<{ limit: number | null; used: number }> {
-  const plan = (await lockAccount(trx, accountId))?.plan ?? 0;
+  const plan = (await lockAccount(trx, accountId))?.plan ?? PLANS.trial;
   const limit = planEntitlements(plan)[key];
   if (limit === null) return { limit, used: 0 };
   const now = await used();

@@ -6,7 +6,7 @@ type Purpose = 'reset' | 'handoff';
 
 /** Issues a single-use token for a user; only its hash is stored. */
 export async function issueOneTimeToken(
-  db: DB,
+  db: DB | Trx,
   t: { accountId: number; userId: number; purpose: Purpose; ttlMs: number },
 ): Promise<string> {
   const token = newToken();

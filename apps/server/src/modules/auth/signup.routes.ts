@@ -1,9 +1,11 @@
 import {
+  ACCOUNT_TYPES,
   ErrorCode,
   type HostVariant,
   isLocalHost,
   PasswordResetConfirm,
   PasswordResetRequest,
+  PLANS,
   ResultAnswer,
   SignInAnswer,
   SignUpInput,
@@ -107,7 +109,11 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
       const allowed = await takeHits(db, [{ key: `signup:ip:${req.ip}`, max: limits.signupPerIp, windowMs: HOUR_MS }]);
       if (!allowed) throw new AppError(429, ErrorCode.rateLimited, SIGNUP_TOO_MANY);
       const s = await runCommand(db, async (trx) => {
-        const { accountId } = await createAccount(trx, { name: req.body.company, accountType: 0, plan: 0 });
+        const { accountId } = await createAccount(trx, {
+          name: req.body.company,
+          accountType: ACCOUNT_TYPES.trial,
+          plan: PLANS.trial,
+        });
         await trx
           .updateTable('accounts')
           .set({ trial_ends_at: Date.now() + TRIAL_DAYS * 24 * 3600 * 1000 })
@@ -159,25 +165,29 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
       .where('active', '=', 1)
       .execute();
     for (const u of users) {
-      const token = await issueOneTimeToken(db, {
-        accountId: Number(u.account_id),
-        userId: Number(u.id),
-        purpose: 'reset',
-        ttlMs: RESET_TTL_MS,
-      });
+      const token = await runCommand(db, (trx) =>
+        issueOneTimeToken(trx, {
+          accountId: Number(u.account_id),
+          userId: Number(u.id),
+          purpose: 'reset',
+          ttlMs: RESET_TTL_MS,
+        }),
+      );
       const link = `${base}/password_reset?token=${encodeURIComponent(token)}`;
       await deps.mailer.send({
         to: u.email,
         subject: 'Reset your Parley password',
         text: `Someone asked to reset the password of ${u.username}.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
       });
-      await recordAudit(db, {
-        accountId: Number(u.account_id),
-        userId: Number(u.id),
-        actor: u.username,
-        action: 'password.reset_requested',
-        ip,
-      });
+      await runCommand(db, (trx) =>
+        recordAudit(trx, {
+          accountId: Number(u.account_id),
+          userId: Number(u.id),
+          actor: u.username,
+          action: 'password.reset_requested',
+          ip,
+        }),
+      );
     }
   }
 
@@ -199,7 +209,9 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
     },
     async (req) => {
       const auth = req.auth!;
-      const token = await issueOneTimeToken(db, { ...auth, purpose: 'handoff', ttlMs: HANDOFF_TTL_MS });
+      const token = await runCommand(db, (trx) =>
+        issueOneTimeToken(trx, { ...auth, purpose: 'handoff', ttlMs: HANDOFF_TTL_MS }),
+      );
       return { result: 'success' as const, token };
     },
   );
@@ -215,7 +227,7 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
       },
     },
     async (req, reply) => {
-      const who = await consumeOneTimeToken(db, req.body.token, 'handoff');
+      const who = await runCommand(db, (trx) => consumeOneTimeToken(trx, req.body.token, 'handoff'));
       const active = who
         ? await db
             .selectFrom('users')
@@ -226,14 +238,16 @@ export function signupRoutes(app: FastifyInstance, deps: SignupDeps): void {
             .executeTakeFirst()
         : undefined;
       if (!who || !active) throw new AppError(401, 'HANDOFF_EXPIRED', 'This sign-in link has expired.');
-      await recordAudit(db, {
-        ...who,
-        actor: active.username,
-        action: 'signin.succeeded',
-        detail: { via: 'hand-off' },
-        ip: req.ip,
+      const s = await runCommand(db, async (trx) => {
+        await recordAudit(trx, {
+          ...who,
+          actor: active.username,
+          action: 'signin.succeeded',
+          detail: { via: 'hand-off' },
+          ip: req.ip,
+        });
+        return createSession(trx, { ...who, userAgent: String(req.headers['user-agent'] ?? ''), ip: req.ip });
       });
-      const s = await createSession(db, { ...who, userAgent: String(req.headers['user-agent'] ?? ''), ip: req.ip });
       setSessionCookies(req, reply, s.token, s.refreshToken);
       return { result: 'success' as const, token: s.token };
     },

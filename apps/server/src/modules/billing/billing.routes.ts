@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   PAY_ERRORS,
   PAYMENT_HISTORY_PAGE,
   PaymentCreateAnswer,
@@ -16,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
-import { notFound } from '../../platform/http/errors.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
 import { clientIp } from '../livechat/index.js';
 import { applyStripeEvent } from './commands/applyStripeEvent.js';
 import { createPayment } from './commands/createPayment.js';
@@ -220,24 +221,18 @@ export function billingRoutes(app: FastifyInstance, deps: BillingDeps): void {
   // Stripe's webhook: the raw body is verified with the signing secret before anything is read from it.
   app.register(async (child) => {
     child.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    child.post(
-      '/api/payment/webhook/stripe',
-      { config: { auth: 'public' }, schema: { hide: true } },
-      async (req, reply) => {
-        if (!deps.stripe) throw notFound();
-        let event: ReturnType<StripeProvider['verify']>;
-        try {
-          const sig = req.headers['stripe-signature'];
-          event = deps.stripe.verify(String(req.body ?? ''), Array.isArray(sig) ? sig[0] : sig);
-        } catch {
-          return reply
-            .code(400)
-            .send({ result: 'failed', code: 'BAD_SIGNATURE', description: 'The signature is not valid.' });
-        }
-        await applyStripeEvent(db, event);
-        return { received: true };
-      },
-    );
+    child.post('/api/payment/webhook/stripe', { config: { auth: 'public' }, schema: { hide: true } }, async (req) => {
+      if (!deps.stripe) throw notFound();
+      let event: ReturnType<StripeProvider['verify']>;
+      try {
+        const sig = req.headers['stripe-signature'];
+        event = deps.stripe.verify(String(req.body ?? ''), Array.isArray(sig) ? sig[0] : sig);
+      } catch {
+        throw new AppError(400, ErrorCode.badSignature, PAY_ERRORS.badSignature);
+      }
+      await applyStripeEvent(db, event);
+      return { received: true };
+    });
   });
 
   // The sandbox page's buttons (form posts, so parsed here only). A settled payment stays as it is.

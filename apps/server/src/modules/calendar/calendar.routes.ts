@@ -4,7 +4,6 @@ import {
   CALENDAR_STRINGS,
   CalendarAnswer,
   CalendarQuery,
-  ErrorCode,
   EventAnswer,
   EventInput,
   FeedAnswer,
@@ -15,13 +14,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
-import { AppError, forbidden, notFound } from '../../platform/http/errors.js';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors.js';
+import { IdParams } from '../../platform/http/params.js';
+import { runCommand } from '../../platform/outbox/index.js';
 import { hasPermission } from '../users/index.js';
 import { appointmentsIn, dayStart, eventsIn, holidaysIn, icsFeed } from './calendar.queries.js';
 
 const DAY_MS = 86_400_000;
-const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** NAV-14: the calendar is hidden from non-admins with hide_calendar, on the API too. */
 async function assertCalendar(db: DB, auth: AuthContext) {
@@ -42,7 +41,7 @@ async function assertOwned(db: DB, accountId: number, e: EventInput) {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) throw bad(table === 'contacts' ? CALENDAR_STRINGS.contactNotFound : 'Ticket not found.');
+    if (!row) throw badRequest(table === 'contacts' ? CALENDAR_STRINGS.contactNotFound : 'Ticket not found.');
   }
 }
 
@@ -62,9 +61,9 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       const { from, to, contact } = req.query;
       const start = dayStart(from);
       const end = dayStart(to) + DAY_MS;
-      if (Number.isNaN(start) || Number.isNaN(end)) throw bad(CALENDAR_STRINGS.badDay);
-      if (end <= start) throw bad(CALENDAR_STRINGS.endBeforeStart);
-      if (end - start > CALENDAR_LIMITS.rangeDays * DAY_MS) throw bad(CALENDAR_STRINGS.rangeTooLong);
+      if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest(CALENDAR_STRINGS.badDay);
+      if (end <= start) throw badRequest(CALENDAR_STRINGS.endBeforeStart);
+      if (end - start > CALENDAR_LIMITS.rangeDays * DAY_MS) throw badRequest(CALENDAR_STRINGS.rangeTooLong);
       return {
         result: ok,
         events: await eventsIn(db, accountId, { start, end }, contact),
@@ -81,18 +80,20 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       await assertCalendar(db, req.auth!);
       await assertOwned(db, accountId, req.body);
       const at = Date.now();
-      const row = await db
-        .insertInto('calendar_events')
-        .values({
-          ...req.body,
-          all_day: req.body.all_day ? 1 : 0,
-          account_id: accountId,
-          created_by: userId,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await runCommand(db, (trx) =>
+        trx
+          .insertInto('calendar_events')
+          .values({
+            ...req.body,
+            all_day: req.body.all_day ? 1 : 0,
+            account_id: accountId,
+            created_by: userId,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
       const [event] = await eventsIn(db, accountId, { start: 0, end: 0 }, undefined, Number(row.id));
       return { result: ok, event: event! };
     },
@@ -118,12 +119,14 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       await assertCalendar(db, req.auth!);
       await one(accountId, req.params.id);
       await assertOwned(db, accountId, req.body);
-      await db
-        .updateTable('calendar_events')
-        .set({ ...req.body, all_day: req.body.all_day ? 1 : 0, updated_at: Date.now() })
-        .where('account_id', '=', accountId)
-        .where('id', '=', req.params.id)
-        .execute();
+      await runCommand(db, (trx) =>
+        trx
+          .updateTable('calendar_events')
+          .set({ ...req.body, all_day: req.body.all_day ? 1 : 0, updated_at: Date.now() })
+          .where('account_id', '=', accountId)
+          .where('id', '=', req.params.id)
+          .execute(),
+      );
       return { result: ok, event: await one(accountId, req.params.id) };
     },
   );
@@ -134,37 +137,36 @@ export function calendarRoutes(app: FastifyInstance, deps: { db: DB; host: strin
       const { accountId } = req.auth!;
       await assertCalendar(db, req.auth!);
       await one(accountId, req.params.id);
-      await db
-        .deleteFrom('calendar_events')
-        .where('account_id', '=', accountId)
-        .where('id', '=', req.params.id)
-        .execute();
+      await runCommand(db, (trx) =>
+        trx.deleteFrom('calendar_events').where('account_id', '=', accountId).where('id', '=', req.params.id).execute(),
+      );
       return { result: ok };
     },
   );
 
   /** The caller's feed token, made on first ask; `POST` makes a new one (the old address stops working). */
-  const feedToken = async (auth: AuthContext, renew: boolean) => {
-    const token = randomBytes(24).toString('base64url');
-    if (renew)
-      await db
-        .deleteFrom('calendar_feeds')
+  const feedToken = (auth: AuthContext, renew: boolean) =>
+    runCommand(db, async (trx) => {
+      const token = randomBytes(24).toString('base64url');
+      if (renew)
+        await trx
+          .deleteFrom('calendar_feeds')
+          .where('account_id', '=', auth.accountId)
+          .where('user_id', '=', auth.userId)
+          .execute();
+      await trx
+        .insertInto('calendar_feeds')
+        .values({ account_id: auth.accountId, user_id: auth.userId, token, created_at: Date.now() })
+        .onConflict((oc) => oc.columns(['account_id', 'user_id']).doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('calendar_feeds')
+        .select('token')
         .where('account_id', '=', auth.accountId)
         .where('user_id', '=', auth.userId)
-        .execute();
-    await db
-      .insertInto('calendar_feeds')
-      .values({ account_id: auth.accountId, user_id: auth.userId, token, created_at: Date.now() })
-      .onConflict((oc) => oc.columns(['account_id', 'user_id']).doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('calendar_feeds')
-      .select('token')
-      .where('account_id', '=', auth.accountId)
-      .where('user_id', '=', auth.userId)
-      .executeTakeFirstOrThrow();
-    return row.token;
-  };
+        .executeTakeFirstOrThrow();
+      return row.token;
+    });
   r.get('/api/calendar/feed', { config: user, schema: { response: { 200: FeedAnswer } } }, async (req) => {
     await assertCalendar(db, req.auth!);
     return { result: ok, token: await feedToken(req.auth!, false) };

@@ -10,22 +10,20 @@ import {
   type CaseRow,
   type CaseStage,
   CaseTicketBody,
-  ErrorCode,
   OkAnswer,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import { type DB, likeEscape } from '../../platform/db/db.js';
-import { AppError, conflict, forbidden, notFound } from '../../platform/http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors.js';
+import { IdParams, RowId } from '../../platform/http/params.js';
 import { runCommand, type Trx } from '../../platform/outbox/index.js';
 import { hasPermission } from '../users/index.js';
 
-const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const TicketParams = IdParams.extend({ ticketId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
+const TicketParams = IdParams.extend({ ticketId: RowId });
 const OPEN_STAGES: CaseStage[] = ['new', 'investigating', 'waiting'];
 
 /** NAV: case management is hidden from non-admins with hide_case, on the API too. */
@@ -141,7 +139,7 @@ async function checkRefs(trx: Trx, accountId: number, input: CaseInput) {
       .where('id', '=', input.owner_id)
       .where('active', '=', 1)
       .executeTakeFirst();
-    if (!u) throw bad(CASE_STRINGS.ownerNotFound);
+    if (!u) throw badRequest(CASE_STRINGS.ownerNotFound);
   }
   if (input.contact_id !== null) {
     const c = await trx
@@ -150,7 +148,7 @@ async function checkRefs(trx: Trx, accountId: number, input: CaseInput) {
       .where('account_id', '=', accountId)
       .where('id', '=', input.contact_id)
       .executeTakeFirst();
-    if (!c) throw bad(CASE_STRINGS.contactNotFound);
+    if (!c) throw badRequest(CASE_STRINGS.contactNotFound);
   }
 }
 const ownerName = async (trx: Trx, accountId: number, id: number | null) => {
@@ -250,7 +248,7 @@ export function caseRoutes(app: FastifyInstance, deps: { db: DB }): void {
         .select(['id', 'title'])
         .where('account_id', '=', auth.accountId)
         .where('ticket_number', '=', n)
-        .where('channel', '<>', 'chat')
+        .where('channel', '<>', WORKSPACE_CHANNEL)
         .executeTakeFirst();
       if (!t) throw notFound(CASE_STRINGS.ticketNotFound(n));
       if (k.ticket_list.some((x) => x.id === Number(t.id))) throw conflict(CASE_STRINGS.alreadyLinked(n));

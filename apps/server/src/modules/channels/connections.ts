@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { CHANNEL_KINDS, CHANNEL_OF_KIND, type ChannelKind, type ChannelView, mayUseChannel } from '@parley/contracts';
+import {
+  CHANNEL_KINDS,
+  CHANNEL_OF_KIND,
+  type ChannelKind,
+  type ChannelView,
+  mayUseChannel,
+  PLANS,
+} from '@parley/contracts';
 import type { Selectable } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import type { ChannelConnectionsTable } from '../../platform/db/schema.js';
@@ -93,7 +100,7 @@ export async function listConnections(db: DB | Trx, accountId: number) {
 /** The kinds an account's plan lets it connect. */
 export async function allowedKinds(db: DB | Trx, accountId: number): Promise<ChannelKind[]> {
   const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-  const plan = Number(account?.plan ?? 0);
+  const plan = Number(account?.plan ?? PLANS.trial);
   return CHANNEL_KINDS.filter((k) => mayUseChannel(plan, CHANNEL_OF_KIND[k]));
 }
 

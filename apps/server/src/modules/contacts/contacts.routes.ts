@@ -26,6 +26,7 @@ import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { forbidden, notFound } from '../../platform/http/errors.js';
+import { RowId } from '../../platform/http/params.js';
 import type { Conversations } from '../messages/index.js';
 import { hasPermission } from '../users/index.js';
 import { importContacts } from './commands/importContacts.js';
@@ -41,7 +42,7 @@ async function assertContacts(db: DB, auth: AuthContext): Promise<void> {
   if (!(await contactsVisibleTo(db, auth))) throw forbidden(CONTACT_STRINGS.hidden);
 }
 
-const MergeIdParams = z.object({ mergeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const MergeIdParams = z.object({ mergeId: RowId });
 
 /** The contacts list, a contact's page, edits, addresses, merge and undo, CSV import and export. */
 export function contactRoutes(app: FastifyInstance, deps: { db: DB; conversations: Conversations }): void {

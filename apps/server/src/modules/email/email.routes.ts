@@ -16,7 +16,7 @@ import type { Conversations } from '../messages/index.js';
 import { retryMailboxReply } from './commands/retryMailboxReply.js';
 import { createGraphMailbox, updateGraphMailbox } from './commands/saveGraphMailbox.js';
 import { createMailbox, deleteMailbox, renewForwardingAddress, updateMailbox } from './commands/saveMailbox.js';
-import { testMailbox } from './commands/testMailbox.js';
+import { testMailbox } from './connectionTest.js';
 import type { EmailFetchers } from './fetcher.js';
 import type { GraphClient } from './graphClient.js';
 import type { GraphSync } from './graphSync.js';

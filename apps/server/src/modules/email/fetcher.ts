@@ -6,7 +6,7 @@ import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
 import type { Conversations } from '../messages/index.js';
 import { type MailboxRef, type MailFence, StaleFetch, skipMail, storeMail } from './commands/storeMail.js';
-import { imapOptions, serverWords } from './commands/testMailbox.js';
+import { imapOptions, serverWords } from './connectionTest.js';
 import { findMailbox, type MailboxRow } from './mailboxes.queries.js';
 import { parseMail } from './parseMail.js';
 import type { Secrets } from './secrets.js';

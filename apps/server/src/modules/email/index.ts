@@ -19,7 +19,7 @@ export {
 /** Stores one fetched mail exactly once: threading, a new or reopened ticket, its message and Message-ID. */
 export { type MailboxRef, type MailFence, StaleFetch, storeMail, threadOf } from './commands/storeMail.js';
 /** Tries a mailbox's IMAP and SMTP logins, or a Microsoft 365 mailbox's app and user. */
-export { testMailbox } from './commands/testMailbox.js';
+export { testMailbox } from './connectionTest.js';
 /** HTTP routes of the module. */
 export { emailRoutes } from './email.routes.js';
 /** The node's mailbox fetchers, started and stopped with the app's background work. */

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Mailbox, mailboxLimit } from '@parley/contracts';
+import { type Mailbox, mailboxLimit, PLANS } from '@parley/contracts';
 import type { Selectable } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import type { MailboxesTable } from '../../platform/db/schema.js';
@@ -110,5 +110,5 @@ export async function findMailbox(db: DB | Trx, accountId: number, id: number): 
 /** The account's plan's mailbox limit (null: unlimited). */
 export async function accountMailboxLimit(db: DB | Trx, accountId: number): Promise<number | null> {
   const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-  return mailboxLimit(Number(account?.plan ?? 0));
+  return mailboxLimit(Number(account?.plan ?? PLANS.trial));
 }

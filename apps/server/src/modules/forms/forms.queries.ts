@@ -15,7 +15,7 @@ import type { Trx } from '../../platform/outbox/index.js';
 
 export const newFormToken = () => randomBytes(18).toString('base64url');
 
-type FormRow = {
+export type FormRow = {
   id: number;
   name: string;
   main: number;
@@ -82,9 +82,8 @@ export async function formOf(db: DB | Trx, accountId: number, id: number): Promi
   return f;
 }
 
-/** Every form of the account, the Main one first, with its number of entries (admins' settings). */
+/** Every form of the account, the Main one first (made by the caller), with its number of entries (admins' settings). */
 export async function listForms(db: DB, accountId: number): Promise<FormDef[]> {
-  await mainForm(db, accountId);
   const rows = await db
     .selectFrom('forms')
     .select([...COLUMNS.map((c) => `forms.${c}` as const)])

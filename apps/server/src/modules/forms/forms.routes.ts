@@ -16,24 +16,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
+import { IdParams } from '../../platform/http/params.js';
 import { takeHits } from '../auth/index.js';
 import { listArticles } from '../kb/index.js';
 import type { Conversations } from '../messages/index.js';
-import { createForm, deleteForm, renewFormToken, updateForm } from './commands/saveForm.js';
+import { createForm, deleteForm, ensureMainForm, renewFormToken, updateForm } from './commands/saveForm.js';
 import { submitForm } from './commands/submitForm.js';
-import {
-  customTabs,
-  entriesPage,
-  fieldsOf,
-  formOf,
-  labelsOf,
-  listForms,
-  mainForm,
-  tabOf,
-  typesOf,
-} from './forms.queries.js';
+import { customTabs, entriesPage, fieldsOf, formOf, labelsOf, listForms, tabOf, typesOf } from './forms.queries.js';
 
-const IdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
 const HOUR_MS = 3_600_000;
 
@@ -60,7 +50,7 @@ export function formRoutes(
 
   r.get('/api/proxy/references', { config: user, schema: { response: { 200: ReferencesAnswer } } }, async (req) => {
     const { accountId } = req.auth!;
-    await mainForm(db, accountId);
+    await ensureMainForm(db, accountId);
     const site = await db.selectFrom('kb_sites').select('token').where('account_id', '=', accountId).executeTakeFirst();
     const articles = site ? await listArticles(db, { accountId, status: 'published' }, 200) : [];
     const forms = await db
@@ -85,7 +75,7 @@ export function formRoutes(
   });
   r.get('/api/forms', { config: user, schema: { response: { 200: FormsAnswer } } }, async (req) => {
     const { accountId } = req.auth!;
-    const main = await mainForm(db, accountId);
+    const main = await ensureMainForm(db, accountId);
     const page = await entriesPage(db, accountId, main, 0);
     return {
       result: ok,
@@ -113,7 +103,10 @@ export function formRoutes(
       config: admin,
       schema: { response: { 200: z.object({ result: z.literal('success'), data: z.array(FormDef) }) } },
     },
-    async (req) => ({ result: ok, data: await listForms(db, req.auth!.accountId) }),
+    async (req) => {
+      await ensureMainForm(db, req.auth!.accountId);
+      return { result: ok, data: await listForms(db, req.auth!.accountId) };
+    },
   );
   r.post(
     '/api/forms/settings',

@@ -25,11 +25,11 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import type { Conversations } from '../messages/index.js';
 import { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
+import { readSettings, saveSettings } from './commands/settings.js';
 import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
 import { listGroups, sessionGroup } from './livechat.queries.js';
 import { offerAfterSettings } from './offering.js';
 import { clientIp, type VisitorLimits, visitorLimits } from './rateLimit.js';
-import { ensureSettings } from './settings.js';
 import { visitorDetails } from './visitorDetails.js';
 import { widgetPageRoutes } from './widgetPage.routes.js';
 
@@ -98,7 +98,7 @@ export function liveChatRoutes(
   r.get(
     '/api/livechat/settings',
     { config: { auth: 'user' }, schema: { response: { 200: LiveChatSettingsAnswer } } },
-    async (req) => ({ result: 'success' as const, data: await ensureSettings(db, req.auth!.accountId) }),
+    async (req) => ({ result: 'success' as const, data: await readSettings(db, req.auth!.accountId) }),
   );
   r.post(
     '/api/livechat/settings',
@@ -114,18 +114,9 @@ export function liveChatRoutes(
           .executeTakeFirst();
         if (!dep) throw new AppError(400, ErrorCode.validation, 'Unknown department.');
       }
-      await ensureSettings(db, accountId);
-      await db
-        .updateTable('livechat_settings')
-        .set({
-          auto_offer: req.body.auto_offer ? 1 : 0,
-          department_id: req.body.department_id,
-          offer_seconds: req.body.offer_seconds,
-        })
-        .where('account_id', '=', accountId)
-        .execute();
+      const data = await saveSettings(db, accountId, req.body);
       await offerAfterSettings(db, accountId);
-      return { result: 'success' as const, data: await ensureSettings(db, accountId) };
+      return { result: 'success' as const, data };
     },
   );
   r.get(

@@ -37,6 +37,7 @@ import { headSeq } from '../../platform/outbox/index.js';
 import { ticketVisibleTo } from '../tickets/index.js';
 import { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
 import { sendMessage } from './commands/postMessage.js';
+import { setTicketLanguage, storeTranslations } from './commands/translation.js';
 import {
   deletedSince,
   findTicket,
@@ -304,24 +305,13 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
           target,
           source,
         );
-        for (const [i, t] of text.entries()) {
-          if (t.id === 0) continue;
-          const row = await db
-            .selectFrom('messages')
-            .select('translated_text')
-            .where('account_id', '=', auth.accountId)
-            .where('ticket_id', '=', req.body.ticketId)
-            .where('id', '=', t.id)
-            .executeTakeFirst();
-          if (!row) continue;
-          const map = { ...(JSON.parse(row.translated_text) as Record<string, string>), [target]: translated[i]! };
-          await db
-            .updateTable('messages')
-            .set({ translated_text: JSON.stringify(map) })
-            .where('account_id', '=', auth.accountId)
-            .where('id', '=', t.id)
-            .execute();
-        }
+        await storeTranslations(
+          db,
+          auth.accountId,
+          req.body.ticketId,
+          target,
+          text.map((t, i) => ({ id: t.id, translated: translated[i]! })),
+        );
         return {
           ...ok,
           target,
@@ -340,12 +330,7 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
     },
     async (req) => {
       await readableTicket(db, conversations, req, req.body.ticketId);
-      await db
-        .updateTable('tickets')
-        .set({ language: req.body.lang })
-        .where('account_id', '=', req.auth!.accountId)
-        .where('id', '=', req.body.ticketId)
-        .execute();
+      await setTicketLanguage(db, req.auth!.accountId, req.body.ticketId, req.body.lang);
       return { ...ok, language: req.body.lang };
     },
   );

@@ -1,7 +1,7 @@
 import { ErrorCode, firstBadEmail, MESSAGE_STRINGS, ReplyAnswer, ReplyInput } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError, badRequest } from '../../platform/http/errors.js';
 import { setTicketStatus } from '../tickets/index.js';
 import { CLIENT_ID_TAKEN, sendMessage } from './commands/postMessage.js';
 import { envelopeOf, isEmailReply, mailboxOf, mailReply, type ReplyEnvelope, smtpResponse } from './emailReply.js';
@@ -10,8 +10,6 @@ import { readableTicket } from './messages.routes.js';
 import { readMultipart } from './multipart.js';
 import { discardUploads } from './uploads.js';
 import { uploadFrom } from './uploads.routes.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /**
  * MSG-25..31: a reply with e-mail fields and attachments, as JSON or multipart. Every cc and toEmail address,
@@ -39,12 +37,12 @@ export function replyRoutes(app: FastifyInstance, deps: MessageDeps): void {
         const parsed = ReplyInput.safeParse(multipart ? multipart.fields : (req.body ?? {}));
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          throw bad(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid request.');
+          throw badRequest(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid request.');
         }
         const input = parsed.data;
         const ticket = await readableTicket(deps.db, deps.conversations, req, input.ticket_id);
         const badAddress = firstBadEmail(input);
-        if (badAddress !== null) throw bad(MESSAGE_STRINGS.badEmail(badAddress));
+        if (badAddress !== null) throw badRequest(MESSAGE_STRINGS.badEmail(badAddress));
 
         const stored = input.client_id
           ? await storedReply(deps, auth.accountId, input.ticket_id, input.client_id)
@@ -114,6 +112,6 @@ async function storedReply(deps: MessageDeps, accountId: number, ticketId: numbe
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (!row) return undefined;
-  if (Number(row.ticket_id) !== ticketId) throw bad(CLIENT_ID_TAKEN);
+  if (Number(row.ticket_id) !== ticketId) throw badRequest(CLIENT_ID_TAKEN);
   return { envelope: row.email_meta ? (JSON.parse(row.email_meta) as ReplyEnvelope) : null };
 }

@@ -9,7 +9,7 @@ import type Sharp from 'sharp';
 import type { DB } from '../../platform/db/db.js';
 import type { UploadsTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
-import type { Trx } from '../../platform/outbox/index.js';
+import { runCommand, type Trx } from '../../platform/outbox/index.js';
 import { requireWithinPlan } from '../accounts/index.js';
 import { fileOf } from './commands/postMessage.js';
 import type { IncomingFile } from './multipart.js';
@@ -182,7 +182,7 @@ export async function storeUploads(
         created_at: Date.now(),
       });
     }
-    await db.transaction().execute(async (trx) => {
+    await runCommand(db, async (trx) => {
       await requireWithinPlan(trx, who.accountId, 'storageBytes', () => usedBytes(trx, who.accountId), adding);
       await trx.insertInto('uploads').values(rows).execute();
     });
@@ -197,7 +197,9 @@ export async function storeUploads(
 export async function discardUploads(db: DB, dataDir: string, accountId: number, files: MessageFile[]) {
   const keys = files.flatMap((f) => [keyOf(f.file), f.thumb ? keyOf(f.thumb) : null]).filter((k) => k !== null);
   if (keys.length === 0) return;
-  await db.deleteFrom('uploads').where('account_id', '=', accountId).where('key', 'in', keys).execute();
+  await runCommand(db, (trx) =>
+    trx.deleteFrom('uploads').where('account_id', '=', accountId).where('key', 'in', keys).execute(),
+  );
   for (const k of keys) await rm(uploadPath(dataDir, accountId, k), { force: true });
 }
 

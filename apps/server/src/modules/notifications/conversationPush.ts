@@ -5,6 +5,7 @@ import {
   type PushPayload,
   SENDERS,
   type TicketCreated,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
@@ -24,7 +25,7 @@ export interface ConversationPush extends PushPayload {
 /** Senders that are neither an agent nor a customer. */
 const NOT_CUSTOMER = new Set<string>([SENDERS.server, SENDERS.translatebot, 'bot', 'chatbot']);
 /** Internal Workspace conversations: no customer, no push here (that module tells its own members). */
-const INTERNAL = new Set(['chat']);
+const INTERNAL = new Set<string>([WORKSPACE_CHANNEL]);
 
 const parseIds = (s: string): number[] => {
   try {

@@ -14,7 +14,7 @@ import type pino from 'pino';
 import webpush from 'web-push';
 import type { DB } from '../../platform/db/db.js';
 import { AppError } from '../../platform/http/errors.js';
-import type { Listener, StoredEvent } from '../../platform/outbox/index.js';
+import { type Listener, runCommand, type StoredEvent } from '../../platform/outbox/index.js';
 import type { AppSocket } from '../../platform/realtime/realtime.js';
 import { NOTIFICATION_CREATED } from './commands/notifyUsers.js';
 import type { Viewer } from './notifications.queries.js';
@@ -62,21 +62,23 @@ export async function registerSubscription(
     // Absent: a new subscription has every channel on, a known one keeps its stored choice.
     ...(input.channels_off ? { channels_off: JSON.stringify(input.channels_off) } : {}),
   };
-  await db
-    .insertInto('push_subscriptions')
-    .values(row)
-    .onConflict((oc) =>
-      oc.column('endpoint').doUpdateSet({
-        account_id: row.account_id,
-        user_id: row.user_id,
-        p256dh: row.p256dh,
-        auth: row.auth,
-        domain: row.domain,
-        created_at: row.created_at,
-        ...(row.channels_off === undefined ? {} : { channels_off: row.channels_off }),
-      }),
-    )
-    .execute();
+  await runCommand(db, (trx) =>
+    trx
+      .insertInto('push_subscriptions')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('endpoint').doUpdateSet({
+          account_id: row.account_id,
+          user_id: row.user_id,
+          p256dh: row.p256dh,
+          auth: row.auth,
+          domain: row.domain,
+          created_at: row.created_at,
+          ...(row.channels_off === undefined ? {} : { channels_off: row.channels_off }),
+        }),
+      )
+      .execute(),
+  );
 }
 
 /** Whether any tab of the user reported focus recently. */

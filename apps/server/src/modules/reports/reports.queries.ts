@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   isLiveChatChannel,
+  LIVECHAT_CODES,
   REPORT_PAGE_SIZE,
   REPORT_STATUS_CODES,
   REPORT_STRINGS,
@@ -20,7 +21,6 @@ export interface Reader {
 }
 
 const DAY_MS = 86_400_000;
-const LIVECHAT_CODES = ['LIVECHAT', 'livechat'];
 const badRequest = (text: string) => new AppError(400, ErrorCode.validation, text);
 
 const jsonList = (s: string): unknown[] => {

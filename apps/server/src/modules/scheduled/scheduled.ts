@@ -1,5 +1,5 @@
 import {
-  ErrorCode,
+  isEmailChannel,
   isLiveChatChannel,
   MESSAGE_STRINGS,
   type RescheduleInput,
@@ -14,15 +14,12 @@ import type pino from 'pino';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import type { ScheduledMessagesTable } from '../../platform/db/schema.js';
-import { AppError, conflict, forbidden, notFound } from '../../platform/http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../platform/outbox/index.js';
 import type { Task } from '../../platform/scheduler.js';
 import { type Conversations, postMessage } from '../messages/index.js';
 
 type Row = Selectable<ScheduledMessagesTable>;
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
-
-const EMAIL_CHANNELS = new Set(['EMAIL', 'GRAPH_EMAIL']);
 
 export const toScheduled = (r: Row): ScheduledMessage => ({
   id: Number(r.id),
@@ -49,8 +46,8 @@ function emailMeta(json: string | null): ScheduledEmail | null {
 }
 
 function checkTime(sendAt: number, now: number) {
-  if (sendAt <= now) throw bad(SCHEDULED_STRINGS.inPast);
-  if (sendAt > now + SCHEDULE_MAX_AHEAD_MS) throw bad(SCHEDULED_STRINGS.tooFar);
+  if (sendAt <= now) throw badRequest(SCHEDULED_STRINGS.inPast);
+  if (sendAt > now + SCHEDULE_MAX_AHEAD_MS) throw badRequest(SCHEDULED_STRINGS.tooFar);
 }
 
 /** The ticket, if the user may read it and a reply on it can wait. */
@@ -64,7 +61,7 @@ async function schedulableTicket(db: DB | Trx, conversations: Conversations, aut
   if (!t) throw notFound(MESSAGE_STRINGS.ticketNotFound);
   if (!(await conversations.canRead(db, { id: ticketId, accountId: auth.accountId, channel: t.channel }, auth.userId)))
     throw forbidden(MESSAGE_STRINGS.cannotRead);
-  if (EMAIL_CHANNELS.has(t.channel) && t.mailbox_id === null) throw conflict(SCHEDULED_STRINGS.noMailbox);
+  if (isEmailChannel(t.channel) && t.mailbox_id === null) throw conflict(SCHEDULED_STRINGS.noMailbox);
   // A live chat is a conversation in the moment: a reply there is never kept for later.
   if (isLiveChatChannel(t.channel)) throw conflict(SCHEDULED_STRINGS.liveChat);
   return t;
@@ -81,7 +78,7 @@ export async function scheduleMessage(
   checkTime(input.send_at, now);
   return runCommand(db, async (trx) => {
     const t = await schedulableTicket(trx, conversations, auth, input.ticket_id);
-    if (input.email && !EMAIL_CHANNELS.has(t.channel)) throw bad(SCHEDULED_STRINGS.notEmail);
+    if (input.email && !isEmailChannel(t.channel)) throw badRequest(SCHEDULED_STRINGS.notEmail);
     const row = await trx
       .insertInto('scheduled_messages')
       .values({
@@ -212,7 +209,7 @@ export function sendScheduledMessages(db: DB, conversations: Conversations, log:
               .where('id', '=', Number(row.ticket_id))
               .executeTakeFirst();
             if (!t) throw new Error(MESSAGE_STRINGS.ticketNotFound);
-            const email = EMAIL_CHANNELS.has(t.channel);
+            const email = isEmailChannel(t.channel);
             if (email && t.mailbox_id === null) throw new Error(SCHEDULED_STRINGS.noMailbox);
             // The recipients and subject the agent wrote, else the ticket's customer and its title.
             const meta = emailMeta(row.email_meta);

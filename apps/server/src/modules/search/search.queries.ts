@@ -1,6 +1,6 @@
 import {
   CHANNEL_CODES,
-  isLiveChatChannel,
+  LIVECHAT_CODES,
   SEARCH_MAX_WORDS,
   SEARCH_PAGE_SIZE,
   type SearchAgent,
@@ -28,7 +28,6 @@ export interface Searcher {
 /** Marks the database puts around a match; private-use characters, replaced after the text is escaped. */
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const LIVECHAT_CODES = CHANNEL_CODES.filter(isLiveChatChannel);
 
 /**
  * The words of what was typed: letters and digits only, lower case, at most SEARCH_MAX_WORDS of at most 64

@@ -1,5 +1,6 @@
 import {
   isLiveChatChannel,
+  PLANS,
   SLA_POLICY_STRINGS,
   SLA_STRINGS,
   type SlaTargetName,
@@ -62,7 +63,7 @@ export async function slaRecipients(trx: Trx, t: AlertTicket): Promise<number[]>
  */
 export async function takeAlert(trx: Trx, accountId: number, now: number): Promise<boolean> {
   const account = await trx.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-  const quota = slaAlertQuota(Number(account?.plan ?? 0));
+  const quota = slaAlertQuota(Number(account?.plan ?? PLANS.trial));
   const month = slaMonth(now);
   await trx
     .insertInto('sla_usage')

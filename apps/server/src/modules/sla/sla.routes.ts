@@ -10,12 +10,10 @@ import {
 } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
+import { IdParams } from '../../platform/http/params.js';
 import { deleteBusinessHours, saveBusinessHours, saveHolidays, savePolicies } from './commands/updateSlaSettings.js';
 import { readSlaSettings, ticketSla } from './sla.queries.js';
-
-const TicketParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /** Business hours, holidays and SLA policies: admins read and change them; everyone reads a ticket's SLA. */
 export function slaRoutes(app: FastifyInstance, deps: { db: DB; now: () => number }): void {
@@ -54,7 +52,7 @@ export function slaRoutes(app: FastifyInstance, deps: { db: DB; now: () => numbe
   );
   r.get(
     '/api/sla/ticket/:id',
-    { config: { auth: 'user' }, schema: { params: TicketParams, response: { 200: TicketSlaAnswer } } },
+    { config: { auth: 'user' }, schema: { params: IdParams, response: { 200: TicketSlaAnswer } } },
     async (req) => ({
       result: 'success' as const,
       data: await ticketSla(db, req.auth!.accountId, req.params.id, deps.now()),

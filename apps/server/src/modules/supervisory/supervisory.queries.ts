@@ -2,6 +2,8 @@ import {
   concurrentLimit,
   DONE_TICKET_STATUSES,
   effectiveStatus,
+  LIVECHAT_CODES,
+  PLANS,
   SHADOW_ADMIN,
   SUPERVISORY_RISK_LIMIT,
   SUPERVISORY_RISK_WINDOW_MS,
@@ -11,13 +13,14 @@ import {
   type SupervisoryRisk,
   type SupervisorySnapshot,
   type UserType,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import { openChatCounts } from '../livechat/index.js';
 
 /** Channels that are not tickets of the board's ticket counts: Workspace chats, and live chats (their own column). */
-const NOT_TICKETS = ['chat', 'LIVECHAT', 'livechat'];
+const NOT_TICKETS = [WORKSPACE_CHANNEL, ...LIVECHAT_CODES];
 
 const usernamesOf = (assignee: string) =>
   assignee
@@ -70,7 +73,7 @@ export async function supervisorySnapshot(db: DB, accountId: number, now: number
 
   return {
     now,
-    chatLimit: concurrentLimit(Number(account?.plan ?? 0)),
+    chatLimit: concurrentLimit(Number(account?.plan ?? PLANS.trial)),
     agents,
     queue,
     risks: risk.rows.map((r) => ({
@@ -154,7 +157,7 @@ function runningClocks(db: DB, table: Clock, accountId: number) {
     )
     .where(sql<boolean>`${sql.ref(`${table}.paused_at`)} is null`)
     .where('tickets.closed', 'not in', DONE_TICKET_STATUSES)
-    .where('tickets.channel', '!=', 'chat');
+    .where('tickets.channel', '!=', WORKSPACE_CHANNEL);
 }
 
 /**

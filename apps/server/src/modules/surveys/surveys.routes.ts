@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
   OkAnswer,
+  PLANS,
   PublicSurveyAnswer,
   planEntitlements,
   SURVEY_STRINGS,
@@ -13,12 +14,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { IdParams } from '../../platform/http/params.js';
 import { appendEvent, runCommand } from '../../platform/outbox/index.js';
 import { takeHits } from '../auth/index.js';
 import { type Conversations, readableTicket } from '../messages/index.js';
 import { TICKET_RATED, type TicketRated } from '../tickets/index.js';
 
-const TicketParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const TokenParams = z.object({ token: z.string().min(1).max(100) });
 const HOUR_MS = 3_600_000;
 
@@ -33,32 +34,36 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
 
   r.post(
     '/api/ticket/:id/survey',
-    { config: { auth: 'user' }, schema: { params: TicketParams, response: { 200: SurveyLinkAnswer } } },
+    { config: { auth: 'user' }, schema: { params: IdParams, response: { 200: SurveyLinkAnswer } } },
     async (req) => {
       const { accountId } = req.auth!;
       await readableTicket(db, conversations, req, req.params.id);
       const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-      if (!planEntitlements(account?.plan ?? 0).surveys)
+      if (!planEntitlements(account?.plan ?? PLANS.trial).surveys)
         throw new AppError(403, ErrorCode.forbidden, SURVEY_STRINGS.notOnPlan);
-      await db
-        .insertInto('ticket_surveys')
-        .values({
-          account_id: accountId,
-          ticket_id: req.params.id,
-          token: randomBytes(18).toString('base64url'),
-          rating: null,
-          created_at: Date.now(),
-          answered_at: null,
-        })
-        .onConflict((oc) => oc.columns(['account_id', 'ticket_id']).doNothing())
-        .execute();
-      const row = await db
-        .selectFrom('ticket_surveys')
-        .select('token')
-        .where('account_id', '=', accountId)
-        .where('ticket_id', '=', req.params.id)
-        .executeTakeFirstOrThrow();
-      return { result: 'success' as const, token: row.token };
+      // Made once per ticket: a second ask (or two at once) reads the first link.
+      const token = await runCommand(db, async (trx) => {
+        await trx
+          .insertInto('ticket_surveys')
+          .values({
+            account_id: accountId,
+            ticket_id: req.params.id,
+            token: randomBytes(18).toString('base64url'),
+            rating: null,
+            created_at: Date.now(),
+            answered_at: null,
+          })
+          .onConflict((oc) => oc.columns(['account_id', 'ticket_id']).doNothing())
+          .execute();
+        const row = await trx
+          .selectFrom('ticket_surveys')
+          .select('token')
+          .where('account_id', '=', accountId)
+          .where('ticket_id', '=', req.params.id)
+          .executeTakeFirstOrThrow();
+        return row.token;
+      });
+      return { result: 'success' as const, token };
     },
   );
 

@@ -2,6 +2,7 @@ import {
   type AssignStrategy,
   concurrentLimit,
   openCodes,
+  TICKET_STATUS,
   TICKET_STRINGS,
   TICKET_SYSTEM_MESSAGES,
 } from '@parley/contracts';
@@ -92,7 +93,7 @@ export async function assignCandidates(
     .selectFrom('tickets')
     .select('assignee')
     .where('account_id', '=', accountId)
-    .where('closed', 'in', [1, ...openCodes(await listTicketStatuses(trx, accountId))])
+    .where('closed', 'in', [TICKET_STATUS.pending, ...openCodes(await listTicketStatuses(trx, accountId))])
     .where('assignee', '<>', '')
     .where('id', '<>', ticketId)
     .execute();

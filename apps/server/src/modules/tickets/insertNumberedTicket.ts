@@ -1,3 +1,4 @@
+import { TICKET_STATUS } from '@parley/contracts';
 import type { Insertable } from 'kysely';
 import { lockAccount } from '../../platform/db/locks.js';
 import type { TicketsTable } from '../../platform/db/schema.js';
@@ -49,7 +50,7 @@ export async function insertNumberedTicket(
   const inserted = await trx
     .insertInto('tickets')
     .values({
-      closed: 0,
+      closed: TICKET_STATUS.open,
       priority: '',
       label: '[]',
       department_id: null,

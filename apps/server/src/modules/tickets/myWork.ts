@@ -1,4 +1,5 @@
 import {
+  DONE_TICKET_STATUSES,
   ErrorCode,
   parseTicketFilter,
   QUEUE_RISK_LIMIT,
@@ -124,7 +125,7 @@ function atRisk(db: Db, table: 'sla_timers' | 'sla_resolution_timers', viewer: V
     .where(sql<boolean>`${sql.ref(`${table}.paused_at`)} is null`)
     .where(`${t}.warn_at`, '<=', now)
     .where(sql<boolean>`(',' || tickets.assignee || ',') like ${pattern} escape '!'`)
-    .where('tickets.closed', 'not in', [2, 3])
+    .where('tickets.closed', 'not in', DONE_TICKET_STATUSES)
     .where((eb) => visibleTo(eb, viewer))
     .orderBy(`${t}.due_at`)
     .orderBy('tickets.id')

@@ -1,4 +1,4 @@
-import { CHANNEL_ALIASES, TICKET_LIST_TYPES, type TicketLoadQuery } from '@parley/contracts';
+import { CHANNEL_ALIASES, TICKET_LIST_TYPES, type TicketLoadQuery, WORKSPACE_CHANNEL } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -42,7 +42,10 @@ function noWorkspaceChat(viewer: Viewer, p: Omit<TicketPage, 'offset' | 'limit'>
   const kind = TICKET_LIST_TYPES[p.type];
   const channels: readonly string[] | null =
     kind.only ?? (p.query.channelFilter?.length ? p.query.channelFilter : null);
-  return (kind.excluded as readonly string[]).includes('chat') || (channels !== null && !channels.includes('chat'));
+  return (
+    (kind.excluded as readonly string[]).includes(WORKSPACE_CHANNEL) ||
+    (channels !== null && !channels.includes(WORKSPACE_CHANNEL))
+  );
 }
 
 /**

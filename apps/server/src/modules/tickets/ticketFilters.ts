@@ -1,4 +1,5 @@
 import type { AdvCondition, TicketLoadQuery } from '@parley/contracts';
+import { TICKET_STATUS } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -104,7 +105,7 @@ export function ticketFilterConditions(
       const anyChange = changes().select(ticketOf.as('ticket_id'));
       const automatic = eb.and([
         eb('tickets.id', 'not in', byPerson),
-        eb.or([eb('tickets.closed', '!=', 0), eb('tickets.id', 'in', anyChange)]),
+        eb.or([eb('tickets.closed', '!=', TICKET_STATUS.open), eb('tickets.id', 'in', anyChange)]),
       ]);
       out.push(q.automaticStatus === '1' ? automatic : eb.not(automatic));
     }

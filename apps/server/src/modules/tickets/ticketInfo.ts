@@ -1,4 +1,10 @@
-import { ENCRYPTION_METHODS, isLiveChatChannel, type TicketInfo, ticketStatusName } from '@parley/contracts';
+import {
+  ENCRYPTION_METHODS,
+  isLiveChatChannel,
+  TICKET_STATUS,
+  type TicketInfo,
+  ticketStatusName,
+} from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import type { Trx } from '../../platform/outbox/index.js';
 import { listTicketStatuses } from './ticketStatuses.js';
@@ -70,7 +76,10 @@ export async function ticketInfo(db: Db, viewer: Viewer, id: number, typing: str
           .executeTakeFirst();
   return {
     ...item,
-    statusName: ticketStatusName(item.closed, item.closed > 4 ? await listTicketStatuses(db, viewer.accountId) : []),
+    statusName: ticketStatusName(
+      item.closed,
+      item.closed > TICKET_STATUS.all ? await listTicketStatuses(db, viewer.accountId) : [],
+    ),
     reader: readers.map((r) => r.username),
     campaignName: campaign?.name ?? '',
     typing,

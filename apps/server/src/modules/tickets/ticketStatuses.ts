@@ -1,6 +1,5 @@
 import {
   CUSTOM_STATUS_FIRST_CODE,
-  ErrorCode,
   rooms,
   TICKET_STATUS_STRINGS,
   type TicketCustomStatus,
@@ -12,11 +11,10 @@ import { sql } from 'kysely';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { lockAccount } from '../../platform/db/locks.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { badRequest, notFound } from '../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../platform/outbox/index.js';
 
 type Db = DB | Trx;
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 const toStatus = (r: { id: number; status_code: number; name: string; alternate: string }): TicketCustomStatus => ({
   id: Number(r.id),
@@ -56,10 +54,10 @@ async function assertNameFree(trx: Trx, accountId: number, name: string, exceptI
     .where('removed', '=', 0)
     .where(sql`lower(name)`, '=', name.toLowerCase());
   if (exceptId !== null) q = q.where('id', '<>', exceptId);
-  if (await q.executeTakeFirst()) throw bad(TICKET_STATUS_STRINGS.nameTaken);
+  if (await q.executeTakeFirst()) throw badRequest(TICKET_STATUS_STRINGS.nameTaken);
   // The default names are taken too (a custom "Open" would make two Opens).
   if (['open', 'pending', 'resolved', 'closed', 'all', '?'].includes(name.toLowerCase()))
-    throw bad(TICKET_STATUS_STRINGS.nameTaken);
+    throw badRequest(TICKET_STATUS_STRINGS.nameTaken);
 }
 
 async function announce(trx: Trx, accountId: number): Promise<void> {

@@ -5,11 +5,13 @@ import {
   ErrorCode,
   openCodes,
   TICKET_LIST_TYPES,
+  TICKET_STATUS,
   TICKET_STRINGS,
   type TicketListItem,
   type TicketListType,
   type TicketLoadAnswer,
   type TicketLoadQuery,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
@@ -195,7 +197,7 @@ export function visibleTo(eb: Eb, viewer: Viewer): Expression<SqlBool> {
   // User id 0 is the server's own view (the item an event carries to every member).
   if (viewer.userId === 0) return eb.lit(true);
   return eb.or([
-    eb('tickets.channel', '!=', 'chat'),
+    eb('tickets.channel', '!=', WORKSPACE_CHANNEL),
     eb.exists(
       eb
         .selectFrom('chat_members')
@@ -260,9 +262,9 @@ function conditions(
  * counts as open (alternate "0"); a custom code must be one the account has or had, else 400.
  */
 export async function statusCodes(db: Db, accountId: number, status: number): Promise<number[] | null> {
-  if (status === 4) return null;
-  if (status === 0) return openCodes(await listTicketStatuses(db, accountId));
-  if (status < 4) return [status];
+  if (status === TICKET_STATUS.all) return null;
+  if (status === TICKET_STATUS.open) return openCodes(await listTicketStatuses(db, accountId));
+  if (status < TICKET_STATUS.all) return [status];
   if (!(await customStatusExists(db, accountId, status, true)))
     throw new AppError(400, ErrorCode.validation, TICKET_STRINGS.badFilter);
   return [status];
@@ -330,13 +332,18 @@ export async function loadTickets(
   // The status codes a filter lists depend on the account's custom statuses (a read). The page is read at the
   // same time with the codes the account had last time (Open alone at first), and again only when they
   // differ: a list costs one round of statements, not two.
-  const guess = page.status === 4 ? null : page.status === 0 ? (seen.get(viewer.accountId) ?? [0]) : [page.status];
+  const guess =
+    page.status === TICKET_STATUS.all
+      ? null
+      : page.status === TICKET_STATUS.open
+        ? (seen.get(viewer.accountId) ?? [TICKET_STATUS.open])
+        : [page.status];
   const [, codes, first] = await Promise.all([
     checkFilterIds(db, viewer.accountId, page.query, checked),
     statusCodes(db, viewer.accountId, page.status),
     pageWithCodes(db, viewer, page, guess),
   ]);
-  if (page.status === 0 && codes) seen.remember(viewer.accountId, codes);
+  if (page.status === TICKET_STATUS.open && codes) seen.remember(viewer.accountId, codes);
   return sameCodes(codes, guess) ? first : pageWithCodes(db, viewer, page, codes);
 }
 

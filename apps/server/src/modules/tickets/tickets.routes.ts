@@ -1,7 +1,6 @@
 import {
   CampaignListAnswer,
   CampaignListQuery,
-  ErrorCode,
   parseTicketFilter,
   TICKET_LIST_TYPES,
   TICKET_LOAD2_STEP,
@@ -28,7 +27,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
-import { AppError } from '../../platform/http/errors.js';
+import { badRequest } from '../../platform/http/errors.js';
 import type { Conversations } from '../messages/messages.realtime.js';
 import { assignTicketAutomatically } from './assignment.js';
 import { assignTicket, setTicketDepartment, setTicketLabels, setTicketStatus } from './commands/changeTicket.js';
@@ -41,18 +40,17 @@ import { ticketInfo } from './ticketInfo.js';
 import { assertOwned, listCampaigns, loadTickets, OpenCodesSeen, ticketItem, type Viewer } from './tickets.queries.js';
 import { typingBoardOf } from './typing.js';
 
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 const statusOf = (filter: string) => {
   const code = parseTicketFilter(filter);
-  if (code === null) throw bad(TICKET_STRINGS.badFilter);
+  if (code === null) throw badRequest(TICKET_STRINGS.badFilter);
   return code;
 };
 const typeOf = (type: string): TicketListType => {
-  if (!Object.hasOwn(TICKET_LIST_TYPES, type)) throw bad(TICKET_STRINGS.badType);
+  if (!Object.hasOwn(TICKET_LIST_TYPES, type)) throw badRequest(TICKET_STRINGS.badType);
   return type as TicketListType;
 };
 const offsetOf = (offset: string) => {
-  if (!/^\d{1,9}$/.test(offset)) throw bad(TICKET_STRINGS.badOffset);
+  if (!/^\d{1,9}$/.test(offset)) throw badRequest(TICKET_STRINGS.badOffset);
   return Number(offset);
 };
 const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });

@@ -13,6 +13,8 @@ export class AppError extends Error {
   }
 }
 
+/** A request the server will not act on as it is: 400 VALIDATION_FAILED with what is wrong. */
+export const badRequest = (what: string) => new AppError(400, ErrorCode.validation, what);
 export const notFound = (what = 'Not found.') => new AppError(404, ErrorCode.notFound, what);
 export const forbidden = (what = 'You do not have permission to do that.') =>
   new AppError(403, ErrorCode.forbidden, what);

@@ -1,3 +1,4 @@
+import { ACCOUNT_TYPES, PLANS } from '@parley/contracts';
 import type { Trx } from '../../../platform/outbox/index.js';
 import { appendEvent } from '../../../platform/outbox/index.js';
 
@@ -15,8 +16,8 @@ export async function createAccount(trx: Trx, input: CreateAccountInput): Promis
     .insertInto('accounts')
     .values({
       name: input.name,
-      account_type: input.accountType ?? 1,
-      plan: input.plan ?? 1,
+      account_type: input.accountType ?? ACCOUNT_TYPES.regular,
+      plan: input.plan ?? PLANS.starter,
       features: JSON.stringify(input.features ?? []),
       created_at: at,
       updated_at: at,

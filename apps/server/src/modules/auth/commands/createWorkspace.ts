@@ -1,4 +1,5 @@
 import type { CreateWorkspaceInput } from '@parley/contracts';
+import { ACCOUNT_TYPES, PLANS } from '@parley/contracts';
 import { createSession } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { conflict } from '../../../platform/http/errors.js';
@@ -17,7 +18,11 @@ export async function createWorkspace(
   return runCommand(db, async (trx) => {
     const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (any) throw conflict('This Parley server already has a workspace. Sign in instead.');
-    const { accountId } = await createAccount(trx, { name: input.company, accountType: 1, plan: 1 });
+    const { accountId } = await createAccount(trx, {
+      name: input.company,
+      accountType: ACCOUNT_TYPES.regular,
+      plan: PLANS.starter,
+    });
     const { userId } = await createUser(trx, {
       accountId,
       username: input.username,

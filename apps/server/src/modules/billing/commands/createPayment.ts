@@ -1,21 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  ErrorCode,
-  PAY_ERRORS,
-  PAY_STRINGS,
-  PLANS,
-  PURCHASABLE_PLANS,
-  parseQuantity,
-  paymentTotal,
-} from '@parley/contracts';
+import { PAY_ERRORS, PAY_STRINGS, PLANS, PURCHASABLE_PLANS, parseQuantity, paymentTotal } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, notFound } from '../../../platform/http/errors.js';
+import { AppError, badRequest, notFound } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { priceList } from '../pricing.js';
 import type { PaymentProvider } from '../providers.js';
-
-const bad = (text: string) => new AppError(400, ErrorCode.validation, text);
 
 /** A plan number as the body carries it: digits only, as text or a JSON whole number. */
 function parsePlan(v: unknown): number | null {
@@ -38,7 +28,7 @@ export async function createPayment(
   country: string | null,
 ): Promise<{ ref: string; url: string }> {
   const quantity = parseQuantity(input.quantity);
-  if (quantity === null) throw bad(PAY_ERRORS.quantity);
+  if (quantity === null) throw badRequest(PAY_ERRORS.quantity);
   const account = await db
     .selectFrom('accounts')
     .select(['plan', 'account_type'])
@@ -50,19 +40,19 @@ export async function createPayment(
   let plan: number;
   if (input.plan !== undefined && input.plan !== null && input.plan !== '') {
     const p = parsePlan(input.plan);
-    if (p === PLANS.enterprise) throw bad(PAY_ERRORS.enterprise);
-    if (p === null || !(PURCHASABLE_PLANS as readonly number[]).includes(p)) throw bad(PAY_ERRORS.plan);
-    if (subscribed) throw bad(PAY_ERRORS.subscribed);
+    if (p === PLANS.enterprise) throw badRequest(PAY_ERRORS.enterprise);
+    if (p === null || !(PURCHASABLE_PLANS as readonly number[]).includes(p)) throw badRequest(PAY_ERRORS.plan);
+    if (subscribed) throw badRequest(PAY_ERRORS.subscribed);
     plan = p;
   } else {
-    if (!subscribed) throw bad(PAY_ERRORS.noPlan);
-    if (current === PLANS.enterprise) throw bad(PAY_ERRORS.enterprise);
+    if (!subscribed) throw badRequest(PAY_ERRORS.noPlan);
+    if (current === PLANS.enterprise) throw badRequest(PAY_ERRORS.enterprise);
     plan = current;
   }
   const prices = await priceList(db, country);
   const row = prices.data.find((r) => r.plan === plan);
-  if (!row) throw bad(PAY_ERRORS.noPrice);
-  if (!provider) throw bad(PAY_STRINGS.billingMissing);
+  if (!row) throw badRequest(PAY_ERRORS.noPrice);
+  if (!provider) throw badRequest(PAY_STRINGS.billingMissing);
 
   const ref = randomBytes(16).toString('base64url');
   const total = paymentTotal(quantity, row.price, row.tax);

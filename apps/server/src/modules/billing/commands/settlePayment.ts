@@ -1,3 +1,4 @@
+import { ACCOUNT_TYPES, isTrialAccount } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
 import { runCommand } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
@@ -37,7 +38,7 @@ export async function settlePayment(
         .set({
           plan: Number(pay.plan),
           seats: Number(pay.quantity),
-          account_type: Number(a?.account_type) === 0 ? 1 : Number(a?.account_type),
+          account_type: isTrialAccount(Number(a?.account_type)) ? ACCOUNT_TYPES.regular : Number(a?.account_type),
           subscription_ends_at: now + PERIOD_MS,
           updated_at: now,
         })

@@ -6,18 +6,17 @@ import {
   type ChannelView,
   ErrorCode,
   mayUseChannel,
+  PLANS,
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { lockAccount } from '../../../platform/db/locks.js';
-import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { canonicalIdentifier } from '../../contacts/index.js';
 import type { Secrets } from '../../email/index.js';
 import { findConnection, newVerifyToken, newWebhookKey, toView } from '../connections.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 export interface SaveDeps {
   db: DB;
@@ -46,7 +45,7 @@ function split(input: ChannelInput) {
   if (s.kind === 'sms') {
     // Kept in E.164: it is the From of every reply, and what the customer's phone shows.
     const from = canonicalIdentifier('phone', s.fromNumber);
-    if (!from.ok) throw bad(CHANNEL_STRINGS.fromNumberShape);
+    if (!from.ok) throw badRequest(CHANNEL_STRINGS.fromNumberShape);
     return {
       settings: { accountSid: s.accountSid, fromNumber: from.value } as Record<string, string>,
       given: { authToken: s.authToken ?? '' },
@@ -68,7 +67,7 @@ async function checkDepartment(trx: Trx, accountId: number, departmentId: number
     .where('account_id', '=', accountId)
     .where('id', '=', departmentId)
     .executeTakeFirst();
-  if (!d) throw bad(CHANNEL_STRINGS.unknownDepartment);
+  if (!d) throw badRequest(CHANNEL_STRINGS.unknownDepartment);
 }
 
 /** PLAN-20..22: a plan without the channel is refused with its name and the plan that has it. */
@@ -83,10 +82,10 @@ export async function createConnection(deps: SaveDeps, auth: AuthContext, input:
   const secrets = deps.secrets;
   if (!secrets) throw conflict(CHANNEL_STRINGS.notConfigured);
   const { settings, given, required } = split(input);
-  for (const [k, words] of Object.entries(required)) if (!given[k as keyof typeof given]) throw bad(words);
+  for (const [k, words] of Object.entries(required)) if (!given[k as keyof typeof given]) throw badRequest(words);
   return runCommand(deps.db, async (trx) => {
     const account = await lockAccount(trx, auth.accountId);
-    checkPlan(account?.plan ?? 0, input.settings.kind);
+    checkPlan(account?.plan ?? PLANS.trial, input.settings.kind);
     await checkDepartment(trx, auth.accountId, input.departmentId);
     const sealed = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, secrets.seal(auth.accountId, v)]));
     const now = Date.now();
@@ -135,8 +134,8 @@ export async function updateConnection(
     const account = await lockAccount(trx, auth.accountId);
     const row = await findConnection(trx, auth.accountId, id);
     if (!row) throw notFound(CHANNEL_STRINGS.notFound);
-    if (row.kind !== input.settings.kind) throw bad(CHANNEL_STRINGS.kindFixed);
-    checkPlan(account?.plan ?? 0, input.settings.kind);
+    if (row.kind !== input.settings.kind) throw badRequest(CHANNEL_STRINGS.kindFixed);
+    checkPlan(account?.plan ?? PLANS.trial, input.settings.kind);
     await checkDepartment(trx, auth.accountId, input.departmentId);
     const sealed = JSON.parse(row.secrets) as Record<string, string>;
     const changed = Object.entries(given).filter(([, v]) => v !== '');

@@ -10,10 +10,11 @@ import {
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
+import { badRequest } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { canonicalIdentifier } from '../identifiers.js';
-import { badContact, contactColumns } from './saveContact.js';
+import { contactColumns } from './saveContact.js';
 
 interface GoodRow {
   row: number;
@@ -30,10 +31,10 @@ function readRows(csv: string): { good: GoodRow[]; errors: ImportAnswer['errors'
   const lines = parseCsv(csv);
   const header = (lines[0] ?? []).map((h) => h.trim().toLowerCase());
   const col = (name: string) => header.indexOf(name);
-  if (col('name') < 0 && col('email') < 0 && col('phone') < 0) throw badContact(CONTACT_STRINGS.importHeader);
+  if (col('name') < 0 && col('email') < 0 && col('phone') < 0) throw badRequest(CONTACT_STRINGS.importHeader);
   const body = lines.slice(1);
   if (body.length > CONTACT_LIMITS.importRows)
-    throw badContact(CONTACT_STRINGS.importTooMany(CONTACT_LIMITS.importRows));
+    throw badRequest(CONTACT_STRINGS.importTooMany(CONTACT_LIMITS.importRows));
   const errors: ImportAnswer['errors'] = [];
   const good: GoodRow[] = [];
   const seen = new Map<string, number>();
@@ -103,7 +104,7 @@ export async function importContacts(
   dryRun: boolean,
 ): Promise<Omit<ImportAnswer, 'result'>> {
   const { good, errors, rows } = readRows(csv);
-  if (rows === 0) throw badContact(CONTACT_STRINGS.importEmpty);
+  if (rows === 0) throw badRequest(CONTACT_STRINGS.importEmpty);
   const { accountId } = auth;
   const counted = await runCommand(db, async (trx) => {
     const owners = new Map<string, { id: number; name: string }>();

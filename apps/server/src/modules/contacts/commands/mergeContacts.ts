@@ -1,10 +1,10 @@
 import { CONTACT_STRINGS } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { conflict, notFound } from '../../../platform/http/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
-import { badContact, liveContact } from './saveContact.js';
+import { liveContact } from './saveContact.js';
 
 const lastSeen = async (trx: Trx, accountId: number, id: number) =>
   Number(
@@ -24,7 +24,7 @@ const lastSeen = async (trx: Trx, accountId: number, id: number) =>
  * can be undone exactly. Answers the merge's id.
  */
 export async function mergeContacts(db: DB, auth: AuthContext, keptId: number, fromId: number): Promise<number> {
-  if (keptId === fromId) throw badContact(CONTACT_STRINGS.mergeSelf);
+  if (keptId === fromId) throw badRequest(CONTACT_STRINGS.mergeSelf);
   const { accountId } = auth;
   return runCommand(db, async (trx) => {
     const kept = await liveContact(trx, accountId, keptId);

@@ -2,22 +2,19 @@ import {
   CONTACT_STRINGS,
   type ContactFields,
   type CreateContactBody,
-  ErrorCode,
   type IdentifierInput,
   type IdentifierKind,
   identityValue,
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { canonicalIdentifier } from '../identifiers.js';
 
-export const badContact = (message: string) => new AppError(400, ErrorCode.validation, message);
-
 /** The contact's columns from the form: the id input as the generic dialog reads it (SHELL-46). */
 export function contactColumns(f: ContactFields) {
-  if (f.id_type !== 'None' && !f.refused && !f.id_number) throw badContact(CONTACT_STRINGS.idNumberRequired);
+  if (f.id_type !== 'None' && !f.refused && !f.id_number) throw badRequest(CONTACT_STRINGS.idNumberRequired);
   return {
     name: f.name,
     name_lower: f.name.toLowerCase(),
@@ -32,7 +29,7 @@ export function contactColumns(f: ContactFields) {
 export function canonicalAddresses(list: IdentifierInput[]): { kind: IdentifierKind; value: string }[] {
   return list.map((i) => {
     const c = canonicalIdentifier(i.kind, i.value);
-    if (!c.ok) throw badContact(`${c.reason} (${i.value})`);
+    if (!c.ok) throw badRequest(`${c.reason} (${i.value})`);
     return { kind: i.kind, value: c.value };
   });
 }
@@ -79,7 +76,7 @@ export async function addAddresses(
 export async function createContact(db: DB, auth: AuthContext, body: CreateContactBody): Promise<number> {
   const addresses = canonicalAddresses(body.identifiers);
   const columns = contactColumns(body);
-  if (!columns.name && addresses.length === 0) throw badContact(CONTACT_STRINGS.nameRequired);
+  if (!columns.name && addresses.length === 0) throw badRequest(CONTACT_STRINGS.nameRequired);
   const name = columns.name || addresses[0]!.value;
   return runCommand(db, async (trx) => {
     const at = Date.now();
@@ -117,7 +114,7 @@ export async function liveContact(trx: Trx, accountId: number, id: number) {
 
 export async function updateContact(db: DB, auth: AuthContext, id: number, body: ContactFields): Promise<void> {
   const columns = contactColumns(body);
-  if (!columns.name) throw badContact(CONTACT_STRINGS.nameRequired);
+  if (!columns.name) throw badRequest(CONTACT_STRINGS.nameRequired);
   await runCommand(db, async (trx) => {
     await liveContact(trx, auth.accountId, id);
     await trx

@@ -1,14 +1,12 @@
-import { EMAIL_STRINGS, ErrorCode, type GraphMailboxInput, type Mailbox } from '@parley/contracts';
+import { EMAIL_STRINGS, type GraphMailboxInput, type Mailbox } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { findMailbox, toMailbox } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
 import { checkDepartment, insertMailbox, refuseTakenAddress, requireSecrets, withAddressGuard } from './saveMailbox.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** The row's columns of a Microsoft 365 mailbox: no IMAP or SMTP server; the secret sealed, or `keep`'s. */
 function columnsOf(secrets: Secrets, accountId: number, input: GraphMailboxInput, keep = '') {
@@ -43,7 +41,7 @@ export async function createGraphMailbox(
   input: GraphMailboxInput,
 ): Promise<Mailbox> {
   const box = requireSecrets(secrets);
-  if (!input.graph.clientSecret) throw bad(EMAIL_STRINGS.graphSecretRequired);
+  if (!input.graph.clientSecret) throw badRequest(EMAIL_STRINGS.graphSecretRequired);
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
       const row = await insertMailbox(trx, auth, input, columnsOf(box, auth.accountId, input));

@@ -1,17 +1,15 @@
 import { createPrivateKey } from 'node:crypto';
-import { EMAIL_STRINGS, ErrorCode, type Mailbox, type MailboxInput } from '@parley/contracts';
+import { EMAIL_STRINGS, type Mailbox, type MailboxInput } from '@parley/contracts';
 import type { Insertable } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
 import type { MailboxesTable } from '../../../platform/db/schema.js';
-import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { requireWithinPlan } from '../../accounts/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { findMailbox, type MailboxRow, newInboundToken, toMailbox } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** 409 while the server has no SECRETS_KEY: a password could not be kept encrypted. */
 export function requireSecrets(secrets: Secrets | null): Secrets {
@@ -27,7 +25,7 @@ export async function checkDepartment(trx: Trx, accountId: number, departmentId:
     .where('account_id', '=', accountId)
     .where('id', '=', departmentId)
     .executeTakeFirst();
-  if (!found) throw bad(EMAIL_STRINGS.unknownDepartment);
+  if (!found) throw badRequest(EMAIL_STRINGS.unknownDepartment);
 }
 
 /** A DKIM key nodemailer can sign with: an RSA private key in PEM, 1024 bits or more; else a 400. */
@@ -36,10 +34,10 @@ export function checkDkimKey(pem: string): string {
   try {
     key = createPrivateKey({ key: pem.trim(), format: 'pem' });
   } catch {
-    throw bad(EMAIL_STRINGS.dkimBadKey);
+    throw badRequest(EMAIL_STRINGS.dkimBadKey);
   }
-  if (key.asymmetricKeyType !== 'rsa') throw bad(EMAIL_STRINGS.dkimBadKey);
-  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 1024) throw bad(EMAIL_STRINGS.dkimShortKey);
+  if (key.asymmetricKeyType !== 'rsa') throw badRequest(EMAIL_STRINGS.dkimBadKey);
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 1024) throw badRequest(EMAIL_STRINGS.dkimShortKey);
   return `${pem.trim()}\n`;
 }
 
@@ -50,11 +48,11 @@ export function checkDkimKey(pem: string): string {
 function dkimSecretOf(secrets: Secrets, accountId: number, input: MailboxInput, kept: string): string {
   const key = input.dkimPrivateKey?.trim() ?? '';
   if (!input.dkimSelector) {
-    if (key) throw bad(EMAIL_STRINGS.dkimSelectorRequired);
+    if (key) throw badRequest(EMAIL_STRINGS.dkimSelectorRequired);
     return '';
   }
   if (key) return secrets.seal(accountId, checkDkimKey(key));
-  if (!kept) throw bad(EMAIL_STRINGS.dkimKeyRequired);
+  if (!kept) throw badRequest(EMAIL_STRINGS.dkimKeyRequired);
   return kept;
 }
 
@@ -130,7 +128,7 @@ export async function createMailbox(
   forwardDomain: string | null = null,
 ): Promise<Mailbox> {
   const box = requireSecrets(secrets);
-  if (!input.imap.password) throw bad(EMAIL_STRINGS.imapPasswordRequired);
+  if (!input.imap.password) throw badRequest(EMAIL_STRINGS.imapPasswordRequired);
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
       const row = await insertMailbox(trx, auth, input, {

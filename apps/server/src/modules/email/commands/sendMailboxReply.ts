@@ -5,12 +5,12 @@ import type { DB } from '../../../platform/db/db.js';
 import { appendEvent, type Listener, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import type { Task } from '../../../platform/scheduler.js';
 import { type Conversations, htmlToText, keyOf, uploadPath } from '../../messages/index.js';
+import { serverWords } from '../connectionTest.js';
 import type { GraphClient } from '../graphClient.js';
 import { findMailbox, type MailboxRow } from '../mailboxes.queries.js';
 import type { Secrets } from '../secrets.js';
 import { outMessageId, taggedSubject, threadHeaders } from '../threading.js';
 import { sendGraphReply } from './sendGraphReply.js';
-import { serverWords } from './testMailbox.js';
 
 /** Tries of one send (the first and the relay's retries with its backoff: 1, 2, 4, 8 s) before it fails. */
 export const EMAIL_SEND_TRIES = 5;

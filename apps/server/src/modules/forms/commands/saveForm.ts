@@ -1,18 +1,20 @@
-import { ErrorCode, FORM_STRINGS, type FormInput } from '@parley/contracts';
+import { FORM_STRINGS, type FormInput } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, conflict } from '../../../platform/http/errors.js';
+import { badRequest, conflict } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
-import { formOf, newFormToken } from '../forms.queries.js';
+import { type FormRow, formOf, mainForm, newFormToken } from '../forms.queries.js';
 
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
+/** The account's Main form, made with the default fields on first use (the reads that show forms ask first). */
+export const ensureMainForm = (db: DB, accountId: number): Promise<FormRow> =>
+  runCommand(db, (trx) => mainForm(trx, accountId));
 
 /** Each key once; a choice has options; other kinds keep none. */
 function checked(input: FormInput): FormInput {
   const seen = new Set<string>();
   for (const f of input.fields) {
-    if (seen.has(f.key)) throw bad(FORM_STRINGS.keyTaken(f.key));
+    if (seen.has(f.key)) throw badRequest(FORM_STRINGS.keyTaken(f.key));
     seen.add(f.key);
-    if (f.type === 'select' && f.options.length === 0) throw bad(FORM_STRINGS.needsOptions(f.label));
+    if (f.type === 'select' && f.options.length === 0) throw badRequest(FORM_STRINGS.needsOptions(f.label));
   }
   return { ...input, fields: input.fields.map((f) => (f.type === 'select' ? f : { ...f, options: [] })) };
 }

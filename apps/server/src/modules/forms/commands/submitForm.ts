@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   FORM_LIMITS,
   FORM_STRINGS,
   type FormField,
@@ -9,37 +8,35 @@ import {
   shownDay,
 } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { badRequest } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
 import type { Conversations } from '../../messages/index.js';
 import { postMessage } from '../../messages/index.js';
 import { createTicket } from '../../tickets/index.js';
 import { fieldsOf } from '../forms.queries.js';
 
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
-
 /** Checks the answers against the form's fields: the stored key-to-value map, or a 400 naming the field. */
 export function readAnswers(fields: FormField[], values: Record<string, string>): Record<string, FormValue> {
   const known = new Set(fields.map((f) => f.key));
   const stray = Object.keys(values).find((k) => !known.has(k));
-  if (stray !== undefined) throw bad(FORM_STRINGS.unknownField(stray));
+  if (stray !== undefined) throw badRequest(FORM_STRINGS.unknownField(stray));
   const out: Record<string, FormValue> = {};
   for (const f of fields) {
     const v = (values[f.key] ?? '').trim();
     if (!v) {
-      if (f.required) throw bad(FORM_STRINGS.required(f.label));
+      if (f.required) throw badRequest(FORM_STRINGS.required(f.label));
       continue;
     }
-    if (v.length > FORM_LIMITS.answer) throw bad(FORM_STRINGS.tooLong(f.label));
-    if (f.type === 'email' && !isEmailAddress(v)) throw bad(FORM_STRINGS.badEmail(f.label));
-    if (f.type === 'phone' && !/^\+?[0-9][0-9 ().-]{5,24}$/.test(v)) throw bad(FORM_STRINGS.badPhone(f.label));
+    if (v.length > FORM_LIMITS.answer) throw badRequest(FORM_STRINGS.tooLong(f.label));
+    if (f.type === 'email' && !isEmailAddress(v)) throw badRequest(FORM_STRINGS.badEmail(f.label));
+    if (f.type === 'phone' && !/^\+?[0-9][0-9 ().-]{5,24}$/.test(v)) throw badRequest(FORM_STRINGS.badPhone(f.label));
     if (f.type === 'date') {
       const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
       const at = d ? new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]))) : null;
-      if (!at || at.toISOString().slice(0, 10) !== v) throw bad(FORM_STRINGS.badDate(f.label));
+      if (!at || at.toISOString().slice(0, 10) !== v) throw badRequest(FORM_STRINGS.badDate(f.label));
     }
     if (f.type === 'select') {
-      if (!f.options.includes(v)) throw bad(FORM_STRINGS.badChoice(f.label));
+      if (!f.options.includes(v)) throw badRequest(FORM_STRINGS.badChoice(f.label));
       out[f.key] = { name: v };
       continue;
     }

@@ -7,6 +7,7 @@ import {
   type ParticipantChangedEvent,
   type RemoveLiveChat,
   rooms,
+  TICKET_STATUS,
   type TicketUpdated,
 } from '@parley/contracts';
 import type { Selectable } from 'kysely';
@@ -173,10 +174,14 @@ async function finish(trx: Trx, conversations: Conversations, who: Who, ticketId
     .where('id', '=', chat.id)
     .where('state', '=', 'chatting')
     .execute();
-  // Ended: resolved (2); converted: an open MANUAL ticket the team answers by e-mail or phone.
+  // Ended: resolved; converted: an open MANUAL ticket the team answers by e-mail or phone.
   await trx
     .updateTable('tickets')
-    .set(state === 'ended' ? { closed: 2, updated_at: Date.now() } : { channel: 'MANUAL', updated_at: Date.now() })
+    .set(
+      state === 'ended'
+        ? { closed: TICKET_STATUS.resolved, updated_at: Date.now() }
+        : { channel: 'MANUAL', updated_at: Date.now() },
+    )
     .where('account_id', '=', who.accountId)
     .where('id', '=', ticketId)
     .execute();

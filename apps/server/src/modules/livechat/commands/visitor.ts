@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   LIVECHAT_STRINGS,
   type LiveChatInfoAnswer,
   type LiveChatState,
@@ -9,7 +8,7 @@ import {
 } from '@parley/contracts';
 import type { DB } from '../../../platform/db/db.js';
 import { lockAccount } from '../../../platform/db/locks.js';
-import { AppError, conflict } from '../../../platform/http/errors.js';
+import { badRequest, conflict } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
 import { type Conversations, postMessage } from '../../messages/index.js';
 import { insertNumberedTicket, TICKET_RATED, type TicketRated } from '../../tickets/index.js';
@@ -26,8 +25,6 @@ import {
   visitorByCsrf,
   visitorOf,
 } from '../settings.js';
-
-const bad = (m: string) => new AppError(400, ErrorCode.validation, m);
 
 /**
  * VISITOR-11, VISITOR-13: what the page shows. A browser without a (known) csrf gets a new visitor
@@ -212,7 +209,7 @@ export async function visitorSend(
         .where('client_id', '=', input.clientId)
         .executeTakeFirst();
       if (existing) {
-        if (Number(existing.ticket_id) !== ticketId) throw bad('This message id is already used.');
+        if (Number(existing.ticket_id) !== ticketId) throw badRequest('This message id is already used.');
         return toVisitorMessage(existing);
       }
     }

@@ -9,12 +9,10 @@ import {
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, forbidden, notFound } from '../../../platform/http/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { toNote, toReaction } from '../messages.queries.js';
 import type { Conversations } from '../messages.realtime.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /**
  * A live message of the caller's account and its ticket's channel; else "Message not found." (404). A
@@ -68,7 +66,7 @@ export async function deleteMessage(
   await runCommand(db, async (trx) => {
     const m = await messageOf(trx, conversations, auth, input.message_id).catch(() => null);
     if (!m || m.ticketId !== input.ticket_id) throw notFound(MESSAGE_STRINGS.ticketNotFound);
-    if (m.type === 'system' || m.sender === 'server') throw bad(MESSAGE_STRINGS.systemMessage);
+    if (m.type === 'system' || m.sender === 'server') throw badRequest(MESSAGE_STRINGS.systemMessage);
     if (m.sender !== auth.username && auth.type !== 'admin') throw forbidden(MESSAGE_STRINGS.notYours);
     const at = Date.now();
     await trx

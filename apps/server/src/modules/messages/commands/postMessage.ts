@@ -16,15 +16,13 @@ import {
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, onPostgres } from '../../../platform/db/db.js';
-import { AppError, notFound } from '../../../platform/http/errors.js';
+import { AppError, badRequest, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { ticketAudience, touchTicketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
 import { type Conversations, staffOf } from '../messages.realtime.js';
 import { systemMessage } from '../systemMessage.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** What any module writes as a message (agents, visitors, channels, the server). */
 export interface PostMessage {
@@ -257,14 +255,15 @@ async function byClientId(db: DB, accountId: number, ticketId: number, clientId:
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (!row) return undefined;
-  if (Number(row.ticket_id) !== ticketId) throw bad(CLIENT_ID_TAKEN);
+  if (Number(row.ticket_id) !== ticketId) throw badRequest(CLIENT_ID_TAKEN);
   return (await hydrate(db, accountId, [row]))[0];
 }
 
 /** Checks the text of a message by its type; throws the clear 400 of each case. */
 export function checkBody(type: string, message: string, hasFiles: boolean): void {
-  if (message.trim() === '' && !hasFiles) throw bad(MESSAGE_STRINGS.empty);
-  if (type !== 'text/html' && message.length > MESSAGE_MAX_TEXT) throw bad(MESSAGE_STRINGS.tooLong(MESSAGE_MAX_TEXT));
+  if (message.trim() === '' && !hasFiles) throw badRequest(MESSAGE_STRINGS.empty);
+  if (type !== 'text/html' && message.length > MESSAGE_MAX_TEXT)
+    throw badRequest(MESSAGE_STRINGS.tooLong(MESSAGE_MAX_TEXT));
 }
 
 /** Uploaded files named by their URLs, each one of the account's own. */
@@ -280,7 +279,7 @@ export async function filesOf(db: DB | Trx, accountId: number, urls: string[]): 
           .where('key', '=', key)
           .executeTakeFirst()
       : undefined;
-    if (!row) throw bad(`Unknown file: ${url.slice(0, 100)}`);
+    if (!row) throw badRequest(`Unknown file: ${url.slice(0, 100)}`);
     out.push(fileOf(row));
   }
   return out;
@@ -355,7 +354,7 @@ export async function sendMessage(
     checkBody(input.type, input.message, files.length > 0);
     if (input.reply_id) {
       const replied = await findMessage(q, auth.accountId, input.reply_id);
-      if (!replied || Number(replied.ticket_id) !== input.ticket_id) throw bad(MESSAGE_STRINGS.replyNotFound);
+      if (!replied || Number(replied.ticket_id) !== input.ticket_id) throw badRequest(MESSAGE_STRINGS.replyNotFound);
     }
     return {
       post: {

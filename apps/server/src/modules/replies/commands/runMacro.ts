@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   fillReplyVariables,
+  isEmailChannel,
   isLiveChatChannel,
   LIVECHAT_STRINGS,
   type MacroAction,
@@ -39,8 +40,6 @@ export interface TicketChangeRecord {
   changed: Field[];
   messages: number[];
 }
-
-const EMAIL_CHANNELS = new Set(['EMAIL', 'GRAPH_EMAIL']);
 
 export const labelsOf = (json: string): number[] => {
   try {
@@ -99,8 +98,8 @@ export async function runMacro(
         throw notFound(REPLY_STRINGS.ticketNotFound(id));
       // An e-mail ticket takes a macro's reply only when it can leave by mail: from the mailbox the ticket came
       // in through (sent after commit with retries, as a reply by hand there), to the customer's address.
-      const mailbox = hasReply && EMAIL_CHANNELS.has(t.channel) ? await mailboxOf(trx, auth.accountId, id) : null;
-      if (hasReply && EMAIL_CHANNELS.has(t.channel) && (mailbox === null || t.email === ''))
+      const mailbox = hasReply && isEmailChannel(t.channel) ? await mailboxOf(trx, auth.accountId, id) : null;
+      if (hasReply && isEmailChannel(t.channel) && (mailbox === null || t.email === ''))
         throw new AppError(400, ErrorCode.validation, REPLY_STRINGS.noEmailReply(Number(t.ticket_number)));
       // As for a reply by hand: an ended live chat takes no more messages.
       if (hasReply && isLiveChatChannel(t.channel)) {
@@ -175,7 +174,7 @@ export async function runMacro(
     const id = Number(t.id);
     const channel = t.channel;
     // Checked above: an e-mail ticket here has a mailbox and a customer address.
-    const email = EMAIL_CHANNELS.has(channel);
+    const email = isEmailChannel(channel);
     switch (a.type) {
       case 'reply': {
         const sent = await postMessage(trx, conversations, {

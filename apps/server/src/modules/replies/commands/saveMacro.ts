@@ -1,13 +1,11 @@
-import { ErrorCode, type Macro, type MacroAction, type MacroInput, REPLY_STRINGS } from '@parley/contracts';
+import { type Macro, type MacroAction, type MacroInput, REPLY_STRINGS, TICKET_STATUS } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
-import { AppError, conflict, notFound } from '../../../platform/http/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { listTicketStatuses } from '../../tickets/index.js';
 import { toMacro } from '../replies.queries.js';
 import { checkVariables } from './saveCannedReply.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /**
  * Everything a macro names must exist now: its reply's variables, its status (0-3 or one of the account's
@@ -24,9 +22,10 @@ export async function checkMacroActions(trx: Trx | DB, accountId: number, action
     if (a.type === 'add_labels' || a.type === 'remove_labels') for (const l of a.labels) labels.add(l);
     if (a.type === 'assignee') for (const u of a.assignee) users.add(u.trim());
   }
-  const custom = [...statuses].some((s) => s > 3) ? await listTicketStatuses(trx, accountId) : [];
+  const custom = [...statuses].some((s) => s > TICKET_STATUS.closed) ? await listTicketStatuses(trx, accountId) : [];
   for (const s of statuses)
-    if (s === 4 || (s > 3 && !custom.some((c) => c.status_code === s))) throw bad(REPLY_STRINGS.unknownStatus(s));
+    if (s === TICKET_STATUS.all || (s > TICKET_STATUS.closed && !custom.some((c) => c.status_code === s)))
+      throw badRequest(REPLY_STRINGS.unknownStatus(s));
   if (labels.size > 0) {
     const found = await trx
       .selectFrom('labels')
@@ -36,7 +35,7 @@ export async function checkMacroActions(trx: Trx | DB, accountId: number, action
       .where('id', 'in', [...labels])
       .execute();
     const ids = new Set(found.map((r) => Number(r.id)));
-    for (const l of labels) if (!ids.has(l)) throw bad(REPLY_STRINGS.unknownLabel(l));
+    for (const l of labels) if (!ids.has(l)) throw badRequest(REPLY_STRINGS.unknownLabel(l));
   }
   if (users.size > 0) {
     const found = await trx
@@ -51,7 +50,7 @@ export async function checkMacroActions(trx: Trx | DB, accountId: number, action
       )
       .execute();
     const names = new Set(found.map((r) => r.username.toLowerCase()));
-    for (const u of users) if (!names.has(u.toLowerCase())) throw bad(REPLY_STRINGS.unknownUser(u));
+    for (const u of users) if (!names.has(u.toLowerCase())) throw badRequest(REPLY_STRINGS.unknownUser(u));
   }
 }
 

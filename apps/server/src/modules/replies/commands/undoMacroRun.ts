@@ -1,4 +1,4 @@
-import { type MacroUndoAnswer, REPLY_STRINGS } from '@parley/contracts';
+import { type MacroUndoAnswer, REPLY_STRINGS, TICKET_STATUS } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { conflict, notFound } from '../../../platform/http/errors.js';
@@ -83,7 +83,7 @@ export async function undoMacroRun(
       const id = r.ticket_id;
       const b = r.before;
       if (r.changed.includes('closed') && Number(t.closed) !== b.closed)
-        if (b.closed <= 3 || custom.some((c) => c.status_code === b.closed))
+        if (b.closed <= TICKET_STATUS.closed || custom.some((c) => c.status_code === b.closed))
           await setTicketStatusIn(trx, conversations, actor, { id, status: b.closed });
       if (r.changed.includes('label')) {
         const label = b.label.filter((l) => liveLabels.has(l));

@@ -1,6 +1,5 @@
 import {
   type BusinessHoursInput,
-  ErrorCode,
   type HolidaysInput,
   SLA_POLICY_STRINGS,
   type SlaPoliciesInput,
@@ -8,12 +7,10 @@ import {
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { badRequest } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
 import { readSlaSettings } from '../sla.queries.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** The departments and labels named must be the account's own (another account's id is a 400). */
 async function assertOwned(trx: Trx, accountId: number, table: 'departments' | 'labels', ids: (number | null)[]) {
@@ -22,7 +19,7 @@ async function assertOwned(trx: Trx, accountId: number, table: 'departments' | '
   const q = trx.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', 'in', wanted);
   const found = await (table === 'labels' ? q.where('removed', '=', 0) : q).execute();
   if (found.length !== wanted.length)
-    throw bad(table === 'labels' ? SLA_POLICY_STRINGS.noLabel : SLA_POLICY_STRINGS.noDepartment);
+    throw badRequest(table === 'labels' ? SLA_POLICY_STRINGS.noLabel : SLA_POLICY_STRINGS.noDepartment);
 }
 
 /**

@@ -1,18 +1,10 @@
-import {
-  AGENT_STATUSES,
-  ErrorCode,
-  REASON_REQUIRED,
-  type StatusUpdated,
-  type UpdateStatusInput,
-} from '@parley/contracts';
+import { AGENT_STATUSES, REASON_REQUIRED, type StatusUpdated, type UpdateStatusInput } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, unauthorized } from '../../../platform/http/errors.js';
+import { badRequest, unauthorized } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { STATUS_STRINGS } from '../status.strings.js';
 import { applyStatus } from './applyStatus.js';
-
-const invalid = (what: string) => new AppError(400, ErrorCode.validation, what);
 
 /** The choices besides Online that need no lookup. */
 const BUILT_IN = new Set<string>(AGENT_STATUSES.filter((s) => s !== 'ONLINE'));
@@ -21,18 +13,18 @@ const BUILT_IN = new Set<string>(AGENT_STATUSES.filter((s) => s !== 'ONLINE'));
 async function resolveChoice(trx: Trx, accountId: number, input: UpdateStatusInput): Promise<string> {
   if (input.status === 'ONLINE') return '';
   if (BUILT_IN.has(input.status)) {
-    if (REASON_REQUIRED.includes(input.status) && input.reason === '') throw invalid(STATUS_STRINGS.reasonRequired);
+    if (REASON_REQUIRED.includes(input.status) && input.reason === '') throw badRequest(STATUS_STRINGS.reasonRequired);
     return input.status;
   }
-  if (input.status.toUpperCase() === 'OFFLINE') throw invalid(STATUS_STRINGS.offlineNotChosen);
+  if (input.status.toUpperCase() === 'OFFLINE') throw badRequest(STATUS_STRINGS.offlineNotChosen);
   const custom = await trx
     .selectFrom('custom_statuses')
     .select(['name', 'needs_reason'])
     .where('account_id', '=', accountId)
     .where((eb) => eb(eb.fn('lower', ['name']), '=', input.status.toLowerCase()))
     .executeTakeFirst();
-  if (!custom) throw invalid(STATUS_STRINGS.unknownStatus);
-  if (custom.needs_reason && input.reason === '') throw invalid(STATUS_STRINGS.customReasonRequired(custom.name));
+  if (!custom) throw badRequest(STATUS_STRINGS.unknownStatus);
+  if (custom.needs_reason && input.reason === '') throw badRequest(STATUS_STRINGS.customReasonRequired(custom.name));
   return custom.name;
 }
 

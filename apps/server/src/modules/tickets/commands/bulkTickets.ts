@@ -1,18 +1,19 @@
 import {
   ASSIGN_STRINGS,
   BULK_MAX,
-  ErrorCode,
   isLiveChatChannel,
   rooms,
+  TICKET_STATUS,
   TICKET_STRINGS,
   type TicketBulkInput,
   TicketLoadQuery,
   type TicketsMerged,
   WORK_STRINGS,
+  WORKSPACE_CHANNEL,
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError, notFound } from '../../../platform/http/errors.js';
+import { badRequest, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import type { Conversations } from '../../messages/messages.realtime.js';
 import { statusOfFilter } from '../myWork.js';
@@ -20,8 +21,6 @@ import type { OpenCodesSeen } from '../tickets.queries.js';
 import { loadTickets, visibleTo } from '../tickets.queries.js';
 import { actorOf, assignPlan, changeTicketIn, departmentPlan, type Plan, statusPlan } from './changeTicket.js';
 import { setTicketPriorityIn } from './setTicketPriority.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /**
  * The tickets a bulk request names: its ids (duplicates dropped), or every ticket of the ticket list matching
@@ -32,7 +31,7 @@ async function targetIds(db: DB, seen: OpenCodesSeen, auth: AuthContext, input: 
   const filter = input.filter!;
   const status = statusOfFilter(filter.status);
   const query = TicketLoadQuery.safeParse(filter.query);
-  if (!query.success) throw bad(query.error.issues[0]?.message ?? TICKET_STRINGS.badFilter);
+  if (!query.success) throw badRequest(query.error.issues[0]?.message ?? TICKET_STRINGS.badFilter);
   const viewer = { accountId: auth.accountId, userId: auth.userId };
   const page = await loadTickets(
     db,
@@ -40,8 +39,8 @@ async function targetIds(db: DB, seen: OpenCodesSeen, auth: AuthContext, input: 
     { status, type: 'ticket', offset: 0, limit: BULK_MAX, query: query.data },
     seen,
   );
-  if (page.count > BULK_MAX) throw bad(WORK_STRINGS.tooMany(page.count));
-  if (page.data.length === 0) throw bad(WORK_STRINGS.nothingMatches);
+  if (page.count > BULK_MAX) throw badRequest(WORK_STRINGS.tooMany(page.count));
+  if (page.data.length === 0) throw badRequest(WORK_STRINGS.nothingMatches);
   return page.data.map((t) => t.id);
 }
 
@@ -72,7 +71,7 @@ async function labelPlan(trx: Trx, auth: AuthContext, add: boolean, wanted: numb
   // Adding takes labels in use only; removing also takes off a removed label a ticket still carries.
   for (const labelId of ids) {
     const l = byId.get(labelId);
-    if (!l || (add && Number(l.removed) === 1)) throw bad(ASSIGN_STRINGS.unknownLabel(labelId));
+    if (!l || (add && Number(l.removed) === 1)) throw badRequest(ASSIGN_STRINGS.unknownLabel(labelId));
   }
   const actor = auth.name || auth.username;
   return async (_trx, current) => {
@@ -105,10 +104,11 @@ async function mergeTickets(
   primary: number,
 ): Promise<number> {
   const others = ids.filter((x) => x !== primary);
-  if (others.length === 0) throw bad(ids.includes(primary) ? WORK_STRINGS.mergeItself : WORK_STRINGS.mergeNeedsOthers);
+  if (others.length === 0)
+    throw badRequest(ids.includes(primary) ? WORK_STRINGS.mergeItself : WORK_STRINGS.mergeNeedsOthers);
   const rows = await assertTickets(trx, auth, [primary, ...others]);
   for (const r of rows.values())
-    if (isLiveChatChannel(r.channel) || r.channel === 'chat') throw bad(WORK_STRINGS.mergeChannel);
+    if (isLiveChatChannel(r.channel) || r.channel === WORKSPACE_CHANNEL) throw badRequest(WORK_STRINGS.mergeChannel);
   const actor = actorOf(auth);
   const by = auth.name || auth.username;
   const main = rows.get(primary)!;
@@ -121,7 +121,7 @@ async function mergeTickets(
         .where('ticket_id', '=', other)
         .execute();
     await changeTicketIn(trx, conversations, actor, other, async () => ({
-      set: { closed: 3 },
+      set: { closed: TICKET_STATUS.closed },
       message: WORK_STRINGS.mergedAway(by, Number(main.ticket_number)),
       action: 'ticket.merged',
       detail: { into: primary },

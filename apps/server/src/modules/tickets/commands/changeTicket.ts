@@ -1,7 +1,7 @@
 import {
   ASSIGN_STRINGS,
   type AssignHow,
-  ErrorCode,
+  TICKET_STATUS,
   TICKET_STATUS_STRINGS,
   TICKET_STRINGS,
   TICKET_SYSTEM_MESSAGES,
@@ -16,7 +16,7 @@ import {
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import type { TicketsTable } from '../../../platform/db/schema.js';
-import { AppError, notFound } from '../../../platform/http/errors.js';
+import { badRequest, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
 import type { Conversations } from '../../messages/messages.realtime.js';
@@ -25,8 +25,6 @@ import { listTicketStatuses } from '../ticketStatuses.js';
 import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets.events.js';
 import { ticketItem } from '../tickets.queries.js';
 import { ticketAudience } from '../tickets.realtime.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** The ticket row as a change sees it before applying itself. */
 export interface CurrentTicket {
@@ -208,8 +206,9 @@ export function setTicketStatusIn(trx: Trx, conversations: Conversations, actor:
 /** The plan of a status change (see `setTicketStatus`); bulk changes use it too. */
 export function statusPlan(actor: Actor, status: number): Plan {
   return async (trx) => {
-    const custom = status > 4 ? await listTicketStatuses(trx, actor.accountId) : [];
-    if (status > 4 && !custom.some((c) => c.status_code === status)) throw bad(TICKET_STATUS_STRINGS.unknownStatus);
+    const custom = status > TICKET_STATUS.all ? await listTicketStatuses(trx, actor.accountId) : [];
+    if (status > TICKET_STATUS.all && !custom.some((c) => c.status_code === status))
+      throw badRequest(TICKET_STATUS_STRINGS.unknownStatus);
     return {
       set: { closed: status },
       message: TICKET_SYSTEM_MESSAGES.status(actor.name || actor.username, ticketStatusName(status, custom)),
@@ -258,7 +257,7 @@ export function assignPlan(actor: Actor, assignee: string[]): Plan {
     const byLower = new Map(users.map((u) => [u.username.toLowerCase(), u]));
     const found = wanted.map((w) => {
       const u = byLower.get(w.toLowerCase());
-      if (!u) throw bad(ASSIGN_STRINGS.unknownAssignee(w));
+      if (!u) throw badRequest(ASSIGN_STRINGS.unknownAssignee(w));
       return u;
     });
     const usernames = [...new Set(found.map((u) => u.username))];
@@ -299,7 +298,7 @@ export function setTicketLabelsIn(trx: Trx, conversations: Conversations, actor:
           .execute()
       : [];
     const byId = new Map(labels.map((l) => [Number(l.id), l.name]));
-    for (const labelId of ids) if (!byId.has(labelId)) throw bad(ASSIGN_STRINGS.unknownLabel(labelId));
+    for (const labelId of ids) if (!byId.has(labelId)) throw badRequest(ASSIGN_STRINGS.unknownLabel(labelId));
     return {
       set: { label: JSON.stringify(ids) },
       message: TICKET_SYSTEM_MESSAGES.labels(
@@ -340,7 +339,7 @@ export function departmentPlan(auth: AuthContext, departmentId: number | null): 
         .where('account_id', '=', auth.accountId)
         .where('id', '=', departmentId)
         .executeTakeFirst();
-      if (!dep) throw bad(ASSIGN_STRINGS.unknownDepartment);
+      if (!dep) throw badRequest(ASSIGN_STRINGS.unknownDepartment);
       name = dep.name;
     }
     return {

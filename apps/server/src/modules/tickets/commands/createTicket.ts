@@ -3,7 +3,6 @@ import {
   type AssignStrategy,
   type CALL_DIRECTIONS,
   CHANNEL_CODES,
-  ErrorCode,
   rooms,
   TICKET_CREATE_STRINGS,
   type TicketCreated,
@@ -12,15 +11,13 @@ import {
 
 type CallDirection = (typeof CALL_DIRECTIONS)[number];
 
-import { AppError } from '../../../platform/http/errors.js';
+import { badRequest } from '../../../platform/http/errors.js';
 import { appendEvent, type Trx } from '../../../platform/outbox/index.js';
 import type { Conversations } from '../../messages/messages.realtime.js';
 import { assignTicketAutomaticallyIn } from '../assignment.js';
 import { insertNumberedTicket } from '../insertNumberedTicket.js';
 import { emitChannelData } from '../live.js';
 import { ticketItem } from '../tickets.queries.js';
-
-const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 /** A new ticket, from an agent (MANUAL) or a channel (EMAIL, LIVECHAT, CALL, ...). */
 export interface NewTicket {
@@ -86,16 +83,16 @@ export async function departmentStrategy(trx: Trx, accountId: number, department
  * on, the ticket is then assigned in the same transaction (`updateTicket` follows).
  */
 export async function createTicket(trx: Trx, conversations: Conversations, t: NewTicket): Promise<number> {
-  if (!(CHANNEL_CODES as readonly string[]).includes(t.channel)) throw bad(`Unknown channel: ${t.channel}.`);
+  if (!(CHANNEL_CODES as readonly string[]).includes(t.channel)) throw badRequest(`Unknown channel: ${t.channel}.`);
   const departmentId = t.departmentId ?? null;
   const campaignId = t.campaignId ?? null;
   const label = [...new Set(t.label ?? [])];
   if (departmentId !== null && !(await owned(trx, 'departments', t.accountId, [departmentId])))
-    throw bad(TICKET_CREATE_STRINGS.unknownDepartment);
+    throw badRequest(TICKET_CREATE_STRINGS.unknownDepartment);
   if (campaignId !== null && !(await owned(trx, 'campaigns', t.accountId, [campaignId])))
-    throw bad(TICKET_CREATE_STRINGS.unknownCampaign);
+    throw badRequest(TICKET_CREATE_STRINGS.unknownCampaign);
   for (const l of label)
-    if (!(await owned(trx, 'labels', t.accountId, [l]))) throw bad(TICKET_CREATE_STRINGS.unknownLabel(l));
+    if (!(await owned(trx, 'labels', t.accountId, [l]))) throw badRequest(TICKET_CREATE_STRINGS.unknownLabel(l));
 
   const id = await insertNumberedTicket(trx, t.accountId, (now) => {
     const at = t.at ?? now;

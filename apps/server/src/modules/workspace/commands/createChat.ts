@@ -1,19 +1,11 @@
-import {
-  type ChatItem,
-  type CreateChatInput,
-  ErrorCode,
-  WORKSPACE_STRINGS as W,
-  WORKSPACE_CHANNEL,
-} from '@parley/contracts';
+import { type ChatItem, type CreateChatInput, WORKSPACE_STRINGS as W, WORKSPACE_CHANNEL } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { badRequest } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type Conversations, postMessage } from '../../messages/index.js';
 import { insertNumberedTicket } from '../../tickets/index.js';
 import { activeUsers, chatItem } from '../workspace.queries.js';
-
-export const bad = (message: string) => new AppError(400, ErrorCode.validation, message);
 
 const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; message?: string };
@@ -43,7 +35,7 @@ export async function createChat(
 ): Promise<ChatItem> {
   const me = { accountId: auth.accountId, userId: auth.userId, username: auth.username };
   const others = [...new Set(input.members)].filter((id) => id !== auth.userId);
-  if (others.length === 0) throw bad(W.pickMembers);
+  if (others.length === 0) throw badRequest(W.pickMembers);
   const title = input.title?.trim() ?? '';
   const direct = others.length === 1 && title === '';
   const key = direct ? [auth.userId, others[0]!].sort((a, b) => a - b).join(':') : null;

@@ -8,11 +8,10 @@ import {
 } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
-
+import { badRequest } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand } from '../../../platform/outbox/index.js';
 import { type Conversations, postMessage } from '../../messages/index.js';
 import { activeUsers, chatItem, memberChat, memberRooms } from '../workspace.queries.js';
-import { bad } from './createChat.js';
 
 /**
  * CHAT-07 (design): a member renames a group, adds team members or removes members (themselves too:
@@ -28,7 +27,7 @@ export async function updateChat(
   const me = { accountId: auth.accountId, userId: auth.userId, username: auth.username };
   await runCommand(db, async (trx) => {
     const chat = await memberChat(trx, auth, input.id);
-    if (chat.kind === 'direct') throw bad(W.directNoChange);
+    if (chat.kind === 'direct') throw badRequest(W.directNoChange);
     const current = await trx
       .selectFrom('chat_members')
       .select(['user_id', 'username'])
@@ -40,8 +39,8 @@ export async function updateChat(
     const remove = [...new Set(input.remove ?? [])].filter((id) => ids.has(id));
     const added = await activeUsers(trx, auth.accountId, add);
     const left = ids.size + added.length - remove.length;
-    if (left < 2) throw bad(W.lastMember);
-    if (left > CHAT_MAX_MEMBERS) throw bad(`A chat has at most ${CHAT_MAX_MEMBERS} members.`);
+    if (left < 2) throw badRequest(W.lastMember);
+    if (left > CHAT_MAX_MEMBERS) throw badRequest(`A chat has at most ${CHAT_MAX_MEMBERS} members.`);
     const before = await memberRooms(trx, auth.accountId, input.id);
     const at = Date.now();
     const lines: string[] = [];

@@ -1,19 +1,19 @@
 import { EMAIL_STRINGS, type MailboxTestAnswer } from '@parley/contracts';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
-import type { AuthContext } from '../../../platform/auth/sessions.js';
-import type { DB } from '../../../platform/db/db.js';
-import { notFound } from '../../../platform/http/errors.js';
-import type { GraphClient } from '../graphClient.js';
-import { findMailbox, type MailboxRow } from '../mailboxes.queries.js';
-import type { Secrets } from '../secrets.js';
-import { requireSecrets } from './saveMailbox.js';
-import { testGraphMailbox } from './testGraphMailbox.js';
+import type { AuthContext } from '../../platform/auth/sessions.js';
+import type { DB } from '../../platform/db/db.js';
+import { notFound } from '../../platform/http/errors.js';
+import { requireSecrets } from './commands/saveMailbox.js';
+import { type GraphClient, graphAppOf, graphWords, userPath } from './graphClient.js';
+import { findMailbox, type MailboxRow } from './mailboxes.queries.js';
+import type { Secrets } from './secrets.js';
 
 /** A connection test answers within seconds, whatever the server does. */
 const TEST_TIMEOUT_MS = 10_000;
 
 type Result = MailboxTestAnswer['imap'];
+type GraphResult = NonNullable<MailboxTestAnswer['graph']>;
 
 /** The server's own words of a failure: its response line when it gave one, else the error. */
 export function serverWords(err: unknown): string {
@@ -68,6 +68,31 @@ async function testSmtp(row: MailboxRow, password: string | null): Promise<Resul
     return { ok: false, response: serverWords(err) };
   } finally {
     transport.close();
+  }
+}
+
+/**
+ * A Microsoft 365 mailbox's connection test: a token for its app, then `GET /users/{address}`, so the
+ * tenant, the app, its secret, its permission and the mailbox's user are all tried. A failure answers Graph's
+ * own words (the token endpoint's `error_description`, the API's `error.message`).
+ */
+export async function testGraphMailbox(
+  graph: GraphClient,
+  secrets: Secrets,
+  accountId: number,
+  row: MailboxRow,
+): Promise<GraphResult> {
+  const app = graphAppOf(row, secrets, accountId);
+  if (!app) return { ok: false, response: EMAIL_STRINGS.cannotDecrypt };
+  try {
+    const res = await graph.request(app, 'GET', `${userPath(row.address)}?$select=displayName,mail`);
+    const user = (await res.json().catch(() => ({}))) as { displayName?: unknown };
+    return {
+      ok: true,
+      response: EMAIL_STRINGS.graphTestOk(typeof user.displayName === 'string' ? user.displayName : ''),
+    };
+  } catch (err) {
+    return { ok: false, response: graphWords(err) };
   }
 }
 
