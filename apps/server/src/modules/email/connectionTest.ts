@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { EMAIL_STRINGS, type MailboxTestAnswer } from '@parley/contracts';
-import { ImapFlow } from 'imapflow';
+import type * as Imap from 'imapflow';
 import nodemailer from 'nodemailer';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
@@ -37,6 +38,8 @@ export function imapOptions(row: MailboxRow, password: string) {
 
 async function testImap(row: MailboxRow, password: string | null): Promise<Result> {
   if (password === null) return { ok: false, response: EMAIL_STRINGS.cannotDecrypt };
+  // Loaded with the first test of a mailbox, as the fetcher loads it (a server without mailboxes never does).
+  const { ImapFlow } = createRequire(import.meta.url)('imapflow') as typeof Imap;
   const client = new ImapFlow({ ...imapOptions(row, password), verifyOnly: true });
   client.on('error', () => {});
   try {
