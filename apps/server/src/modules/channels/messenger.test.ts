@@ -372,5 +372,18 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
       { sender: { id: peer }, recipient: { id: IG_ID }, timestamp: Date.now(), read: { mid: await providerIdOf(id) } },
     ]);
     await waitFor(async () => (await stateOf(id)) === 'read', 'read');
+    // The customer takes their message back: it is hidden, as a deleted message is.
+    const taken = await igPost([{ ...fbMessage(peer, IG_ID, { is_deleted: true }, dm.message.mid) }]);
+    expect((await taken.json()).taken).toBe(1);
+    await waitFor(async () => {
+      const row = await db()
+        .selectFrom('messages')
+        .select('deleted_at')
+        .where('id', '=', (await messagesOf(Number(t.id)))[0]!.id)
+        .executeTakeFirstOrThrow();
+      return row.deleted_at !== null;
+    }, 'the message hidden');
+    const shown = await call('GET', `/api/ticket/data3/${t.id}/0`, { token: agent.token });
+    expect(shown.text).not.toContain('Do you ship to Spain?');
   });
 });

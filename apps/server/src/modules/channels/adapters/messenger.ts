@@ -19,6 +19,8 @@ interface MetaMessaging {
     mid?: string;
     text?: string;
     is_echo?: boolean;
+    /** Instagram: the customer took the message back. */
+    is_deleted?: boolean;
     attachments?: { type?: string; payload?: { url?: string } | null }[];
   };
   delivery?: { mids?: string[]; watermark?: number };
@@ -76,15 +78,17 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
     parse(rawBody, c): Parsed {
       const body = JSON.parse(rawBody) as { object?: string; entry?: { id?: string; messaging?: MetaMessaging[] }[] };
       if (body.object !== o.object || !Array.isArray(body.entry)) throw new Error(`not a ${network} webhook`);
-      const out: Parsed = { messages: [], statuses: [] };
+      const out: Parsed = { messages: [], statuses: [], unsent: [] };
       for (const entry of body.entry) {
         // Another Page (or account) of the same app: not this connection's to store.
         if (String(entry.id ?? '') !== ownId(c)) continue;
         for (const e of entry.messaging ?? []) {
           const peer = e.sender?.id;
           const m = e.message;
+          // Instagram's unsend: hidden like a deleted message, as LINE's is.
+          if (m?.is_deleted && typeof m.mid === 'string') out.unsent?.push(m.mid);
           // An echo is our own send (from Parley or the Page's inbox), not the customer's.
-          if (m && typeof m.mid === 'string' && typeof peer === 'string' && !m.is_echo && peer !== ownId(c)) {
+          else if (m && typeof m.mid === 'string' && typeof peer === 'string' && !m.is_echo && peer !== ownId(c)) {
             const base = { peer, name: '', at: Number(e.timestamp) || Date.now() };
             const files: InboundMessage['media'][] = [];
             const notes: string[] = [];
