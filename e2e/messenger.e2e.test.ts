@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { CHANNEL_STRINGS } from '@parley/contracts';
+import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fbMessage, messengerWebhook, startMessengerStandIn } from '../apps/server/src/testing/channelStandIns.js';
@@ -147,5 +149,28 @@ describe('Messenger in Chromium', () => {
       )
       .toBe('sent');
     expect(agent.failed).toEqual([]);
+
+    // A day later the window has closed: the composer gives way to the reason, until the customer writes again.
+    const d = new Database(path.join(server.dataDir, 'parley.db'));
+    try {
+      d.prepare('update tickets set last_message_at = ? where channel_peer = ?').run(Date.now() - 25 * 3600_000, peer);
+    } finally {
+      d.close();
+    }
+    await agent.page.reload();
+    const closed = agent.page.getByTestId('meta-window-closed');
+    await closed.waitFor({ timeout: 15_000 });
+    expect(await closed.textContent()).toBe(CHANNEL_STRINGS.metaWindowClosed('Facebook Messenger'));
+    expect(await agent.page.getByTestId('composer-input').count()).toBe(0);
+    expect(await agent.page.getByTestId('template-name').count()).toBe(0);
+    await screenshot(agent.page, 'messenger-window-closed-1440-light');
+    const again = messengerWebhook(FB.appSecret, 'page', PAGE_ID, [fbMessage(peer, PAGE_ID, { text: 'Hello again' })]);
+    await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': again.signature },
+      body: again.body,
+    });
+    await agent.page.getByTestId('composer-input').waitFor({ timeout: 15_000 });
+    expect(await agent.page.getByTestId('meta-window-closed').count()).toBe(0);
   });
 });

@@ -39,6 +39,11 @@ export const WHATSAPP_WINDOW_MS = 24 * 60 * 60 * 1000;
  * and `X-Hub-Signature-256`; a reply may leave only within 24 hours of the customer's last message.
  */
 export const META_KINDS: readonly ChannelKind[] = ['whatsapp', 'messenger', 'instagram'];
+/** The ticket channels of the Meta kinds, whose conversations have the 24-hour window. */
+export const META_WINDOW_CHANNELS: readonly Channel[] = META_KINDS.map((k) => CHANNEL_OF_KIND[k]);
+/** The provider kind of a ticket channel, when a connection makes it. */
+export const kindOfChannel = (channel: string): ChannelKind | undefined =>
+  CHANNEL_KINDS.find((k) => CHANNEL_OF_KIND[k] === channel);
 
 export const CHANNEL_STRINGS = {
   notConfigured:
@@ -293,7 +298,7 @@ export const SendTemplateInput = z.object({
 });
 export type SendTemplateInput = z.infer<typeof SendTemplateInput>;
 
-/** What the conversation pane needs to know of a channel ticket: whether WhatsApp's window is open. */
+/** What the conversation pane needs to know of a channel ticket: whether Meta's 24-hour window is open. */
 export const ChannelWindowAnswer = z.object({
   result: z.literal('success'),
   data: z.object({ open: z.boolean(), closesAt: z.number().nullable() }),

@@ -338,6 +338,9 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
       .set({ last_message_at: Date.now() - 25 * 3600_000 })
       .where('id', '=', Number(t.id))
       .execute();
+    // The conversation pane asks first, and the composer gives way to the window's words.
+    const w = await call('GET', `/api/channels/window/${t.id}`, { token: agent.token });
+    expect(w.body.data).toEqual({ open: false, closesAt: expect.any(Number) });
     const late = await reply(Number(t.id), 'Are you still there?');
     await waitFor(async () => (await stateOf(late)) === 'failed', 'failed');
     expect((await delivery(late)).delivery_error).toBe(CHANNEL_STRINGS.metaWindowClosed('Facebook Messenger'));
