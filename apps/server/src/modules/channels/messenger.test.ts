@@ -332,6 +332,16 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
     const id = await reply(Number(t.id), 'First try');
     await waitFor(async () => (await stateOf(id)) === 'failed', 'failed');
     expect((await delivery(id)).delivery_error).toBe('(#551) This person isn\u2019t available right now.');
+    // A rate limit is a 400 too, but Meta's code says "later": the relay tries again and the reply goes.
+    fb.script.next.push({
+      status: 400,
+      body: {
+        error: { message: 'Calls to this api have exceeded the rate limit.', type: 'OAuthException', code: 613 },
+      },
+    });
+    const limited = await reply(Number(t.id), 'Second try');
+    await waitFor(async () => (await stateOf(limited)) === 'sent', 'sent after the rate limit', 20_000);
+    expect(fb.sent.filter((x) => x.body?.message?.text === 'Second try')).toHaveLength(2);
 
     await db()
       .updateTable('tickets')
@@ -357,6 +367,8 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
     fb.profiles.set(peer, { name: 'Ines Ortega', username: 'ines.o' });
     const dm = fbMessage(peer, IG_ID, { text: 'Do you ship to Spain?' });
     for (let i = 0; i < 2; i++) expect((await igPost([dm])).status).toBe(200);
+    // A message Instagram does not describe (is_unsupported) says so rather than staying empty.
+    await igPost([fbMessage(peer, IG_ID, { is_unsupported: true })]);
     // A message to the Page's Messenger address is not the Instagram account's.
     const w = messengerWebhook(FB.appSecret, 'page', IG_ID, [dm]);
     expect((await post(`/api/channels/webhook/${igKey}`, w.body, { 'x-hub-signature-256': w.signature })).status).toBe(
@@ -365,7 +377,11 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
     const t = await waitFor(() => ticketOfPeer(peer), 'the ticket');
     expect(t).toMatchObject({ channel: 'IG_PM', name: 'Ines Ortega' });
     await allHandled();
-    expect((await messagesOf(Number(t.id))).map((m) => m.message)).toEqual(['Do you ship to Spain?']);
+    await waitFor(async () => (await messagesOf(Number(t.id))).length === 2, 'both messages');
+    expect((await messagesOf(Number(t.id))).map((m) => m.message)).toEqual([
+      'Do you ship to Spain?',
+      CHANNEL_STRINGS.unsupported('Instagram'),
+    ]);
     const id = await reply(Number(t.id), 'We do!');
     const out = await waitFor(() => fb.sent.find((x) => x.body?.recipient?.id === peer), 'the send');
     expect(out.path).toBe('/me/messages');

@@ -6,9 +6,8 @@ import {
   type OpenConnection,
   type Parsed,
   ProviderError,
-  refusal,
 } from '../adapter.js';
-import { metaHandshake, metaSignatureValid } from './meta.js';
+import { metaHandshake, metaRefusal, metaSignatureValid } from './meta.js';
 
 /** One event of a Messenger Platform webhook's `entry[].messaging` (Messenger and Instagram alike). */
 interface MetaMessaging {
@@ -100,7 +99,10 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
               // A shared post, a location, a story mention...: said, not shown.
               else notes.push(CHANNEL_STRINGS.unsupported(type));
             }
-            const text = [m.text ?? '', ...notes].filter(Boolean).join('\n');
+            // Nothing we can show (Instagram's `is_unsupported`, a story reaction...): said, not left empty.
+            const text =
+              [m.text ?? '', ...notes].filter(Boolean).join('\n') ||
+              (files.length ? '' : CHANNEL_STRINGS.unsupported(network));
             out.messages.push({ ...base, providerId: m.mid, text, ...(files[0] ? { media: files[0] } : {}) });
             // One message per file after the first, each stored once by its own id.
             for (const [i, f] of files.slice(1).entries())
@@ -120,7 +122,7 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
         headers: { ...auth(c), 'content-type': 'application/json' },
         body: JSON.stringify({ recipient: { id: out.peer }, messaging_type: 'RESPONSE', message: { text: out.text } }),
       });
-      if (!res.ok) throw await refusal(res);
+      if (!res.ok) throw await metaRefusal(res);
       const j = (await res.json()) as { recipient_id?: string; message_id?: string };
       if (!j.message_id) throw new ProviderError(`${network} answered without a message id.`, false);
       return j.message_id;
@@ -129,14 +131,14 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
       // The file's address came in the signed webhook: Meta's CDN, signed itself, so no token is sent there.
       if (!/^https?:\/\//.test(url)) throw new ProviderError(`Not a file address of ${network}.`, false);
       const res = await callProvider(url, {}, 60_000);
-      if (!res.ok) throw await refusal(res);
+      if (!res.ok) throw await metaRefusal(res);
       return Buffer.from(await res.arrayBuffer());
     },
     async test(c) {
       const res = await callProvider(`${apiUrl}/${encodeURIComponent(ownId(c))}?fields=${o.testFields}`, {
         headers: auth(c),
       });
-      if (!res.ok) throw await refusal(res);
+      if (!res.ok) throw await metaRefusal(res);
       const j = (await res.json()) as { name?: string; username?: string };
       return (o.kind === 'instagram' && j.username ? `@${j.username}` : j.name) ?? '';
     },
@@ -146,7 +148,7 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
         { headers: auth(c) },
         5_000,
       );
-      if (!res.ok) throw await refusal(res);
+      if (!res.ok) throw await metaRefusal(res);
       const j = (await res.json()) as { first_name?: string; last_name?: string; name?: string; username?: string };
       return [j.first_name, j.last_name].filter(Boolean).join(' ') || j.name || j.username || '';
     },

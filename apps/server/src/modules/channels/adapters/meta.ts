@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { OpenConnection, WebhookRequest } from '../adapter.js';
+import { type OpenConnection, ProviderError, refusal, type WebhookRequest } from '../adapter.js';
 
 /**
  * What Meta's webhooks share (WhatsApp, Messenger, Instagram): the GET handshake that proves the address
@@ -13,6 +13,24 @@ export function metaHandshake(query: Record<string, unknown>, c: OpenConnection)
   if (query['hub.mode'] !== 'subscribe' || typeof query['hub.challenge'] !== 'string') return null;
   const given = Buffer.from(String(query['hub.verify_token'] ?? ''));
   return sameBytes(given, Buffer.from(c.verifyToken)) ? query['hub.challenge'] : null;
+}
+
+/**
+ * Graph API error codes that say "later" although the answer is a 400: an unknown or temporary error (1, 2),
+ * the app's, the user's or the Page's rate limits (4, 17, 32, 613), and what Meta marks `is_transient`.
+ */
+const TRANSIENT_CODES = new Set([1, 2, 4, 17, 32, 613]);
+
+/** A failed Graph API answer as a ProviderError in Meta's words ("(#code) message"), transient when Meta says so. */
+export async function metaRefusal(res: Response): Promise<ProviderError> {
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: { code?: number; is_transient?: boolean } } | null;
+  const e = await refusal(res);
+  const code = body?.error?.code;
+  const later = body?.error?.is_transient === true || (typeof code === 'number' && TRANSIENT_CODES.has(code));
+  return later && !e.transient ? new ProviderError(e.message, true) : e;
 }
 
 /** `X-Hub-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the raw body under the app secret. */
