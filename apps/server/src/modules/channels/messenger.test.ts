@@ -342,6 +342,11 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
     const limited = await reply(Number(t.id), 'Second try');
     await waitFor(async () => (await stateOf(limited)) === 'sent', 'sent after the rate limit', 20_000);
     expect(fb.sent.filter((x) => x.body?.message?.text === 'Second try')).toHaveLength(2);
+    // Longer than Messenger takes in one message: refused before calling, saying why.
+    const long = await reply(Number(t.id), 'x'.repeat(2001));
+    await waitFor(async () => (await stateOf(long)) === 'failed', 'failed');
+    expect((await delivery(long)).delivery_error).toBe(CHANNEL_STRINGS.tooLong(2000));
+    expect(fb.sent.some((x) => x.body?.message?.text?.length === 2001)).toBe(false);
 
     await db()
       .updateTable('tickets')

@@ -56,6 +56,8 @@ export interface MetaMessagingOptions {
   testFields: string;
   /** The customer's profile: the fields asked of their id, and the name they make. */
   profileFields: string;
+  /** The longest text one message may carry (Messenger 2,000 characters, Instagram 1,000). */
+  maxText: number;
   /** Where replies are posted, under the API base URL. */
   sendPath: (c: OpenConnection) => string;
 }
@@ -117,6 +119,8 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
       return out;
     },
     async send(c, out) {
+      // Said before calling rather than in Meta's "(#100) param message[text]" words; splitting is not built.
+      if (out.text.length > o.maxText) throw new ProviderError(CHANNEL_STRINGS.tooLong(o.maxText), false);
       const res = await callProvider(`${apiUrl}${o.sendPath(c)}`, {
         method: 'POST',
         headers: { ...auth(c), 'content-type': 'application/json' },
@@ -163,6 +167,7 @@ export const messengerAdapter = (apiUrl: string) =>
     idSetting: 'pageId',
     testFields: 'name',
     profileFields: 'first_name,last_name',
+    maxText: 2000,
     sendPath: (c) => `/${encodeURIComponent(c.settings.pageId ?? '')}/messages`,
   });
 
@@ -177,5 +182,6 @@ export const instagramAdapter = (apiUrl: string) =>
     idSetting: 'igAccountId',
     testFields: 'username,name',
     profileFields: 'name,username',
+    maxText: 1000,
     sendPath: () => '/me/messages',
   });
