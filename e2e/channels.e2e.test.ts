@@ -209,8 +209,8 @@ describe('messaging channels in Chromium', () => {
     await page.getByTestId('channel-new').click();
     const dialog = page.getByRole('dialog', { name: 'Add channel' });
     await dialog.waitFor();
-    // A trial has WhatsApp only: Telegram is not offered.
-    expect(await dialog.getByTestId('channel-kind').textContent()).toBe('WhatsApp Cloud API');
+    // A trial has Starter's WhatsApp and Messenger: Telegram is not offered.
+    expect(await dialog.getByTestId('channel-kind').textContent()).toBe('WhatsApp Cloud APIFacebook Messenger');
     await dialog.getByLabel('Name', { exact: true }).fill('Support WhatsApp');
     await dialog.getByRole('combobox', { name: 'Department' }).click();
     await page.getByRole('option', { name: 'Support' }).click();
@@ -508,7 +508,9 @@ describe('messaging channels in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Add channel' });
     await dialog.waitFor();
     const kinds = dialog.getByTestId('channel-kind');
-    expect(await kinds.textContent()).toBe('WhatsApp Cloud APITelegram botLINE Official Account');
+    expect(await kinds.textContent()).toBe(
+      'WhatsApp Cloud APIFacebook MessengerInstagram DirectTelegram botLINE Official Account',
+    );
     await kinds.getByText('Telegram bot').click();
     await dialog.getByTestId('channel-bot-token').waitFor();
     expect(await dialog.getByTestId('channel-phone-number-id').count()).toBe(0);
@@ -585,7 +587,7 @@ describe('messaging channels in Chromium', () => {
 
     const lineForm = await add('LINE Official Account');
     expect(await page.getByTestId('channel-kind').textContent()).toBe(
-      'WhatsApp Cloud APITelegram botLINE Official AccountSMS (Twilio)',
+      'WhatsApp Cloud APIFacebook MessengerInstagram DirectTelegram botLINE Official AccountSMS (Twilio)',
     );
     await lineForm.getByLabel('Name', { exact: true }).fill('Acme LINE');
     await lineForm.getByLabel('Channel secret').fill('too short');

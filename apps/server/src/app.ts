@@ -14,7 +14,9 @@ import {
   type ChannelAdapter,
   channelRoutes,
   failInterruptedChannelReplies,
+  instagramAdapter,
   lineAdapter,
+  messengerAdapter,
   sendChannelReplies,
   smsAdapter,
   storeWebhooks,
@@ -291,6 +293,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   graphRoutes(app, graphIn);
   const channelAdapters = new Map<string, ChannelAdapter>([
     ['whatsapp', whatsappAdapter(config.WHATSAPP_API_URL)],
+    ['messenger', messengerAdapter(config.MESSENGER_API_URL)],
+    ['instagram', instagramAdapter(config.MESSENGER_API_URL)],
     ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
     ['line', lineAdapter(config.LINE_API_URL, config.LINE_DATA_API_URL)],
     ['sms', smsAdapter(config.SMS_API_URL, config.PUBLIC_URL)],

@@ -8,16 +8,20 @@ import { channelPlanWords } from './plans.js';
  */
 
 /** The providers a connection can be made to, and the ticket channel each one's conversations are. */
-export const CHANNEL_KINDS = ['whatsapp', 'telegram', 'line', 'sms'] as const;
+export const CHANNEL_KINDS = ['whatsapp', 'messenger', 'instagram', 'telegram', 'line', 'sms'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 export const CHANNEL_OF_KIND: Record<ChannelKind, Channel> = {
   whatsapp: 'WHATSAPP',
+  messenger: 'FB_PM',
+  instagram: 'IG_PM',
   telegram: 'TELEGRAM',
   line: 'LINE_DM',
   sms: 'SMS',
 };
 export const KIND_NAMES: Record<ChannelKind, string> = {
   whatsapp: 'WhatsApp Cloud API',
+  messenger: 'Facebook Messenger',
+  instagram: 'Instagram Direct',
   telegram: 'Telegram bot',
   line: 'LINE Official Account',
   sms: 'SMS (Twilio)',
@@ -29,6 +33,17 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** WhatsApp lets a business write freely only within 24 hours of the customer's last message. */
 export const WHATSAPP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Meta's channels: webhooks proven by the `hub.*` handshake (the verify token typed into Meta's dashboard)
+ * and `X-Hub-Signature-256`; a reply may leave only within 24 hours of the customer's last message.
+ */
+export const META_KINDS: readonly ChannelKind[] = ['whatsapp', 'messenger', 'instagram'];
+/** The ticket channels of the Meta kinds, whose conversations have the 24-hour window. */
+export const META_WINDOW_CHANNELS: readonly Channel[] = META_KINDS.map((k) => CHANNEL_OF_KIND[k]);
+/** The provider kind of a ticket channel, when a connection makes it. */
+export const kindOfChannel = (channel: string): ChannelKind | undefined =>
+  CHANNEL_KINDS.find((k) => CHANNEL_OF_KIND[k] === channel);
 
 export const CHANNEL_STRINGS = {
   notConfigured:
@@ -42,6 +57,12 @@ export const CHANNEL_STRINGS = {
   appSecretRequired: 'The app secret is required.',
   phoneNumberIdRequired: 'The phone number ID is required.',
   phoneNumberIdShape: 'The phone number ID is the digits Meta shows for the number (WhatsApp Manager, API Setup).',
+  pageIdRequired: 'The Page ID is required.',
+  pageIdShape: 'The Page ID is the digits Meta shows for the Page (Page settings, About, Page transparency).',
+  igAccountIdRequired: 'The Instagram account ID is required.',
+  igAccountIdShape:
+    'The Instagram account ID is the digits of the professional account linked to the Page (Meta Business Suite, Settings).',
+  pageTokenRequired: 'The Page access token is required.',
   botTokenRequired: 'The bot token is required.',
   botTokenShape: 'A Telegram bot token looks like 123456789:AA... (from @BotFather).',
   channelSecretRequired: 'The channel secret is required (LINE Developers Console, Basic settings).',
@@ -80,6 +101,9 @@ export const CHANNEL_STRINGS = {
   /** WhatsApp's customer-service window is closed: only an approved template may start the conversation again. */
   windowClosed:
     'The customer last wrote more than 24 hours ago, so WhatsApp only allows an approved template message now.',
+  /** Messenger's and Instagram's standard messaging window is closed (message tags are not built). */
+  metaWindowClosed: (name: string) =>
+    `The customer last wrote more than 24 hours ago, so ${name} does not allow a reply now. It can leave once they write again.`,
   templateRequired: 'Choose a template.',
   /** The text stored for a template message the agent sent. */
   templateSent: (name: string, language: string) => `Template message: ${name} (${language})`,
@@ -108,6 +132,21 @@ const WhatsAppSettings = z.object({
     .regex(/^\d+$/, CHANNEL_STRINGS.phoneNumberIdShape),
   /** The display number, for people (e.g. +1 555 0100); optional. */
   displayNumber: z.string().trim().max(40).optional(),
+  accessToken: secret,
+  appSecret: secret,
+});
+const metaId = (required: string, shape: string) => z.string().trim().min(1, required).max(40).regex(/^\d+$/, shape);
+/** Facebook Messenger: a Page, its Page access token, and the app's secret that signs the webhooks. */
+const MessengerSettings = z.object({
+  kind: z.literal('messenger'),
+  pageId: metaId(CHANNEL_STRINGS.pageIdRequired, CHANNEL_STRINGS.pageIdShape),
+  accessToken: secret,
+  appSecret: secret,
+});
+/** Instagram Direct: the professional account linked to a Page, that Page's access token, the app secret. */
+const InstagramSettings = z.object({
+  kind: z.literal('instagram'),
+  igAccountId: metaId(CHANNEL_STRINGS.igAccountIdRequired, CHANNEL_STRINGS.igAccountIdShape),
   accessToken: secret,
   appSecret: secret,
 });
@@ -166,7 +205,14 @@ export const ChannelInput = z.object({
   name: trimmed(100, CHANNEL_STRINGS.nameRequired),
   departmentId: z.number().int().positive().nullable().optional(),
   active: z.boolean().optional(),
-  settings: z.discriminatedUnion('kind', [WhatsAppSettings, TelegramSettings, LineSettings, SmsSettings]),
+  settings: z.discriminatedUnion('kind', [
+    WhatsAppSettings,
+    MessengerSettings,
+    InstagramSettings,
+    TelegramSettings,
+    LineSettings,
+    SmsSettings,
+  ]),
 });
 export type ChannelInput = z.infer<typeof ChannelInput>;
 
@@ -180,13 +226,16 @@ export const ChannelView = z.object({
   name: z.string(),
   departmentId: z.number().nullable(),
   active: z.boolean(),
-  /** WhatsApp: phoneNumberId and displayNumber; SMS: accountSid and fromNumber; Telegram and LINE: none. */
+  /**
+   * WhatsApp: phoneNumberId and displayNumber; Messenger: pageId; Instagram:
+   * igAccountId; SMS: accountSid and fromNumber; Telegram and LINE: none.
+   */
   settings: z.record(z.string(), z.string()),
   /** The token calls are made with is stored (WhatsApp and LINE access token, Telegram bot token, SMS auth token). */
   hasToken: z.boolean(),
   /** The secret webhooks are signed with is stored (WhatsApp app secret, LINE channel secret; SMS: its auth token). */
   hasAppSecret: z.boolean(),
-  /** Where the provider posts (null without PUBLIC_URL), and WhatsApp's verify token for its handshake. */
+  /** Where the provider posts (null without PUBLIC_URL), and Meta's verify token for its handshake. */
   webhookUrl: z.string().nullable(),
   verifyToken: z.string().nullable(),
   lastError: z.string().nullable(),
@@ -249,7 +298,7 @@ export const SendTemplateInput = z.object({
 });
 export type SendTemplateInput = z.infer<typeof SendTemplateInput>;
 
-/** What the conversation pane needs to know of a channel ticket: whether WhatsApp's window is open. */
+/** What the conversation pane needs to know of a channel ticket: whether Meta's 24-hour window is open. */
 export const ChannelWindowAnswer = z.object({
   result: z.literal('success'),
   data: z.object({ open: z.boolean(), closesAt: z.number().nullable() }),

@@ -204,6 +204,13 @@ export const ConfigSchema = z.object({
   WHATSAPP_API_URL: url(['http:', 'https:']).transform((v) =>
     (v ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
   ),
+  /**
+   * Messenger and Instagram channels: the Messenger Platform (Meta's Graph API with its version): replies by
+   * `{url}/{page id}/messages` (Instagram: `{url}/me/messages`), the connection test, customers' names.
+   */
+  MESSENGER_API_URL: url(['http:', 'https:']).transform((v) =>
+    (v ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
+  ),
   /** Telegram channels: the Bot API (`{url}/bot{token}/{method}`). */
   TELEGRAM_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.telegram.org').replace(/\/+$/, '')),
   /** LINE channels: the Messaging API (`{url}/v2/bot/...`): replies, pushes, profiles. */

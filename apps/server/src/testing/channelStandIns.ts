@@ -118,6 +118,81 @@ export const waText = (from: string, name: string, text: string, id = `wamid.${r
 });
 
 /**
+ * The Messenger Platform (Graph API shapes) as far as Parley uses it, for a Facebook Page and the Instagram
+ * professional account linked to it (one Graph API, one Page token): `POST /{page-id}/messages` and
+ * `POST /me/messages` (`me`: the Page of the token) with the Bearer token, answering `{recipient_id,
+ * message_id}`; `GET /{page-id}` (its name) and `GET /{ig-account-id}` (its username); `GET /{user-id}` for a
+ * customer's profile; customers' files at `/cdn/{name}` (Meta's CDN, no token). A wrong token gets Graph's
+ * OAuthException (code 190); anything unknown, GraphMethodException (code 100).
+ */
+export async function startMessengerStandIn(o: { pageId: string; igAccountId: string; accessToken: string }) {
+  const sent: Taken[] = [];
+  const script: Script = { next: [] };
+  const files = new Map<string, { bytes: Buffer; mime: string }>();
+  const profiles = new Map<string, Record<string, string>>();
+  const s = await listen(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const body = await readJson(req);
+    const file = url.pathname.startsWith('/cdn/') ? files.get(url.pathname.slice(5)) : undefined;
+    if (req.method === 'GET' && file) return send(res, 200, file.bytes, file.mime);
+    if (req.headers.authorization !== `Bearer ${o.accessToken}`)
+      return send(res, 401, {
+        error: {
+          message: 'Invalid OAuth access token - Cannot parse access token',
+          type: 'OAuthException',
+          code: 190,
+          fbtrace_id: 'AbCdEfGh',
+        },
+      });
+    if (req.method === 'POST' && (url.pathname === `/${o.pageId}/messages` || url.pathname === '/me/messages')) {
+      sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body });
+      const scripted = script.next.shift();
+      if (scripted) return send(res, scripted.status, scripted.body);
+      return send(res, 200, {
+        recipient_id: body?.recipient?.id,
+        message_id: `m_${randomBytes(18).toString('base64url')}`,
+      });
+    }
+    if (req.method === 'GET' && url.pathname === `/${o.pageId}`)
+      return send(res, 200, { name: 'Acme Store', id: o.pageId });
+    if (req.method === 'GET' && url.pathname === `/${o.igAccountId}`)
+      return send(res, 200, { username: 'acme.store', name: 'Acme Store', id: o.igAccountId });
+    const profile = req.method === 'GET' ? profiles.get(url.pathname.slice(1)) : undefined;
+    if (profile) return send(res, 200, { ...profile, id: url.pathname.slice(1) });
+    send(res, 400, {
+      error: {
+        message:
+          'Unsupported get request. Object does not exist, cannot be loaded due to missing permissions, or does not support this operation.',
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+      },
+    });
+  });
+  return { ...s, sent, script, files, profiles };
+}
+
+/** A Messenger Platform webhook as Meta posts it (`object` page or instagram), signed with the app secret. */
+export function messengerWebhook(
+  appSecret: string,
+  object: 'page' | 'instagram',
+  entryId: string,
+  messaging: unknown[],
+) {
+  const body = JSON.stringify({ object, entry: [{ id: entryId, time: Date.now(), messaging }] });
+  const signature = `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+  return { body, signature };
+}
+
+/** A customer's message to the Page (or Instagram account) as a `messaging` event carries it. */
+export const fbMessage = (
+  sender: string,
+  recipient: string,
+  message: Record<string, unknown>,
+  mid = `m_${randomBytes(18).toString('base64url')}`,
+) => ({ sender: { id: sender }, recipient: { id: recipient }, timestamp: Date.now(), message: { mid, ...message } });
+
+/**
  * The Telegram Bot API as far as Parley uses it: `/bot{token}/getMe`, `sendMessage`, `setWebhook`,
  * `getFile` and `/file/bot{token}/{path}`. A wrong token gets Telegram's `{ok: false, error_code: 401}`.
  */

@@ -95,7 +95,7 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
   it('CHANNEL an admin connects a WhatsApp number: no secret is ever answered; agents may not; a bad body changes nothing', async () => {
     const list = await call('GET', '/api/channels', { token: admin.token });
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ configured: true, allowed: ['whatsapp'] });
+    expect(list.body).toMatchObject({ configured: true, allowed: ['whatsapp', 'messenger'] });
     const view = list.body.data.find((c: { id: number }) => c.id === waId);
     expect(view).toMatchObject({
       kind: 'whatsapp',

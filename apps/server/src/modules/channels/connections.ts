@@ -4,6 +4,7 @@ import {
   CHANNEL_OF_KIND,
   type ChannelKind,
   type ChannelView,
+  META_KINDS,
   mayUseChannel,
   PLANS,
 } from '@parley/contracts';
@@ -50,8 +51,8 @@ export function toView(r: ConnectionRow, publicUrl: string | undefined): Channel
     hasToken: !!(sealed.accessToken || sealed.botToken || sealed.channelAccessToken || sealed.authToken),
     hasAppSecret: !!(sealed.appSecret || sealed.channelSecret || sealed.authToken),
     webhookUrl: webhookUrl(publicUrl, r.webhook_key),
-    // WhatsApp's handshake needs it typed into Meta's dashboard; Telegram's is registered by us.
-    verifyToken: kind === 'whatsapp' ? r.verify_token : null,
+    // Meta's handshake needs it typed into its dashboard; Telegram's is registered by us.
+    verifyToken: META_KINDS.includes(kind) ? r.verify_token : null,
     lastError: r.last_error,
     lastErrorAt: r.last_error_at === null ? null : Number(r.last_error_at),
     lastEventAt: r.last_event_at === null ? null : Number(r.last_event_at),

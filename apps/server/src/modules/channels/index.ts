@@ -3,6 +3,7 @@
 /** One provider's webhooks and sends behind one interface. */
 export { type ChannelAdapter, ProviderError } from './adapter.js';
 export { lineAdapter } from './adapters/line.js';
+export { instagramAdapter, messengerAdapter } from './adapters/messenger.js';
 export { smsAdapter } from './adapters/sms.js';
 export { telegramAdapter } from './adapters/telegram.js';
 export { whatsappAdapter } from './adapters/whatsapp.js';

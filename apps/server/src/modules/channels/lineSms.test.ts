@@ -185,7 +185,10 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(m.body.description).toBe(
       'Your trial does not include SMS. Enterprise has every channel: contact sales from the Plans page.',
     );
-    expect((await call('GET', '/api/channels', { token: admin.token })).body.allowed).toEqual(['whatsapp']);
+    expect((await call('GET', '/api/channels', { token: admin.token })).body.allowed).toEqual([
+      'whatsapp',
+      'messenger',
+    ]);
     expect(
       await db().selectFrom('channel_connections').select('id').where('account_id', '=', admin.accountId).execute(),
     ).toEqual([]);
@@ -234,7 +237,7 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(smsUrl).toMatch(/^https:\/\/parley\.example\/api\/channels\/webhook\//);
     smsKey = smsUrl.split('/').at(-1)!;
     const list = await call('GET', '/api/channels', { token: admin.token });
-    expect(list.body.allowed).toEqual(['whatsapp', 'telegram', 'line', 'sms']);
+    expect(list.body.allowed).toEqual(['whatsapp', 'messenger', 'instagram', 'telegram', 'line', 'sms']);
     for (const secret of [LINE.channelSecret, LINE.channelAccessToken, SMS.authToken])
       expect(list.text).not.toContain(secret);
 

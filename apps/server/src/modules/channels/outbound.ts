@@ -1,4 +1,11 @@
-import { CHANNEL_STRINGS, MESSAGE_STRINGS, type MessageDeliveryEvent, WHATSAPP_WINDOW_MS } from '@parley/contracts';
+import {
+  CHANNEL_STRINGS,
+  KIND_NAMES,
+  MESSAGE_STRINGS,
+  META_KINDS,
+  type MessageDeliveryEvent,
+  WHATSAPP_WINDOW_MS,
+} from '@parley/contracts';
 import type pino from 'pino';
 import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
@@ -36,7 +43,10 @@ export interface OutboundDeps {
   log: pino.Logger;
 }
 
-/** Whether WhatsApp's customer-service window is open: the customer wrote within the last 24 hours. */
+/**
+ * Whether Meta's 24-hour window is open (WhatsApp's customer-service window, Messenger's and Instagram's
+ * standard messaging window): the customer wrote within the last 24 hours.
+ */
 export const windowOpen = (lastCustomerAt: number, now = Date.now()) =>
   lastCustomerAt > 0 && now - lastCustomerAt < WHATSAPP_WINDOW_MS;
 
@@ -89,8 +99,13 @@ export async function sendChannelReply(deps: OutboundDeps, accountId: number, q:
   if (!row || !adapter || !claimed.channel_peer) return void (await settle('failed', CHANNEL_STRINGS.noConnection));
   const c = openConnection(row, deps.secrets);
   if (!c) return void (await settle('failed', CHANNEL_STRINGS.cannotDecrypt));
-  if (c.kind === 'whatsapp' && !q.template && !windowOpen(Number(claimed.last_message_at)))
-    return void (await settle('failed', CHANNEL_STRINGS.windowClosed));
+  // Meta refuses a free reply past the window: said before calling (WhatsApp offers a template instead;
+  // Messenger's message tags, such as HUMAN_AGENT, are not built).
+  if (META_KINDS.includes(c.kind) && !q.template && !windowOpen(Number(claimed.last_message_at)))
+    return void (await settle(
+      'failed',
+      c.kind === 'whatsapp' ? CHANNEL_STRINGS.windowClosed : CHANNEL_STRINGS.metaWindowClosed(KIND_NAMES[c.kind]),
+    ));
   const text = claimed.type === 'text/html' ? htmlToText(claimed.message) : claimed.message;
   const replyToken = await takeReplyToken(db, c, claimed.channel_peer);
   let providerId: string;

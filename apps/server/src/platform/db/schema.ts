@@ -1054,7 +1054,7 @@ export interface CaseEventsTable {
 export interface ChannelConnectionsTable {
   id: Generated<number>;
   account_id: number;
-  /** whatsapp | telegram. */
+  /** A ChannelKind: whatsapp, messenger, instagram, telegram, line or sms. */
   kind: string;
   name: string;
   department_id: number | null;

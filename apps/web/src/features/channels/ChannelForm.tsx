@@ -67,11 +67,16 @@ export function ChannelForm({
       data-testid="channel-form"
     >
       <Stack>
-        {/* Radios that wrap (four providers do not fit one row on a phone); one provider (a stored channel keeps
+        {/* Radios that wrap (six providers do not fit one row on a phone); one provider (a stored channel keeps
             its own) is named plainly, not as a greyed control. */}
         {kinds.length > 1 ? (
           <Radio.Group label={C.provider} value={d.kind} onChange={(v) => setD({ ...d, kind: v as ChannelKind })}>
-            <SimpleGrid cols={{ base: 2, sm: kinds.length }} spacing="xs" mt={6} data-testid="channel-kind">
+            <SimpleGrid
+              cols={{ base: 2, sm: Math.min(kinds.length, 3) }}
+              spacing="xs"
+              mt={6}
+              data-testid="channel-kind"
+            >
               {kinds.map((k) => (
                 <Radio key={k} value={k} label={KIND_NAMES[k]} />
               ))}
@@ -122,6 +127,33 @@ export function ChannelForm({
               data-testid="channel-display-number"
             />
             {secretField('accessToken', C.accessToken, C.accessTokenHint, d.hasToken)}
+            {secretField('appSecret', C.appSecret, C.appSecretHint, d.hasAppSecret)}
+          </SimpleGrid>
+        )}
+        {(d.kind === 'messenger' || d.kind === 'instagram') && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid={`channel-${d.kind}`}>
+            {d.kind === 'messenger' ? (
+              <TextInput
+                label={C.pageId}
+                description={C.pageIdHint}
+                inputMode="numeric"
+                autoComplete="off"
+                value={d.pageId}
+                onChange={(e) => setD({ ...d, pageId: e.currentTarget.value })}
+                data-testid="channel-page-id"
+              />
+            ) : (
+              <TextInput
+                label={C.igAccountId}
+                description={C.igAccountIdHint}
+                inputMode="numeric"
+                autoComplete="off"
+                value={d.igAccountId}
+                onChange={(e) => setD({ ...d, igAccountId: e.currentTarget.value })}
+                data-testid="channel-ig-account-id"
+              />
+            )}
+            {secretField('accessToken', C.pageAccessToken, C.pageAccessTokenHint, d.hasToken)}
             {secretField('appSecret', C.appSecret, C.appSecretHint, d.hasAppSecret)}
           </SimpleGrid>
         )}

@@ -16,6 +16,8 @@ const ERROR_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-r
 /** Where each provider's dashboard takes the webhook URL. */
 const WHERE: Record<ChannelKind, string> = {
   whatsapp: C.whatsappWhere,
+  messenger: C.messengerWhere,
+  instagram: C.instagramWhere,
   telegram: C.telegramWhere,
   line: C.lineWhere,
   sms: C.smsWhere,

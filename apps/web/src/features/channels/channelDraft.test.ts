@@ -64,6 +64,15 @@ describe('the channel form', () => {
     expect(channelBody({ ...sms, authToken: 'secret-token' }).settings).toMatchObject({ authToken: 'secret-token' });
   });
 
+  it('CHANNEL Messenger and Instagram send their account id and Meta secrets; stored secrets are kept', () => {
+    const fb = { ...blankChannel('messenger'), name: 'Page', pageId: ' 1047 ', accessToken: 'EAA', appSecret: 's' };
+    expect(channelBody(fb).settings).toEqual({ kind: 'messenger', pageId: '1047', accessToken: 'EAA', appSecret: 's' });
+    const ig = draftOf(view({ kind: 'instagram', channel: 'IG_PM', settings: { igAccountId: '1784' } }));
+    expect(channelBody(ig).settings).toEqual({ kind: 'instagram', igAccountId: '1784' });
+    expect(channelAddress(view({ kind: 'messenger', settings: { pageId: '1047' } }))).toBe('1047');
+    expect(channelAddress(view({ kind: 'instagram', settings: { igAccountId: '1784' } }))).toBe('1784');
+  });
+
   it('CHANNEL the list names a number by its display number, else its ID', () => {
     expect(channelAddress(view())).toBe('+1 555 0100');
     expect(channelAddress(view({ settings: { phoneNumberId: '1065' } }))).toBe('1065');

@@ -10,8 +10,14 @@ export interface ChannelDraft {
   /** WhatsApp. */
   phoneNumberId: string;
   displayNumber: string;
+  /** WhatsApp's access token; Messenger's and Instagram's Page access token. */
   accessToken: string;
+  /** The Meta app's secret (WhatsApp, Messenger, Instagram). */
   appSecret: string;
+  /** Messenger: the Page. */
+  pageId: string;
+  /** Instagram: the professional account linked to the Page. */
+  igAccountId: string;
   /** Telegram. */
   botToken: string;
   /** LINE. */
@@ -39,6 +45,8 @@ export const blankChannel = (kind: ChannelKind): ChannelDraft => ({
   displayNumber: '',
   accessToken: '',
   appSecret: '',
+  pageId: '',
+  igAccountId: '',
   botToken: '',
   channelSecret: '',
   channelAccessToken: '',
@@ -58,6 +66,8 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
   active: c.active,
   phoneNumberId: c.settings.phoneNumberId ?? '',
   displayNumber: c.settings.displayNumber ?? '',
+  pageId: c.settings.pageId ?? '',
+  igAccountId: c.settings.igAccountId ?? '',
   accountSid: c.settings.accountSid ?? '',
   fromNumber: c.settings.fromNumber ?? '',
   hasToken: c.hasToken,
@@ -73,6 +83,26 @@ export function channelBody(d: ChannelDraft): ChannelInput {
   const secret = (name: string, v: string) => (v.trim() ? { [name]: v.trim() } : {});
   const base = { name: d.name, departmentId: d.departmentId, active: d.active };
   switch (d.kind) {
+    case 'messenger':
+      return {
+        ...base,
+        settings: {
+          kind: 'messenger',
+          pageId: d.pageId.trim(),
+          ...secret('accessToken', d.accessToken),
+          ...secret('appSecret', d.appSecret),
+        },
+      };
+    case 'instagram':
+      return {
+        ...base,
+        settings: {
+          kind: 'instagram',
+          igAccountId: d.igAccountId.trim(),
+          ...secret('accessToken', d.accessToken),
+          ...secret('appSecret', d.appSecret),
+        },
+      };
     case 'telegram':
       return { ...base, settings: { kind: 'telegram', ...secret('botToken', d.botToken) } };
     case 'line':
@@ -112,11 +142,14 @@ export function channelBody(d: ChannelDraft): ChannelInput {
 export const activeBody = (c: ChannelView, active: boolean): ChannelInput => channelBody({ ...draftOf(c), active });
 
 /**
- * What the list names a connection by: WhatsApp's display number (or its ID), the SMS number replies are sent
- * from, a Telegram bot's @username when known; LINE keeps nothing to show.
+ * What the list names a connection by: WhatsApp's display number (or its ID), the Messenger Page's ID, the
+ * Instagram account's ID, the SMS number replies are sent from, a Telegram bot's @username when known; LINE
+ * keeps nothing to show.
  */
 export function channelAddress(c: ChannelView): string {
   if (c.kind === 'whatsapp') return c.settings.displayNumber || c.settings.phoneNumberId || '';
+  if (c.kind === 'messenger') return c.settings.pageId ?? '';
+  if (c.kind === 'instagram') return c.settings.igAccountId ?? '';
   if (c.kind === 'sms') return c.settings.fromNumber ?? '';
   const user = c.kind === 'telegram' ? (c.settings.username ?? '') : '';
   return user ? `@${user.replace(/^@/, '')}` : '';

@@ -5,7 +5,7 @@ export const C = {
   ...CHANNEL_STRINGS,
   title: 'Channels',
   intro:
-    'WhatsApp numbers, Telegram bots, LINE Official Accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
+    'WhatsApp numbers, Facebook Pages (Messenger), Instagram accounts, Telegram bots, LINE Official Accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
   add: 'Add channel',
   editTitle: 'Edit channel',
   empty: 'No channels yet. Connect a WhatsApp number to turn its messages into tickets.',
@@ -23,6 +23,12 @@ export const C = {
   accessTokenHint: 'A system user\u2019s permanent token.',
   appSecret: 'App secret',
   appSecretHint: 'App settings, Basic: proves webhooks are Meta\u2019s.',
+  pageId: 'Page ID',
+  pageIdHint: 'The Page\u2019s settings, About, Page transparency: digits only.',
+  igAccountId: 'Instagram account ID',
+  igAccountIdHint: 'The professional account linked to the Page (Meta Business Suite, Settings): digits only.',
+  pageAccessToken: 'Page access token',
+  pageAccessTokenHint: 'A long-lived token of the Page, with pages_messaging (and instagram_manage_messages).',
   botToken: 'Bot token',
   botTokenHint: 'From @BotFather, e.g. 123456789:AA...',
   channelSecret: 'Channel secret',
@@ -48,6 +54,10 @@ export const C = {
   verifyToken: 'Verify token',
   whatsappWhere:
     'In Meta\u2019s App Dashboard, WhatsApp, Configuration: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to the messages field.',
+  messengerWhere:
+    'In Meta\u2019s App Dashboard, Messenger, Settings, Webhooks: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe the Page to messages, message_echoes, message_deliveries and message_reads.',
+  instagramWhere:
+    'In Meta\u2019s App Dashboard, Instagram (Messenger API settings), Webhooks: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to messages and message_reactions; allow access to messages in the Instagram app\u2019s settings.',
   telegramWhere: 'Test tells Telegram to post its updates to this address: run it once the bot is saved.',
   lineWhere:
     'In the LINE Developers Console, Messaging API: paste the webhook URL as the Webhook URL, turn on Use webhook, and turn off the automatic greeting and auto-replies.',

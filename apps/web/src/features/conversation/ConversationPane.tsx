@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Divider, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
-import { isEmailChannel, LIVECHAT_STRINGS, type Message } from '@parley/contracts';
+import { isEmailChannel, LIVECHAT_STRINGS, META_WINDOW_CHANNELS, type Message } from '@parley/contracts';
 import { IconPinFilled } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -26,7 +26,7 @@ import {
   useTicketRoom,
   useTyping,
 } from './useConversation';
-import { useWhatsAppWindow, WhatsAppTemplateForm } from './WhatsAppWindow';
+import { MetaWindowClosed, useWhatsAppWindow, WhatsAppTemplateForm } from './WhatsAppWindow';
 
 /**
  * MSG-14, MSG-15: the failure modal with Retry (the same queue- id goes again), for a message the server
@@ -170,14 +170,15 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
     }
   };
 
-  // WhatsApp lets the team write freely only within 24 hours of the customer's last message: the window is
-  // asked again whenever the customer writes.
+  // Meta (WhatsApp, Messenger, Instagram) lets the team write freely only within 24 hours of the customer's
+  // last message: the window is asked again whenever the customer writes.
   const whatsapp = data?.channel === 'WHATSAPP';
+  const metaWindow = META_WINDOW_CHANNELS.includes((data?.channel ?? '') as never);
   const lastCustomerId = useMemo(
     () => data?.messages.filter((m) => m.sender === CUSTOMER_SENDER).at(-1)?.id ?? 0,
     [data?.messages],
   );
-  const whatsappWindow = useWhatsAppWindow(ticketId, valid && whatsapp, lastCustomerId);
+  const whatsappWindow = useWhatsAppWindow(ticketId, valid && metaWindow, lastCustomerId);
 
   // Who has read up to which message: shown under the newest message each has read.
   const seenBy = useMemo(() => seenByMessage(reads, data?.messages ?? []), [reads, data?.messages]);
@@ -199,7 +200,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
 
   const pinned = data.messages.filter((m) => m.pinned);
   const email = isEmailChannel(data.channel ?? '');
-  const windowClosed = whatsapp && whatsappWindow.data?.open === false;
+  const windowClosed = metaWindow && whatsappWindow.data?.open === false;
   return (
     <Stack gap="xs" h="100%" mih={0} data-testid="conversation-pane" data-ticket={ticketId}>
       <PinnedBar pinned={pinned} onUnpin={(m) => void conversationApi.pin(m.id, false).catch(() => {})} />
@@ -275,6 +276,8 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
         <Text ta="center" size="sm" c="dimmed" py="sm" data-testid="composer-closed">
           {LIVECHAT_STRINGS.endedNoSend}
         </Text>
+      ) : windowClosed && !whatsapp ? (
+        <MetaWindowClosed channel={data.channel ?? ''} />
       ) : windowClosed ? (
         <WhatsAppTemplateForm
           ticketId={ticketId}

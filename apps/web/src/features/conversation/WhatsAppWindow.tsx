@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { CHANNEL_STRINGS } from '@parley/contracts';
+import { CHANNEL_STRINGS, KIND_NAMES, kindOfChannel } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { channelKeys } from '../../lib/queryKeys';
@@ -12,7 +12,20 @@ import { CONVERSATION_STRINGS as S } from './strings';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Whether WhatsApp's 24-hour window of a WHATSAPP ticket is open: asked when the ticket opens, again when a
+ * In place of the composer once Messenger's or Instagram's window has closed: why nothing can be sent until
+ * the customer writes again (message tags are not offered).
+ */
+export function MetaWindowClosed({ channel }: { channel: string }) {
+  const kind = kindOfChannel(channel);
+  return (
+    <Alert color="yellow" p="xs" data-testid="meta-window-closed">
+      <Text size="sm">{CHANNEL_STRINGS.metaWindowClosed(kind ? KIND_NAMES[kind] : channel)}</Text>
+    </Alert>
+  );
+}
+
+/**
+ * Whether Meta's 24-hour window of a WHATSAPP, FB_PM or IG_PM ticket is open: asked when the ticket opens, again when a
  * new customer message arrives (it opens the window again), and when the window's own end comes.
  */
 export function useWhatsAppWindow(ticketId: number, enabled: boolean, lastCustomerMessageId: number) {

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CHANNEL_STRINGS } from '@parley/contracts';
 import {
   type ChannelAdapter,
@@ -10,6 +9,7 @@ import {
   refusal,
   type StatusUpdate,
 } from '../adapter.js';
+import { metaHandshake, metaSignatureValid } from './meta.js';
 
 /** The parts of a WhatsApp Cloud API webhook we read (Meta's "messages" field). */
 interface WaMessage {
@@ -113,20 +113,8 @@ export function whatsappAdapter(apiUrl: string): ChannelAdapter {
   const auth = (c: OpenConnection) => ({ authorization: `Bearer ${c.secrets.accessToken ?? ''}` });
   return {
     kind: 'whatsapp',
-    handshake(query, c) {
-      if (query['hub.mode'] !== 'subscribe' || typeof query['hub.challenge'] !== 'string') return null;
-      const given = Buffer.from(String(query['hub.verify_token'] ?? ''));
-      const want = Buffer.from(c.verifyToken);
-      return given.length === want.length && timingSafeEqual(given, want) ? query['hub.challenge'] : null;
-    },
-    verify(req, c) {
-      const header = req.headers['x-hub-signature-256'];
-      const secret = c.secrets.appSecret;
-      if (typeof header !== 'string' || !header.startsWith('sha256=') || !secret) return false;
-      const given = Buffer.from(header.slice(7), 'hex');
-      const want = createHmac('sha256', secret).update(req.rawBody, 'utf8').digest();
-      return given.length === want.length && timingSafeEqual(given, want);
-    },
+    handshake: metaHandshake,
+    verify: (req, c) => metaSignatureValid(req, c.secrets.appSecret),
     parse(rawBody, c): Parsed {
       const body = JSON.parse(rawBody) as {
         object?: string;

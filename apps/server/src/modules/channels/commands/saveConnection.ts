@@ -33,6 +33,15 @@ function split(input: ChannelInput) {
       given: { accessToken: s.accessToken ?? '', appSecret: s.appSecret ?? '' },
       required: { accessToken: CHANNEL_STRINGS.tokenRequired, appSecret: CHANNEL_STRINGS.appSecretRequired },
     };
+  if (s.kind === 'messenger' || s.kind === 'instagram')
+    return {
+      settings: (s.kind === 'messenger' ? { pageId: s.pageId } : { igAccountId: s.igAccountId }) as Record<
+        string,
+        string
+      >,
+      given: { accessToken: s.accessToken ?? '', appSecret: s.appSecret ?? '' },
+      required: { accessToken: CHANNEL_STRINGS.pageTokenRequired, appSecret: CHANNEL_STRINGS.appSecretRequired },
+    };
   if (s.kind === 'line')
     return {
       settings: {} as Record<string, string>,

@@ -1,4 +1,10 @@
-import { CHANNEL_STRINGS, MESSAGE_STRINGS, type SendTemplateInput, WHATSAPP_WINDOW_MS } from '@parley/contracts';
+import {
+  CHANNEL_STRINGS,
+  MESSAGE_STRINGS,
+  META_WINDOW_CHANNELS,
+  type SendTemplateInput,
+  WHATSAPP_WINDOW_MS,
+} from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { runCommand } from '../../../platform/outbox/index.js';
@@ -53,10 +59,11 @@ async function readableTicket(deps: ChannelRouteDeps, auth: AuthContext, ticketI
   return t;
 }
 
-/** Whether WhatsApp's 24-hour window is open for a ticket (always open on other channels). */
+/** Whether Meta's 24-hour window (WhatsApp, Messenger, Instagram) is open for a ticket (always elsewhere). */
 export async function ticketWindow(deps: ChannelRouteDeps, auth: AuthContext, ticketId: number) {
   const t = await readableTicket(deps, auth, ticketId);
-  if (t.channel !== 'WHATSAPP' || t.channel_connection_id === null) return { open: true, closesAt: null };
+  if (!META_WINDOW_CHANNELS.includes(t.channel as never) || t.channel_connection_id === null)
+    return { open: true, closesAt: null };
   const last = Number(t.last_message_at);
   return { open: windowOpen(last), closesAt: last > 0 ? last + WHATSAPP_WINDOW_MS : null };
 }
