@@ -1,7 +1,7 @@
 import { Button, Card, Code, CopyButton, Group, NumberInput, Select, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatSettings } from '@parley/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useDepartments } from '../../lib/api/departments';
 import { api } from '../../lib/http';
@@ -26,24 +26,24 @@ export function LiveChatSettingsCard() {
   useEffect(() => {
     if (settings.data) setDraft(settings.data);
   }, [settings.data]);
+  const write = useMutation({
+    mutationFn: (d: LiveChatSettings) =>
+      api<{ data: LiveChatSettings }>('POST', '/api/livechat/settings', {
+        auto_offer: d.auto_offer,
+        department_id: d.department_id,
+        offer_seconds: d.offer_seconds,
+      }),
+    onSuccess: (r) => {
+      qc.setQueryData(liveChatKeys.settings, r.data);
+      notifications.show({ color: 'green', message: 'Saved.' });
+    },
+    onError: (err) => notifications.show({ color: 'red', message: err.message }),
+  });
   if (!draft) return null;
   const origin = window.location.origin;
   const snippet = embedSnippet(origin, draft.token);
   const link = `${origin}/register/livechat/${draft.token}`;
-  async function save() {
-    if (!draft) return;
-    try {
-      const r = await api<{ data: LiveChatSettings }>('POST', '/api/livechat/settings', {
-        auto_offer: draft.auto_offer,
-        department_id: draft.department_id,
-        offer_seconds: draft.offer_seconds,
-      });
-      qc.setQueryData(liveChatKeys.settings, r.data);
-      notifications.show({ color: 'green', message: 'Saved.' });
-    } catch (err) {
-      notifications.show({ color: 'red', message: (err as Error).message });
-    }
-  }
+  const save = () => write.mutate(draft);
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack>
