@@ -217,7 +217,7 @@ function CasePage() {
   const refresh = () => qc.invalidateQueries({ queryKey: caseKeys.all });
   const action = useMutation({
     mutationFn: (f: () => Promise<unknown>) => f(),
-    onSuccess: refresh,
+    onSuccess: () => refresh(),
     onError: (e) => toast({ message: errorText(e), color: 'red' }),
   });
   const act = (f: () => Promise<unknown>) =>

@@ -133,7 +133,7 @@ function Addresses({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
   };
   const removal = useMutation({
     mutationFn: (identifierId: number) => contactsApi.removeIdentifier(c.id, identifierId),
-    onSuccess: onChanged,
+    onSuccess: () => onChanged(),
     onError: (e) => toast({ message: errorText(e), color: 'red' }),
   });
   const remove = (identifierId: number) => removal.mutate(identifierId);
