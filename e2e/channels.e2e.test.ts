@@ -18,7 +18,9 @@ import {
   launchBrowser,
   modalSettled,
   painted,
+  type ReceivedEvent,
   type RunningServer,
+  receivedEvents,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -98,7 +100,7 @@ describe('messaging channels in Chromium', () => {
     where: string,
     o: { scheme?: 'light' | 'dark'; width?: number; height?: number } = {},
     s: RunningServer = server,
-  ): Promise<{ page: Page; failed: string[] }> {
+  ): Promise<{ page: Page; failed: string[]; events: ReceivedEvent[] }> {
     const width = o.width ?? 1440;
     const ctx = await browser.newContext({
       viewport: { width, height: o.height ?? 900 },
@@ -113,9 +115,10 @@ describe('messaging channels in Chromium', () => {
     page.on('response', (r) => {
       if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
     });
+    const events = receivedEvents(page);
     await signInAs(page, s.url, user);
     await page.goto(`${s.url}${where}`);
-    return { page, failed };
+    return { page, failed, events };
   }
   const db = () => {
     const d = new Database(path.join(server.dataDir, 'parley.db'));
@@ -357,7 +360,7 @@ describe('messaging channels in Chromium', () => {
       await webhook(waText(peer, 'Kerry Fisher', 'Hello?'));
       kerry = { ticketId: await ticketOf(peer), peer };
     }
-    const { page } = await open('amy', `/ticket/${kerry.ticketId}`);
+    const { page, events } = await open('amy', `/ticket/${kerry.ticketId}`);
     const pane = page.getByTestId('conversation-pane');
     await pane.waitFor();
     await waitConnected(page);
@@ -385,6 +388,9 @@ describe('messaging channels in Chromium', () => {
 
     const tries = () => wa.sent.filter((x) => x.body?.text?.body === text).length;
     const before = tries();
+    const failures = () =>
+      events.filter((e) => e.name === 'messageDelivery' && (e.data as { state?: string })?.state === 'failed').length;
+    const failedBefore = failures();
     // Refused once more, and the retry's answer held until the socket has brought "sending" and then "failed"
     // again: coming last, it must not put the reply back to "Sending…".
     wa.script.next.push({ status: 400, body: { error: { message: REFUSAL, type: 'OAuthException', code: 131030 } } });
@@ -392,7 +398,9 @@ describe('messaging channels in Chromium', () => {
       const answer = await route.fetch();
       await expect.poll(tries, { timeout: 15_000 }).toBe(before + 1);
       await expect.poll(() => deliveryOf(text), { timeout: 15_000 }).toBe('failed');
-      await page.waitForTimeout(500); // the socket's events of that failure
+      // The socket's events of that failure ("sending", then "failed") have reached the page and are drawn.
+      await expect.poll(failures, { timeout: 15_000 }).toBe(failedBefore + 1);
+      await painted(page);
       await route.fulfill({ response: answer });
     });
     const answered = page.waitForResponse('**/api/channels/message/retry');

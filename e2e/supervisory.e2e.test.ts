@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SUPERVISORY_REFRESH_DEBOUNCE_MS } from '@parley/contracts';
 import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Socket } from 'socket.io-client';
@@ -10,12 +11,15 @@ import {
   launchBrowser,
   liveChatToken,
   PASSWORD,
+  painted,
   type RunningServer,
+  requestsFlushed,
   screenshot,
   signInAs,
   startServer,
   tokenOf,
   visitorQueued,
+  waitFor,
 } from './support.js';
 
 const MIN = 60_000;
@@ -128,9 +132,15 @@ describe('supervisory board in Chromium', () => {
 
   it('an agent coming online and changing status, a visitor queuing and the chat taken all show without a reload', async () => {
     const sue = await open('sue');
+    // The board's timers are the test's clock from here on (it runs on by itself until told otherwise).
+    await sue.clock.install();
     const reads: string[] = [];
+    let readsDone = 0;
     sue.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/supervisory') reads.push(r.url());
+    });
+    sue.on('requestfinished', (r) => {
+      if (new URL(r.url()).pathname === '/api/supervisory') readsDone++;
     });
     await sue.goto(`${server.url}/supervisory`);
     await sue.getByTestId('sup-agents').waitFor();
@@ -180,9 +190,21 @@ describe('supervisory board in Chromium', () => {
 
     // All of it without a reload, and no polling: nothing is read while nothing happens.
     expect(await sue.evaluate(() => (window as unknown as { boardLoaded?: boolean }).boardLoaded)).toBe(true);
-    await sue.waitForTimeout(1_500);
+    // Settled: the relay has written every event of the account to the sockets, the coalesced read the last
+    // of them scheduled has been let run, and every read started has its answer.
+    const db = new Database(path.join(server.dataDir, 'parley.db'), { readonly: true });
+    db.pragma('busy_timeout = 5000');
+    const undelivered = db.prepare('select count(*) from events where delivered_at is null').pluck();
+    await waitFor(() => undelivered.get() === 0, 15_000, 'every event delivered');
+    db.close();
+    await painted(sue);
+    await sue.clock.runFor(SUPERVISORY_REFRESH_DEBOUNCE_MS);
+    await requestsFlushed(sue);
+    await expect.poll(() => readsDone, { timeout: 15_000 }).toBe(reads.length);
     const settled = reads.length;
-    await sue.waitForTimeout(2_500);
+    // Then time runs on (well past any poll's period, short of the next SLA warning) and nothing is read.
+    await sue.clock.runFor(10_000);
+    await requestsFlushed(sue);
     expect(reads.length).toBe(settled);
     await animationsSettled(sue);
     expect(await axe(sue, '[data-testid="supervisory"]')).toEqual([]);

@@ -70,6 +70,7 @@ describe('shutdown', () => {
     // The server has the request (its headers) before the stop begins.
     await seen;
     const stopped = s.stop().then(() => 'stopped');
+    // A bound on the stop, not a wait: the race fails the test rather than hang it.
     const late = new Promise((resolve) => setTimeout(resolve, 20_000, 'still open').unref());
     expect(await Promise.race([stopped, late])).toBe('stopped');
     await cut;

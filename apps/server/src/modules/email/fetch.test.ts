@@ -6,6 +6,7 @@ import { conversationRules, createParley, type Parley } from '../../app.js';
 import { apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { type Dovecot, hasDovecot, rawMail, startDovecot } from '../../testing/dovecot.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 import { StaleFetch, storeMail } from './commands/storeMail.js';
 import { parseMail } from './parseMail.js';
 
@@ -22,15 +23,9 @@ async function startOver(env: Record<string, string>, nodeId: string): Promise<P
   return Object.assign(parley, { url: `http://127.0.0.1:${port}` });
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The shared poll, read with what it waits for first; every 50 ms (these checks read a database). */
+const until = <T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> =>
+  waitFor(fn, what, ms, 50) as Promise<T>;
 
 describe.skipIf(!hasDovecot).each(dialects)('e-mail in by IMAP from a real Dovecot (%s)', (dialect) => {
   let imap: Dovecot;
@@ -459,7 +454,13 @@ describe.skipIf(!hasDovecot || !dialects.includes('postgres'))('e-mail in on two
       await nodes[holder]!.close();
       await send(15, 15);
       await until('all thirty', async () => (await stored()).length >= 30, 40_000);
-      await new Promise((r) => setTimeout(r, 500));
+      // The survivor's count of UIDs has passed the last mail (the fresh mailbox numbers them from 1): what it
+      // stores of a mail commits with that count's move, so every write for these thirty has landed and none
+      // is fetched again.
+      await until('the survivor past the last UID', async () => {
+        const box = await db().selectFrom('mailboxes').select(['last_uid', 'lease_owner']).executeTakeFirst();
+        return box && Number(box.last_uid) >= sent.length && box.lease_owner === nodes[alive]!.nodeId;
+      });
       const rows = await stored();
       expect(rows.map((r) => r.message_id).sort()).toEqual([...sent].sort());
       const messages = await db()

@@ -8,6 +8,7 @@ import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from
 import { rawMail } from '../../testing/dovecot.js';
 import { insertTicket } from '../../testing/messages.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 import { EMAIL_INTERRUPTED_MS, failInterruptedEmails, sendMailboxReply } from './commands/sendMailboxReply.js';
 import { storeMail } from './commands/storeMail.js';
 import { parseMail } from './parseMail.js';
@@ -81,15 +82,9 @@ async function mailboxServer() {
   return { port, mail, refused, later, tries, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The shared poll, read with what it waits for first; every 50 ms (these checks read a database). */
+const until = <T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> =>
+  waitFor(fn, what, ms, 50) as Promise<T>;
 
 describe('threading of our replies', () => {
   it('EMAIL the subject carries the [#N] tag once and one "Re: "', () => {

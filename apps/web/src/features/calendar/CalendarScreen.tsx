@@ -21,13 +21,14 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { CALENDAR_STRINGS, type CalendarAnswer, type CalendarEvent } from '@parley/contracts';
 import { IconChevronLeft, IconChevronRight, IconCopy, IconPlus, IconPointFilled } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime, formatDay, formatTime, isoDay, monthTitle } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { calendarKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
+import { useWrite } from '../../lib/useWrite';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 import { toast } from '../../ui/toast';
 import { calendarApi } from './api';
@@ -330,7 +331,6 @@ function EventModal({
   onClose(): void;
   onSaved(e: CalendarEvent): void;
 }) {
-  const qc = useQueryClient();
   const opened = day !== null;
   const [title, setTitle] = useState('');
   const [date, setDate] = useState('');
@@ -338,7 +338,7 @@ function EventModal({
   const [end, setEnd] = useState('10:00');
   const [allDay, setAllDay] = useState(false);
   const [notes, setNotes] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { run, error, setError } = useWrite({ invalidate: calendarKeys.all });
   const [seen, setSeen] = useState<string | null>(null);
   if (opened && seen !== day) {
     setSeen(day);
@@ -364,13 +364,11 @@ function EventModal({
       contact_id: event ? event.contact_id : contact,
       ticket_id: event?.ticket_id ?? null,
     };
-    try {
-      const saved = event ? await calendarApi.update(event.id, body) : await calendarApi.create(body);
-      await qc.invalidateQueries({ queryKey: calendarKeys.all });
-      onSaved(saved);
-    } catch (e) {
-      setError(errorText(e));
-    }
+    let saved = null as CalendarEvent | null;
+    const ok = await run(async () => {
+      saved = event ? await calendarApi.update(event.id, body) : await calendarApi.create(body);
+    });
+    if (ok && saved) onSaved(saved);
   };
   return (
     <Modal opened={opened} onClose={onClose} title={event ? 'Edit event' : 'New event'} centered>
@@ -409,15 +407,15 @@ function EventPage({ id }: { id: number }) {
   const q = useQuery({ queryKey: calendarKeys.event(id), queryFn: () => calendarApi.event(id), retry: false });
   const [editing, setEditing] = useState(false);
   const e = q.data;
-  const remove = async () => {
-    try {
-      await calendarApi.remove(id);
+  const removal = useMutation({
+    mutationFn: () => calendarApi.remove(id),
+    onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: calendarKeys.all });
       navigate('/calendar');
-    } catch (err) {
-      toast({ message: errorText(err), color: 'red' });
-    }
-  };
+    },
+    onError: (err) => toast({ message: errorText(err), color: 'red' }),
+  });
+  const remove = () => removal.mutate();
   return (
     <Stack gap="md" data-testid="calendar-event-page">
       <Anchor component={Link} to="/calendar" size="sm">

@@ -28,7 +28,7 @@ import {
   TICKET_STATUS_NAMES,
 } from '@parley/contracts';
 import { IconArrowLeft, IconPlus, IconX } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { conversationPath } from '../../lib/conversationPath';
@@ -36,6 +36,7 @@ import { formatDateTime, formatDay, isoDay, listDate } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { caseKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
+import { useWrite } from '../../lib/useWrite';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 import { toast } from '../../ui/toast';
 import { casesApi } from './api';
@@ -164,21 +165,18 @@ function CaseList() {
 }
 
 function NewCaseModal({ opened, onClose, onMade }: { opened: boolean; onClose(): void; onMade(id: number): void }) {
-  const qc = useQueryClient();
   const [title, setTitle] = useState('');
   const [caseType, setCaseType] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { run, error } = useWrite({ invalidate: caseKeys.all });
   const make = async () => {
-    setError(null);
-    try {
-      const k = await casesApi.create({ title, case_type: caseType });
-      await qc.invalidateQueries({ queryKey: caseKeys.all });
-      setTitle('');
-      setCaseType('');
-      onMade(k.id);
-    } catch (e) {
-      setError(errorText(e));
-    }
+    let id = 0;
+    const made = await run(async () => {
+      id = (await casesApi.create({ title, case_type: caseType })).id;
+    });
+    if (!made) return;
+    setTitle('');
+    setCaseType('');
+    onMade(id);
   };
   return (
     <Modal opened={opened} onClose={onClose} title="New case" centered>
@@ -217,16 +215,16 @@ function CasePage() {
   const [note, setNote] = useState('');
   const k = q.data;
   const refresh = () => qc.invalidateQueries({ queryKey: caseKeys.all });
-  const act = async (f: () => Promise<unknown>) => {
-    try {
-      await f();
-      await refresh();
-      return true;
-    } catch (e) {
-      toast({ message: errorText(e), color: 'red' });
-      return false;
-    }
-  };
+  const action = useMutation({
+    mutationFn: (f: () => Promise<unknown>) => f(),
+    onSuccess: () => refresh(),
+    onError: (e) => toast({ message: errorText(e), color: 'red' }),
+  });
+  const act = (f: () => Promise<unknown>) =>
+    action.mutateAsync(f).then(
+      () => true,
+      () => false,
+    );
   const change = (patch: Partial<CaseDetail>) =>
     k &&
     act(() =>

@@ -13,12 +13,13 @@ import {
 } from '@mantine/core';
 import { SMS_STRINGS, type SmsSendAnswer, type SmsThreadsAnswer, ticketStatusName } from '@parley/contracts';
 import { IconSend } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { listDate } from '../../lib/dates';
-import { api, errorText } from '../../lib/http';
+import { api } from '../../lib/http';
 import { smsKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 
 const smsApi = {
   threads: () => api<SmsThreadsAnswer>('GET', '/api/sms/threads'),
@@ -31,25 +32,17 @@ const smsApi = {
  * once and offers no form.
  */
 export function SmsScreen() {
-  const qc = useQueryClient();
   const navigate = useNavigate();
   const q = useQuery({ queryKey: smsKeys.threads, queryFn: smsApi.threads });
   const [to, setTo] = useState('');
   const [message, setMessage] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useWrite({ invalidate: smsKeys.threads });
   const send = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await smsApi.send(to, message);
-      await qc.invalidateQueries({ queryKey: smsKeys.threads });
-      navigate(`/ticket/${r.data.ticketId}`);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    let ticketId = 0;
+    const sent = await run(async () => {
+      ticketId = (await smsApi.send(to, message)).data.ticketId;
+    });
+    if (sent) navigate(`/ticket/${ticketId}`);
   };
   const threads = q.data?.data ?? [];
   return (

@@ -1,9 +1,8 @@
 import { Button, Checkbox, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type ContactDetail, ID_TYPES, REFUSES_TO_PROVIDE, showsIdentityNumber } from '@parley/contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { errorText } from '../../lib/http';
 import { contactKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 import { contactsApi } from './api';
 import { T } from './strings';
 
@@ -45,21 +44,17 @@ export function ContactFormModal({
   onClose(): void;
   onSaved(id: number): void;
 }) {
-  const qc = useQueryClient();
   const [d, setD] = useState<Draft>(() => draftOf(contact));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useWrite({ invalidate: contactKeys.all });
   useEffect(() => {
     if (opened) {
       setD(draftOf(contact));
       setError(null);
     }
-  }, [opened, contact]);
+  }, [opened, contact, setError]);
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
 
   const save = async () => {
-    setBusy(true);
-    setError(null);
     const fields = {
       name: d.name,
       salutation: d.salutation,
@@ -68,8 +63,8 @@ export function ContactFormModal({
       refused: d.refused,
       id_number: d.id_number,
     };
-    try {
-      let id = contact?.id;
+    let id = contact?.id;
+    const saved = await run(async () => {
       if (id) await contactsApi.update(id, fields);
       else {
         const identifiers = [
@@ -78,13 +73,8 @@ export function ContactFormModal({
         ];
         id = await contactsApi.create({ ...fields, identifiers });
       }
-      await qc.invalidateQueries({ queryKey: contactKeys.all });
-      onSaved(id);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
+    if (saved && id) onSaved(id);
   };
 
   return (

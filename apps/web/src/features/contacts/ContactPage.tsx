@@ -29,13 +29,14 @@ import {
   TICKET_STATUS_NAMES,
 } from '@parley/contracts';
 import { IconArrowLeft, IconPencil, IconShieldCheck, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { conversationPath } from '../../lib/conversationPath';
 import { formatDateTime, listDate } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { contactKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 import { toast } from '../../ui/toast';
 import { contactsApi } from './api';
 import { ContactFormModal } from './ContactFormModal';
@@ -123,26 +124,19 @@ function identityLine(c: ContactDetail): string {
 function Addresses({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
   const [kind, setKind] = useState<IdentifierKind>('email');
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { run, error } = useWrite();
   const live = c.merged_into === null;
   const add = async () => {
-    setError(null);
-    try {
-      await contactsApi.addIdentifier(c.id, { kind, value });
-      setValue('');
-      onChanged();
-    } catch (e) {
-      setError(errorText(e));
-    }
+    if (!(await run(() => contactsApi.addIdentifier(c.id, { kind, value })))) return;
+    setValue('');
+    onChanged();
   };
-  const remove = async (identifierId: number) => {
-    try {
-      await contactsApi.removeIdentifier(c.id, identifierId);
-      onChanged();
-    } catch (e) {
-      toast({ message: errorText(e), color: 'red' });
-    }
-  };
+  const removal = useMutation({
+    mutationFn: (identifierId: number) => contactsApi.removeIdentifier(c.id, identifierId),
+    onSuccess: () => onChanged(),
+    onError: (e) => toast({ message: errorText(e), color: 'red' }),
+  });
+  const remove = (identifierId: number) => removal.mutate(identifierId);
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="sm">
@@ -171,12 +165,7 @@ function Addresses({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
               </Tooltip>
             </Group>
             {live && (
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                aria-label={T.remove(i.value)}
-                onClick={() => void remove(i.id)}
-              >
+              <ActionIcon variant="subtle" color="gray" aria-label={T.remove(i.value)} onClick={() => remove(i.id)}>
                 <IconTrash size={16} />
               </ActionIcon>
             )}
@@ -267,7 +256,17 @@ function Merging({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
   const [text, setText] = useState('');
   const [debounced] = useDebouncedValue(text.trim(), 250);
   const [picked, setPicked] = useState<ContactRow | null>(null);
-  const [busy, setBusy] = useState(false);
+  const merging = useMutation({
+    mutationFn: (other: number) => contactsApi.merge(c.id, other),
+    onSuccess: () => {
+      toast({ message: 'Contacts merged.' });
+      setPicked(null);
+      setText('');
+      onChanged();
+    },
+    onError: (e) => toast({ message: errorText(e), color: 'red' }),
+  });
+  const busy = merging.isPending;
   const combobox = useCombobox();
   const found = useQuery({
     queryKey: contactKeys.list({ keyword: debounced, filter: 'all', pagination: 10, page: 1 }),
@@ -276,30 +275,18 @@ function Merging({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
   });
   const options = (found.data?.contacts ?? []).filter((o) => o.id !== c.id);
 
-  const merge = async () => {
-    if (!picked) return;
-    setBusy(true);
-    try {
-      await contactsApi.merge(c.id, picked.id);
-      toast({ message: 'Contacts merged.' });
-      setPicked(null);
-      setText('');
-      onChanged();
-    } catch (e) {
-      toast({ message: errorText(e), color: 'red' });
-    } finally {
-      setBusy(false);
-    }
+  const merge = () => {
+    if (picked) merging.mutate(picked.id);
   };
-  const undo = async (mergeId: number) => {
-    try {
-      await contactsApi.undoMerge(mergeId);
+  const undoing = useMutation({
+    mutationFn: (mergeId: number) => contactsApi.undoMerge(mergeId),
+    onSuccess: () => {
       toast({ message: 'Merge undone: both contacts are back as they were.' });
       onChanged();
-    } catch (e) {
-      toast({ message: errorText(e), color: 'red' });
-    }
-  };
+    },
+    onError: (e) => toast({ message: errorText(e), color: 'red' }),
+  });
+  const undo = (mergeId: number) => undoing.mutate(mergeId);
 
   return (
     <Paper withBorder radius="md" p="md">
@@ -359,12 +346,7 @@ function Merging({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
                     · {listDate(m.created_at)}
                   </Text>
                 </Text>
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  onClick={() => void undo(m.id)}
-                  data-testid="contact-merge-undo"
-                >
+                <Button size="compact-sm" variant="light" onClick={() => undo(m.id)} data-testid="contact-merge-undo">
                   {T.undo}
                 </Button>
               </Group>
@@ -379,7 +361,7 @@ function Merging({ c, onChanged }: { c: ContactDetail; onChanged(): void }) {
             <Button variant="default" onClick={() => setPicked(null)}>
               {T.cancel}
             </Button>
-            <Button onClick={() => void merge()} loading={busy} data-testid="contact-merge-confirm">
+            <Button onClick={merge} loading={busy} data-testid="contact-merge-confirm">
               {T.merge}
             </Button>
           </Group>

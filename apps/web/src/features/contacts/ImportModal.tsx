@@ -2,8 +2,8 @@ import { Button, FileInput, Group, List, Modal, Stack, Text } from '@mantine/cor
 import type { ImportAnswer } from '@parley/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { errorText } from '../../lib/http';
 import { contactKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 import { contactsApi } from './api';
 import { T } from './strings';
 
@@ -15,8 +15,7 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose(): v
   const [file, setFile] = useState<File | null>(null);
   const [checked, setChecked] = useState<ImportAnswer | null>(null);
   const [done, setDone] = useState<ImportAnswer | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useWrite();
   useEffect(() => {
     if (opened) {
       setFile(null);
@@ -24,24 +23,19 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose(): v
       setDone(null);
       setError(null);
     }
-  }, [opened]);
+  }, [opened, setError]);
 
-  const run = async (dryRun: boolean) => {
+  const importFile = async (dryRun: boolean) => {
     if (!file) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const answer = await contactsApi.importCsv(await file.text(), dryRun);
       if (dryRun) setChecked(answer);
       else {
         setDone(answer);
+        // Only a real import changes the contacts.
         await qc.invalidateQueries({ queryKey: contactKeys.all });
       }
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const shown = done ?? checked;
   const good = checked ? checked.created + checked.updated : 0;
@@ -100,13 +94,18 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose(): v
             {T.cancel}
           </Button>
           {!checked ? (
-            <Button onClick={() => void run(true)} disabled={!file} loading={busy} data-testid="contacts-import-check">
+            <Button
+              onClick={() => void importFile(true)}
+              disabled={!file}
+              loading={busy}
+              data-testid="contacts-import-check"
+            >
               {T.importCheck}
             </Button>
           ) : (
             !done && (
               <Button
-                onClick={() => void run(false)}
+                onClick={() => void importFile(false)}
                 disabled={good === 0}
                 loading={busy}
                 data-testid="contacts-import-run"

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { CHANNEL_STRINGS, channelName, type DeliveryState, MESSAGE_STRINGS, type Message } from '@parley/contracts';
 import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConversationData } from '../../lib/conversationData';
 import { formatTime } from '../../lib/dates';
@@ -105,11 +105,16 @@ function ReactionPicker({ m, me }: { m: Message; me: string }) {
  * "Failed: <the server's words>" with Retry when it was refused.
  */
 function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
-  const [busy, setBusy] = useState(false);
   // The e-mail state a retry was asked from. The socket brings every change after it (sending, then sent or
   // failed again), and may bring them before the retry's own answer: so the answer never writes the state; it
   // only shows "Sending…" while nothing newer has come.
   const [retriedFrom, setRetriedFrom] = useState<Message['email'] | null>(null);
+  const retrying = useMutation({
+    mutationFn: (_from: Message['email']) => conversationApi.retryEmail(m.id),
+    onSuccess: (_answer, from) => setRetriedFrom(from ?? null),
+    onError: fail,
+  });
+  const busy = retrying.isPending;
   const state = retriedFrom !== null && retriedFrom === m.email ? 'sending' : m.email?.state;
   if (state === 'sending')
     return (
@@ -118,18 +123,7 @@ function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
       </Text>
     );
   if (state !== 'failed') return null;
-  const retry = async () => {
-    const from = m.email;
-    setBusy(true);
-    try {
-      await conversationApi.retryEmail(m.id);
-      setRetriedFrom(from ?? null);
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const retry = () => retrying.mutate(m.email);
   return (
     <Group gap={6} justify={align === 'right' ? 'flex-end' : 'flex-start'} wrap="nowrap">
       {/* Small text: a darker red in light (a plain red fails contrast at this size), a lighter one in dark. */}
@@ -141,7 +135,7 @@ function EmailState({ m, align }: { m: Message; align: 'left' | 'right' }) {
       >
         {MESSAGE_STRINGS.emailFailed(m.email?.error ?? '')}
       </Text>
-      <Button size="compact-xs" variant="light" loading={busy} onClick={() => void retry()} style={{ flexShrink: 0 }}>
+      <Button size="compact-xs" variant="light" loading={busy} onClick={retry} style={{ flexShrink: 0 }}>
         {MESSAGE_STRINGS.emailRetry}
       </Button>
     </Group>
@@ -161,11 +155,16 @@ const DELIVERY_WORDS: Record<Exclude<DeliveryState, 'failed'>, string> = {
  * dimmed; "Failed: <the provider's words>" with Retry when it was refused.
  */
 function ChannelDelivery({ m, align }: { m: Message; align: 'left' | 'right' }) {
-  const [busy, setBusy] = useState(false);
   // The delivery a retry was asked from. The socket brings every change after it (sending, then sent or failed
   // again), and may bring them before the retry's own answer: so the answer never writes the state; it only
   // shows "Sending…" while nothing newer has come (each `messageDelivery` puts a new object on the message).
   const [retriedFrom, setRetriedFrom] = useState<Message['delivery'] | null>(null);
+  const retrying = useMutation({
+    mutationFn: (_from: Message['delivery']) => conversationApi.retryDelivery(m.id),
+    onSuccess: (_answer, from) => setRetriedFrom(from ?? null),
+    onError: fail,
+  });
+  const busy = retrying.isPending;
   if (!m.delivery) return null;
   const state = retriedFrom !== null && retriedFrom === m.delivery ? 'sending' : m.delivery.state;
   if (state !== 'failed')
@@ -174,18 +173,7 @@ function ChannelDelivery({ m, align }: { m: Message; align: 'left' | 'right' }) 
         {DELIVERY_WORDS[state]}
       </Text>
     );
-  const retry = async () => {
-    const from = m.delivery;
-    setBusy(true);
-    try {
-      await conversationApi.retryDelivery(m.id);
-      setRetriedFrom(from ?? null);
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const retry = () => retrying.mutate(m.delivery);
   return (
     <Group gap={6} justify={align === 'right' ? 'flex-end' : 'flex-start'} wrap="nowrap" align="flex-start">
       {/* Small text: a darker red in light (a plain red fails contrast at this size), a lighter one in dark. */}
@@ -202,7 +190,7 @@ function ChannelDelivery({ m, align }: { m: Message; align: 'left' | 'right' }) 
         size="compact-xs"
         variant="light"
         loading={busy}
-        onClick={() => void retry()}
+        onClick={retry}
         style={{ flexShrink: 0 }}
         data-testid="message-delivery-retry"
       >

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { NOTE_MAX, type Note } from '@parley/contracts';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDisplayName } from '../../lib/people';
 import { toast } from '../../ui/toast';
@@ -20,7 +21,7 @@ export function NoteForm({
   onDone(): void;
 }) {
   const [text, setText] = useState(initial);
-  const [busy, setBusy] = useState(false);
+  const saving = useMutation({ mutationFn: onSave, onSuccess: () => onDone(), onError: fail });
   return (
     <Stack gap={4}>
       <Textarea
@@ -39,19 +40,9 @@ export function NoteForm({
         </Button>
         <Button
           size="compact-sm"
-          loading={busy}
+          loading={saving.isPending}
           disabled={text.trim() === ''}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await onSave(text.trim());
-              onDone();
-            } catch (e) {
-              fail(e);
-            } finally {
-              setBusy(false);
-            }
-          }}
+          onClick={() => saving.mutate(text.trim())}
         >
           {S.saveNote}
         </Button>

@@ -6,12 +6,13 @@ import {
   type ScheduledListAnswer,
 } from '@parley/contracts';
 import { IconClock, IconX } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDateTime, fromLocalInput, toLocalInput } from '../../lib/dates';
 import { api, errorText } from '../../lib/http';
 import { scheduledKeys } from '../../lib/queryKeys';
 import { useRealtimeEvent } from '../../lib/realtime';
+import { useWrite } from '../../lib/useWrite';
 import { toast } from '../../ui/toast';
 import { CONVERSATION_STRINGS as S } from './strings';
 
@@ -55,26 +56,18 @@ export function ScheduleButton({
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [when, setWhen] = useState(() => toLocalInput(tomorrowMorning()));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useWrite();
   const schedule = async () => {
     const sendAt = fromLocalInput(when);
     if (sendAt === null) return setError(SCHEDULED_STRINGS.inPast);
     const mail = email?.();
     if (mail && 'error' in mail) return setError(mail.error);
-    setBusy(true);
-    setError(null);
-    try {
-      await scheduledApi.add(ticketId, text.trim(), sendAt, mail?.email);
-      setOpen(false);
-      toast({ message: SCHEDULED_STRINGS.scheduledFor(formatDateTime(sendAt)) });
-      onScheduled();
-      await qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    if (!(await run(() => scheduledApi.add(ticketId, text.trim(), sendAt, mail?.email)))) return;
+    setOpen(false);
+    toast({ message: SCHEDULED_STRINGS.scheduledFor(formatDateTime(sendAt)) });
+    onScheduled();
+    // The list refetches once the popover has closed.
+    await qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
   };
   return (
     <Popover opened={open} onChange={setOpen} position="top-end" withArrow trapFocus>
@@ -122,17 +115,16 @@ export function ScheduledList({ ticketId }: { ticketId: number }) {
     if (e.ticketId === ticketId && (q.data?.data.length ?? 0) > 0)
       void qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
   });
+  const cancelling = useMutation({
+    mutationFn: (id: number) => scheduledApi.cancel(id),
+    onSuccess: () => toast({ message: SCHEDULED_STRINGS.cancelled }),
+    onError: (e) => toast({ message: errorText(e), color: 'red' }),
+    // Gone or not, the list is read again.
+    onSettled: () => qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) }),
+  });
   const list = q.data?.data ?? [];
   if (list.length === 0) return null;
-  const cancel = async (id: number) => {
-    try {
-      await scheduledApi.cancel(id);
-      toast({ message: SCHEDULED_STRINGS.cancelled });
-    } catch (e) {
-      toast({ message: errorText(e), color: 'red' });
-    }
-    await qc.invalidateQueries({ queryKey: scheduledKeys.ticket(ticketId) });
-  };
+  const cancel = (id: number) => cancelling.mutate(id);
   return (
     <Stack gap={4} data-testid="scheduled-list">
       {list.map((m) => (
@@ -153,7 +145,7 @@ export function ScheduledList({ ticketId }: { ticketId: number }) {
                 variant="subtle"
                 color="gray"
                 aria-label={S.scheduleCancel}
-                onClick={() => void cancel(m.id)}
+                onClick={() => cancel(m.id)}
                 data-testid="scheduled-cancel"
               >
                 <IconX size={16} />

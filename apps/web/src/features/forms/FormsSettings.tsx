@@ -30,6 +30,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../lib/http';
 import { formKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 import { toast } from '../../ui/toast';
 import { formsApi } from './api';
 
@@ -144,8 +145,10 @@ function FormBuilder({ form, onDone }: { form: FormDef | null; onDone(): void })
         }
       : { name: '', active: true, fields: [], start_index: 1, data_per_page: 20 },
   );
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const write = useWrite();
+  const removal = useWrite();
+  // One message under the form: the last write's failure.
+  const error = write.error ?? removal.error;
   const setField = (i: number, patch: Partial<FormField>) =>
     setD((x) => ({ ...x, fields: x.fields.map((f, j) => (j === i ? { ...f, ...patch } : f)) }));
   const move = (i: number, by: number) =>
@@ -157,27 +160,16 @@ function FormBuilder({ form, onDone }: { form: FormDef | null; onDone(): void })
     });
 
   const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (form) await formsApi.update(form.id, d);
-      else await formsApi.create(d);
+    removal.setError(null);
+    if (await write.run(() => (form ? formsApi.update(form.id, d) : formsApi.create(d)))) {
       toast({ message: FORM_STRINGS.saved });
       onDone();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
     }
   };
   const remove = async () => {
     if (!form) return;
-    try {
-      await formsApi.remove(form.id);
-      onDone();
-    } catch (e) {
-      setError(errorText(e));
-    }
+    if (await removal.run(() => formsApi.remove(form.id))) onDone();
+    else write.setError(null);
   };
 
   return (
@@ -295,7 +287,7 @@ function FormBuilder({ form, onDone }: { form: FormDef | null; onDone(): void })
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
-          <Button onClick={() => void save()} loading={busy} data-testid="form-save">
+          <Button onClick={() => void save()} loading={write.busy} data-testid="form-save">
             Save
           </Button>
         </Group>

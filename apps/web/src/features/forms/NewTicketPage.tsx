@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { errorText } from '../../lib/http';
 import { formKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 import { formsApi } from './api';
 
 /** `/new_ticket/{token}`: a form's public page; sending it opens a ticket for the team. */
@@ -13,22 +14,12 @@ export function NewTicketPage() {
   const form = useQuery({ queryKey: formKeys.public(token), queryFn: () => formsApi.publicForm(token), retry: false });
   const [values, setValues] = useState<Record<string, string>>({});
   const [website, setWebsite] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useWrite();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await formsApi.send(token, values, website);
-      setSent(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => formsApi.send(token, values, website))) setSent(true);
   };
 
   return (

@@ -2,10 +2,10 @@ import { ActionIcon, Button, Group, Modal, Select, Stack, Text, Tooltip } from '
 import { notifications } from '@mantine/notifications';
 import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
 import { IconArrowMerge } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../lib/http';
 import { liveChatKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 
 /**
  * LIVECHAT-09, LIVECHAT-10 (design): merging starts from a group's merge button: pick another loaded
@@ -13,11 +13,9 @@ import { liveChatKeys } from '../../lib/queryKeys';
  * ref_id). Every agent's list then shows one group listing both sessions.
  */
 export function MergeSessions({ group, groups }: { group: LiveChatGroup; groups: LiveChatGroup[] }) {
-  const qc = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [pick, setPick] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, busy, error, setError } = useWrite({ invalidate: liveChatKeys.list });
   const others = groups
     .filter((g) => g.session_id !== group.session_id)
     .map((g) => ({
@@ -26,17 +24,9 @@ export function MergeSessions({ group, groups }: { group: LiveChatGroup; groups:
     }));
   const merge = async () => {
     if (!pick) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api('POST', '/api/livechat/merge', { session_id: group.session_id, ref_id: Number(pick) });
-      await qc.invalidateQueries({ queryKey: liveChatKeys.list });
+    if (await run(() => api('POST', '/api/livechat/merge', { session_id: group.session_id, ref_id: Number(pick) }))) {
       notifications.show({ message: L.merged });
       setOpened(false);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
     }
   };
   if (others.length === 0) return null;

@@ -1,8 +1,7 @@
 import { Button, Group, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { HttpError } from '../../lib/http';
 import { replyKeys } from '../../lib/queryKeys';
 import { repliesApi } from './api';
@@ -29,8 +28,6 @@ const failed = (e: unknown, title: string) =>
  */
 export function MacroMenu({ ticketIds, compact = false }: { ticketIds: number[]; compact?: boolean }) {
   const macros = useQuery({ queryKey: replyKeys.macros, queryFn: repliesApi.macros, staleTime: 30_000 });
-  const [busy, setBusy] = useState(false);
-
   const undo = async (runId: number, toastId: string) => {
     notifications.hide(toastId);
     try {
@@ -41,10 +38,9 @@ export function MacroMenu({ ticketIds, compact = false }: { ticketIds: number[];
     }
   };
 
-  const run = async (id: number) => {
-    setBusy(true);
-    try {
-      const r = await repliesApi.runMacro(id, ticketIds);
+  const running = useMutation({
+    mutationFn: (id: number) => repliesApi.runMacro(id, ticketIds),
+    onSuccess: (r) => {
       const toastId = `macro-run-${r.data.run_id}`;
       notifications.show({
         id: toastId,
@@ -65,12 +61,11 @@ export function MacroMenu({ ticketIds, compact = false }: { ticketIds: number[];
           </Group>
         ),
       });
-    } catch (e) {
-      failed(e, R.runFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (e) => failed(e, R.runFailed),
+  });
+  const run = (id: number) => running.mutate(id);
+  const busy = running.isPending;
 
   return (
     <Menu position="bottom-end" withinPortal>
@@ -94,7 +89,7 @@ export function MacroMenu({ ticketIds, compact = false }: { ticketIds: number[];
           </Text>
         ) : (
           macros.data!.map((m) => (
-            <Menu.Item key={m.id} onClick={() => void run(m.id)} data-testid="macro-item">
+            <Menu.Item key={m.id} onClick={() => run(m.id)} data-testid="macro-item">
               {m.name}
             </Menu.Item>
           ))

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Text } from '@mantine/core';
 import type { Announcement } from '@parley/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/dates';
 import { api, errorText } from '../../lib/http';
 import { announcementKey } from '../../lib/queryKeys';
 import { type DialogInput, InputDialog } from '../../ui/InputDialog';
+import { SettingsCard } from '../../ui/SettingsCard';
 import { a } from './strings';
 
 /** When the announcement stops showing, for each "Show until" choice (null: until removed or replaced). */
@@ -59,12 +60,11 @@ export function AnnouncementsCard() {
   const c = current.data;
 
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack>
-        <Group justify="space-between">
-          <Title order={3} size="h4">
-            {a.title}
-          </Title>
+    <>
+      <SettingsCard
+        title={a.title}
+        hint={a.hint}
+        aside={
           <Button
             onClick={() => {
               setError(null);
@@ -73,10 +73,8 @@ export function AnnouncementsCard() {
           >
             {a.new}
           </Button>
-        </Group>
-        <Text size="sm" c="dimmed">
-          {a.hint}
-        </Text>
+        }
+      >
         {c && (
           <Alert color={c.level === 'warning' ? 'orange' : 'blue'} data-testid="current-announcement">
             <Group justify="space-between">
@@ -98,7 +96,7 @@ export function AnnouncementsCard() {
             {error}
           </Alert>
         )}
-      </Stack>
+      </SettingsCard>
       <InputDialog
         opened={open}
         title={a.new}
@@ -128,6 +126,6 @@ export function AnnouncementsCard() {
           )
         }
       />
-    </Card>
+    </>
   );
 }

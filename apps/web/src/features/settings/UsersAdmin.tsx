@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Group,
   Modal,
   MultiSelect,
@@ -14,7 +13,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { CreateUserInput, PERMISSIONS, USER_TYPES, type UserItem, type UserType } from '@parley/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,6 +20,7 @@ import { useState } from 'react';
 import { useDepartments } from '../../lib/api/departments';
 import { errorText } from '../../lib/http';
 import { settingsKeys } from '../../lib/queryKeys';
+import { SettingsCard } from '../../ui/SettingsCard';
 import { settingsApi } from './api';
 import { t } from './strings';
 
@@ -48,14 +47,8 @@ export function UsersAdmin({ me }: { me: number | undefined }) {
   };
 
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack>
-        <Group justify="space-between">
-          <Title order={3} size="h4">
-            {t.users}
-          </Title>
-          <Button onClick={() => setEditing('new')}>{t.newUser}</Button>
-        </Group>
+    <>
+      <SettingsCard title={t.users} aside={<Button onClick={() => setEditing('new')}>{t.newUser}</Button>}>
         <Table.ScrollContainer minWidth={640}>
           <Table highlightOnHover verticalSpacing="xs">
             <Table.Thead>
@@ -113,12 +106,12 @@ export function UsersAdmin({ me }: { me: number | undefined }) {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-      </Stack>
+      </SettingsCard>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={title} centered>
         {editing === 'new' && <NewUserForm onDone={done} />}
         {editing && editing !== 'new' && <EditUserForm user={editing} self={editing.id === me} onDone={done} />}
       </Modal>
-    </Card>
+    </>
   );
 }
 

@@ -16,8 +16,9 @@ import { IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { api, errorText } from '../../lib/http';
+import { api } from '../../lib/http';
 import { surveyKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 
 /** `/survey/{token}`: the customer rates the help on one ticket, 1 to 5 with a comment, once. */
 export function SurveyPage() {
@@ -30,20 +31,10 @@ export function SurveyPage() {
   });
   const [rating, setRating] = useState(0);
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useWrite();
   const send = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api('POST', path, { rating, comment });
-      setSent(true);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => api('POST', path, { rating, comment }))) setSent(true);
   };
 
   return (

@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Radio, Select, Stack, Text } from '@mantine/core';
 import type { Label, TicketBulkInput, TicketListItem } from '@parley/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useDepartments } from '../../lib/api/departments';
 import { statusApi } from '../../lib/api/status';
 import { ticketsApi } from '../../lib/api/tickets';
-import { HttpError } from '../../lib/http';
+import { errorText } from '../../lib/http';
 import { statusKeys } from '../../lib/queryKeys';
 import { toast } from '../../ui/toast';
 import { T } from './strings';
@@ -30,19 +30,17 @@ export function BulkActions(o: {
   const team = useQuery({ queryKey: statusKeys.online, queryFn: statusApi.online, staleTime: 60_000 });
   const departments = useDepartments();
   const [merging, setMerging] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const run = async (action: Action, done: string) => {
-    setBusy(true);
-    try {
-      const r = await ticketsApi.bulk({ ...o.target, ...action } as TicketBulkInput);
+  const bulk = useMutation({
+    mutationFn: (v: { action: Action; done: string }) =>
+      ticketsApi.bulk({ ...o.target, ...v.action } as TicketBulkInput),
+    onSuccess: (r, { done }) => {
       toast({ message: T.bulk.done(done, r.ids.length) });
       o.onDone();
-    } catch (err) {
-      o.onError(err instanceof HttpError ? err.description : T.bulk.failed);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (err) => o.onError(errorText(err, T.bulk.failed)),
+  });
+  const busy = bulk.isPending;
+  const run = (action: Action, done: string) => bulk.mutateAsync({ action, done }).catch(() => undefined);
   const live = o.labels.filter((l) => !l.removed).map((l) => ({ value: String(l.id), label: l.name }));
   const users = (team.data ?? []).map((u) => ({
     value: u.username,

@@ -1,11 +1,10 @@
 import { APPOINTMENT_KEY, isEmailAddress, TICKET_IDENTITY_KEYS } from '@parley/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useDepartments } from '../../lib/api/departments';
 import { statusApi } from '../../lib/api/status';
 import { ticketsApi } from '../../lib/api/tickets';
-import { HttpError } from '../../lib/http';
 import { labelKeys, statusKeys } from '../../lib/queryKeys';
+import { useWrite } from '../../lib/useWrite';
 import { type DialogInput, InputDialog, multiValue } from '../../ui/InputDialog';
 import { T } from './strings';
 
@@ -29,8 +28,7 @@ export function NewTicketModal({
   onClose(): void;
   onCreated(id: number): void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useWrite({ fallback: T.createFailed });
   const departments = useDepartments().data ?? [];
   const team = useQuery({ queryKey: statusKeys.online, queryFn: statusApi.online, staleTime: 60_000, enabled: opened });
   const labels = useQuery({
@@ -72,8 +70,8 @@ export function NewTicketModal({
     if (email && !isEmailAddress(email)) return setError(`Please check the email address. ${email}`);
     if ((v.message ?? '').trim() && !(v.name ?? '').trim() && !email && !(v.phone ?? '').trim())
       return setError(T.newTicketCustomerRequired);
-    setBusy(true);
-    try {
+    let id = 0;
+    const created = await run(async () => {
       const other: Record<string, string> = {};
       if (v.appointment) other[APPOINTMENT_KEY] = v.appointment;
       if (v.identity_type && (v.identity_type !== 'None' || v.identity_refused === 'yes')) {
@@ -92,12 +90,9 @@ export function NewTicketModal({
         assignee: multiValue(v.assignee),
         label: multiValue(v.label).map(Number),
       });
-      onCreated(r.data.id);
-    } catch (err) {
-      setError(err instanceof HttpError ? err.description : T.createFailed);
-    } finally {
-      setBusy(false);
-    }
+      id = r.data.id;
+    });
+    if (created) onCreated(id);
   }
 
   return (

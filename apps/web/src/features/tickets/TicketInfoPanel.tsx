@@ -30,7 +30,7 @@ import {
   ticketDate,
 } from '@parley/contracts';
 import { IconCopy, IconLayoutSidebarRight } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useDepartments } from '../../lib/api/departments';
@@ -39,7 +39,7 @@ import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { statusOptions, useTicketStatuses } from '../../lib/api/ticketStatuses';
 import { applyTicketUpdate, ticketsApi } from '../../lib/api/tickets';
 import { formatDay } from '../../lib/dates';
-import { errorText, HttpError } from '../../lib/http';
+import { errorText } from '../../lib/http';
 import { useDisplayName } from '../../lib/people';
 import { labelKeys, statusKeys, ticketKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
@@ -53,21 +53,19 @@ const I = T.info;
 /** Applies a change's answer to the panel and to every list that holds the ticket; a refusal is a toast. */
 function useChange(id: number) {
   const qc = useQueryClient();
-  const [busy, setBusy] = useState<string | null>(null);
-  const run = async (what: string, call: () => Promise<{ data: TicketListItem }>) => {
-    setBusy(what);
-    try {
-      const { data } = await call();
+  const change = useMutation({
+    mutationFn: (v: { what: string; call: () => Promise<{ data: TicketListItem }> }) => v.call(),
+    onSuccess: ({ data }, { what }) => {
       applyTicketUpdate(qc, data);
       const before = qc.getQueryData<TicketInfo>(ticketKeys.info(id));
       if (before) qc.setQueryData<TicketInfo>(ticketKeys.info(id), { ...before, ...data });
       if (what === 'campaign') void qc.invalidateQueries({ queryKey: ticketKeys.info(id) });
-    } catch (err) {
-      toast({ message: err instanceof HttpError ? err.description : I.failed, color: 'red' });
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+    onError: (err) => toast({ message: errorText(err, I.failed), color: 'red' }),
+  });
+  const busy = change.isPending ? change.variables.what : null;
+  const run = (what: string, call: () => Promise<{ data: TicketListItem }>) =>
+    change.mutateAsync({ what, call }).catch(() => undefined);
   return { busy, run };
 }
 
@@ -327,14 +325,12 @@ export function TicketInfoToggle({ open, onToggle }: { open: boolean; onToggle()
 /** A ticket's satisfaction survey link (made on first ask), to paste into a reply. */
 function SurveyLink({ ticketId }: { ticketId: number }) {
   const [url, setUrl] = useState<string | null>(null);
-  const ask = async () => {
-    try {
-      const { token } = await ticketsApi.surveyLink(ticketId);
-      setUrl(`${window.location.origin}/survey/${token}`);
-    } catch (e) {
-      toast({ message: errorText(e), color: 'red' });
-    }
-  };
+  const asking = useMutation({
+    mutationFn: () => ticketsApi.surveyLink(ticketId),
+    onSuccess: ({ token }) => setUrl(`${window.location.origin}/survey/${token}`),
+    onError: (e) => toast({ message: errorText(e), color: 'red' }),
+  });
+  const ask = () => asking.mutate();
   if (!url)
     return (
       <Button size="compact-xs" variant="subtle" onClick={() => void ask()} data-testid="ticket-survey-link">

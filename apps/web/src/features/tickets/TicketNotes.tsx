@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { TICKET_NOTE_MAX, type TicketNote } from '@parley/contracts';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { listDate } from '../../lib/dates';
 import { api } from '../../lib/http';
@@ -33,7 +33,6 @@ export function TicketNotes({ ticketId }: { ticketId: number }) {
   const displayName = useDisplayName();
   const q = useQuery({ queryKey: ticketKeys.notes(ticketId), queryFn: () => notesApi.list(ticketId) });
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     const refresh = (raw: unknown) => {
       if ((raw as { ticketId?: number }).ticketId === ticketId)
@@ -47,18 +46,16 @@ export function TicketNotes({ ticketId }: { ticketId: number }) {
     };
   }, [qc, ticketId]);
 
-  const add = async () => {
-    setBusy(true);
-    try {
-      await notesApi.add(ticketId, text.trim());
+  const adding = useMutation({
+    mutationFn: (note: string) => notesApi.add(ticketId, note),
+    onSuccess: async () => {
       setText('');
       await qc.invalidateQueries({ queryKey: ticketKeys.notes(ticketId) });
-    } catch (e) {
-      toast({ message: (e as Error).message, color: 'red' });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (e) => toast({ message: e.message, color: 'red' }),
+  });
+  const add = () => adding.mutate(text.trim());
+  const busy = adding.isPending;
   const notes = q.data ?? [];
   return (
     <Stack gap={6} data-testid="ticket-notes">

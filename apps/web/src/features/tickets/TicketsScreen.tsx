@@ -23,13 +23,13 @@ import {
   type TicketListItem,
 } from '@parley/contracts';
 import { IconPlus } from '@tabler/icons-react';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useDepartments } from '../../lib/api/departments';
 import { statusOptions, useTicketStatuses } from '../../lib/api/ticketStatuses';
 import { applyTicketUpdate, loadQueryObject, ticketsApi } from '../../lib/api/tickets';
-import { HttpError } from '../../lib/http';
+import { errorText } from '../../lib/http';
 import { labelKeys, ticketKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
 import { shell, useShell } from '../../lib/shellStore';
@@ -122,19 +122,25 @@ export function TicketsScreen({ bulkExtra }: { bulkExtra?: (ids: number[]) => Re
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   const count = list.data?.pages[0]?.count;
 
+  /** A change of the selected tickets: a refusal shows as the alert above the list (else `fallback`). */
+  const change = useMutation({
+    mutationFn: (v: { call: () => Promise<void>; fallback: string }) => v.call(),
+    onMutate: () => setActionError(null),
+    onError: (err, { fallback }) => setActionError(errorText(err, fallback)),
+  });
+  const act = (fallback: string, call: () => Promise<void>) =>
+    change.mutateAsync({ call, fallback }).catch(() => undefined);
+
   /** One bulk call on every ticket matching the list (after "Select all N matching"). */
-  async function bulkAll(action: Omit<TicketBulkInput, 'ids' | 'filter'>, done: string) {
-    setActionError(null);
-    try {
+  function bulkAll(action: Omit<TicketBulkInput, 'ids' | 'filter'>, done: string) {
+    return act(T.bulk.failed, async () => {
       const r = await ticketsApi.bulk({
         ...action,
         filter: { status: filters.status, query: loadQueryObject(filters) },
       } as TicketBulkInput);
       toast({ message: T.bulk.done(done, r.ids.length) });
       afterBulk();
-    } catch (err) {
-      setActionError(err instanceof HttpError ? err.description : T.bulk.failed);
-    }
+    });
   }
   function afterBulk() {
     void qc.invalidateQueries({ queryKey: ticketKeys.all });
@@ -142,35 +148,26 @@ export function TicketsScreen({ bulkExtra }: { bulkExtra?: (ids: number[]) => Re
     setSelected(new Set());
     setAllMatching(false);
   }
-  async function setStatus(ids: number[], status: number) {
+  function setStatus(ids: number[], status: number) {
     if (allMatching) return bulkAll({ action: 'status', value: status }, T.bulk.statusSet);
-    setActionError(null);
-    try {
+    // TICKET-28: a failed status change shows the ticket as not found.
+    return act('Ticket not found.', async () => {
       for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setStatus(id, status)).data);
-    } catch (err) {
-      // TICKET-28: a failed status change shows the ticket as not found.
-      setActionError(err instanceof HttpError ? err.description : 'Ticket not found.');
-    }
+    });
   }
   /** TICKET-51, TICKET-53: the priority of the selected tickets ('' none); a refusal shows as an alert. */
-  async function setPriority(ids: number[], priority: string) {
+  function setPriority(ids: number[], priority: string) {
     if (allMatching) return bulkAll({ action: 'priority', value: priority as 'H' }, T.bulk.prioritySet);
-    setActionError(null);
-    try {
+    return act(T.priorityFailed, async () => {
       for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setPriority(id, priority)).data);
-    } catch (err) {
-      setActionError(err instanceof HttpError ? err.description : T.priorityFailed);
-    }
+    });
   }
   /** TICKET-64: the campaign of the selected tickets (null: none). */
-  async function setCampaign(ids: number[], campaign: number | null) {
-    setActionError(null);
-    try {
+  function setCampaign(ids: number[], campaign: number | null) {
+    return act('Ticket not found.', async () => {
       for (const id of ids) applyTicketUpdate(qc, (await ticketsApi.setCampaign(id, campaign)).data);
       toast({ message: T.campaignSet });
-    } catch (err) {
-      setActionError(err instanceof HttpError ? err.description : 'Ticket not found.');
-    }
+    });
   }
   const calls = rows.filter((t) => selected.has(t.id) && t.channel === 'CALL').length;
   const toggle = (t: TicketListItem) => {
