@@ -181,14 +181,18 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     });
     await page.getByTestId('online-users-toggle').click();
     await page.getByTestId('online-users').waitFor();
-    await expect.poll(() => calls).toBe(1);
+    // Opening reads the team. The landing page's own read of the team's names may also be counted when it
+    // started after sign-in on a loaded machine, so the refreshes are counted from here on.
+    await expect.poll(() => calls).toBeGreaterThanOrEqual(1);
+    await requestsFlushed(page);
+    const opened = calls;
     await page.clock.runFor(61_000);
-    await expect.poll(() => calls).toBe(2);
+    await expect.poll(() => calls).toBe(opened + 1);
     await page.getByTestId('online-users-toggle').click();
     await page.getByTestId('online-users').waitFor({ state: 'hidden' });
     await page.clock.runFor(125_000);
     await requestsFlushed(page);
-    expect(calls).toBe(2); // closed: no more refreshes
+    expect(calls).toBe(opened + 1); // closed: no more refreshes
   });
 
   it('STATUS-19 a failed custom-status fetch alerts and reloads the page', async () => {
