@@ -53,16 +53,22 @@ import { capture, fmt, freshBenchDatabase, nowMs, percentile, series } from './l
 interface Options {
   tickets: number;
   export: number;
+  /** Seed and export only: no report timings. */
+  exportOnly: boolean;
   requests: number;
   warmup: number;
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { tickets: 200_000, export: -1, requests: 10, warmup: 1 };
+  const o: Options = { tickets: 200_000, export: -1, requests: 10, warmup: 1, exportOnly: false };
   for (const arg of argv) {
+    if (arg === '--export-only') {
+      o.exportOnly = true;
+      continue;
+    }
     const m = /^--(tickets|export|requests|warmup)=(\d+)$/.exec(arg);
     if (!m) throw new Error(`unknown argument ${arg} (use --tickets= --export= --requests= --warmup=)`);
-    o[m[1] as keyof Options] = Number(m[2]);
+    o[m[1] as 'tickets' | 'export' | 'requests' | 'warmup'] = Number(m[2]);
   }
   if (o.tickets < 1000 || o.requests < 1) throw new Error('tickets must be at least 1000 and requests at least 1');
   if (o.export < 0) o.export = Math.min(o.tickets, 100_000);
@@ -289,8 +295,10 @@ function rssOf(pid: number): { rss: number; peak: number } {
 }
 
 /**
- * A Parley server of its own (`node --import tsx apps/server/src/main.ts`) over the bench's database, so the
- * export's memory is a server's alone, not the seeding bench's.
+ * A Parley server of its own over the bench's database, so the export's memory is a server's alone, not the
+ * seeding bench's. It runs as `npm start` runs it in production: the compiled `apps/server/dist/main.js`
+ * (built first when missing or older than its sources), not through tsx, whose compiler and source maps
+ * add ~60 MB that no installation carries.
  */
 async function startExportServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await new Promise<number>((resolve) => {
@@ -300,7 +308,15 @@ async function startExportServer(env: Record<string, string>): Promise<{ url: st
     });
   });
   const root = path.resolve(import.meta.dirname, '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  // @ts-expect-error: a plain ES module of the build scripts, without types
+  const build = (await import('../scripts/build-server.mjs')) as {
+    buildServer: () => Promise<void>;
+    serverOutputs: string[];
+    serverSources: string[];
+    stale: (outputs: string[], sources: string[]) => boolean;
+  };
+  if (build.stale(build.serverOutputs, build.serverSources)) await build.buildServer();
+  const child = spawn(process.execPath, [build.serverOutputs[0]!], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -420,131 +436,133 @@ async function main(): Promise<void> {
       { name: 'aux', path: `/api/report/aux?${qs()}`, fn: (d: DB) => auxReport(d, who, range, Date.now()) },
       { name: 'csat', path: `/api/report/csat?${qs()}`, fn: (d: DB) => csatReport(d, who, range, Date.now()) },
     ];
-    const captured = new Map<string, CompiledQuery[]>();
-    for (const r of reports) {
-      let answer: unknown = null;
-      const statements = await capture(db, async (rec) => {
-        answer = await r.fn(rec);
-      });
-      captured.set(r.name, statements);
-      const first = await get(`${url}${r.path}`, headers);
-      if (first.status !== 200) throw new Error(`${r.name}: ${first.status} ${await first.text()}`);
-      const body = await first.json();
-      // The aux report runs up to now, so its figures move between the two calls; the rest must agree.
-      if (r.name !== 'aux' && JSON.stringify(body) !== JSON.stringify(answer))
-        throw new Error(`${r.name}: the route and the query function disagree`);
-      if (r.name === 'performance') {
-        const total = (body as { total: { conversations: number; answered: number; resolved: number } }).total;
-        process.stdout.write(
-          `  in the range: ${total.conversations} conversations, ${total.answered} answered, ${total.resolved} resolved\n`,
-        );
-        if (total.conversations !== o.tickets) throw new Error(`performance counted ${total.conversations}`);
+    if (!o.exportOnly) {
+      const captured = new Map<string, CompiledQuery[]>();
+      for (const r of reports) {
+        let answer: unknown = null;
+        const statements = await capture(db, async (rec) => {
+          answer = await r.fn(rec);
+        });
+        captured.set(r.name, statements);
+        const first = await get(`${url}${r.path}`, headers);
+        if (first.status !== 200) throw new Error(`${r.name}: ${first.status} ${await first.text()}`);
+        const body = await first.json();
+        // The aux report runs up to now, so its figures move between the two calls; the rest must agree.
+        if (r.name !== 'aux' && JSON.stringify(body) !== JSON.stringify(answer))
+          throw new Error(`${r.name}: the route and the query function disagree`);
+        if (r.name === 'performance') {
+          const total = (body as { total: { conversations: number; answered: number; resolved: number } }).total;
+          process.stdout.write(
+            `  in the range: ${total.conversations} conversations, ${total.answered} answered, ${total.resolved} resolved\n`,
+          );
+          if (total.conversations !== o.tickets) throw new Error(`performance counted ${total.conversations}`);
+        }
       }
-    }
 
-    const results: { name: string; statements: number; app: Stats; raw: Stats }[] = [];
-    for (const r of reports) {
-      const statements = captured.get(r.name)!;
-      process.stdout.write(`${r.name}: ${statements.length} statements, ${o.requests} requests per path ...\n`);
-      const app = await measure(o.requests, o.warmup, async () => {
-        const a = await get(`${url}${r.path}`, headers);
-        if (a.status !== 200) throw new Error(`${r.name}: ${a.status}`);
-        await a.arrayBuffer();
-      });
-      const raw = await measure(o.requests, o.warmup, () => runAll(db, statements));
-      results.push({ name: r.name, statements: statements.length, app, raw });
-    }
-    // The screen: what the page asks for when it opens, all at once.
-    const screen = reports.filter((r) => r.name !== 'interval 1440');
-    process.stdout.write(`screen: ${screen.map((r) => r.name).join(' + ')} at once ...\n`);
-    const screenApp = await measure(o.requests, o.warmup, async () => {
-      await Promise.all(
-        screen.map(async (r) => {
+      const results: { name: string; statements: number; app: Stats; raw: Stats }[] = [];
+      for (const r of reports) {
+        const statements = captured.get(r.name)!;
+        process.stdout.write(`${r.name}: ${statements.length} statements, ${o.requests} requests per path ...\n`);
+        const app = await measure(o.requests, o.warmup, async () => {
           const a = await get(`${url}${r.path}`, headers);
           if (a.status !== 200) throw new Error(`${r.name}: ${a.status}`);
           await a.arrayBuffer();
-        }),
-      );
-    });
-    const screenRaw = await measure(o.requests, o.warmup, async () => {
-      await Promise.all(screen.map((r) => runAll(db, captured.get(r.name)!)));
-    });
-    results.push({
-      name: 'screen (4 at once)',
-      statements: screen.reduce((n, r) => n + captured.get(r.name)!.length, 0),
-      app: screenApp,
-      raw: screenRaw,
-    });
+        });
+        const raw = await measure(o.requests, o.warmup, () => runAll(db, statements));
+        results.push({ name: r.name, statements: statements.length, app, raw });
+      }
+      // The screen: what the page asks for when it opens, all at once.
+      const screen = reports.filter((r) => r.name !== 'interval 1440');
+      process.stdout.write(`screen: ${screen.map((r) => r.name).join(' + ')} at once ...\n`);
+      const screenApp = await measure(o.requests, o.warmup, async () => {
+        await Promise.all(
+          screen.map(async (r) => {
+            const a = await get(`${url}${r.path}`, headers);
+            if (a.status !== 200) throw new Error(`${r.name}: ${a.status}`);
+            await a.arrayBuffer();
+          }),
+        );
+      });
+      const screenRaw = await measure(o.requests, o.warmup, async () => {
+        await Promise.all(screen.map((r) => runAll(db, captured.get(r.name)!)));
+      });
+      results.push({
+        name: 'screen (4 at once)',
+        statements: screen.reduce((n, r) => n + captured.get(r.name)!.length, 0),
+        app: screenApp,
+        raw: screenRaw,
+      });
 
-    // Each statement on its own (median of 3), slowest first: where a report's time goes.
-    const single: { report: string; ms: number; s: CompiledQuery }[] = [];
-    for (const r of reports)
-      for (const s of captured.get(r.name)!) {
-        const times = new Float64Array(3);
-        for (let k = 0; k < 3; k++) {
-          const t = nowMs();
-          await db.executeQuery(s);
-          times[k] = nowMs() - t;
+      // Each statement on its own (median of 3), slowest first: where a report's time goes.
+      const single: { report: string; ms: number; s: CompiledQuery }[] = [];
+      for (const r of reports)
+        for (const s of captured.get(r.name)!) {
+          const times = new Float64Array(3);
+          for (let k = 0; k < 3; k++) {
+            const t = nowMs();
+            await db.executeQuery(s);
+            times[k] = nowMs() - t;
+          }
+          times.sort();
+          single.push({ report: r.name, ms: times[1]!, s });
         }
-        times.sort();
-        single.push({ report: r.name, ms: times[1]!, s });
-      }
-    single.sort((a, b) => b.ms - a.ms);
+      single.sort((a, b) => b.ms - a.ms);
 
-    const cpu = os.cpus();
-    process.stdout.write(
-      `\nreports: ${dialect}, ${o.tickets} conversations from ${startDate} to ${endDate}, ${o.requests} requests ` +
-        `per path after ${o.warmup} warm-up, seeded in ${seedSeconds.toFixed(0)} s, ${new Date().toISOString()}\n` +
-        `machine: ${cpu.length} x ${cpu[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ` +
-        `node ${process.version}, load ${os
-          .loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}\n\n`,
-    );
-    table([
-      [
-        'report (30 days)',
-        'stmts',
-        'raw p50',
-        'raw p95',
-        'raw p99',
-        'app p50',
-        'app p95',
-        'app p99',
-        'p50 app/raw',
-        'p95 app/raw',
-      ],
-      ...results.map(({ name, statements, app, raw }) => [
-        name,
-        String(statements),
-        fmt(raw.p50, 1),
-        fmt(raw.p95, 1),
-        fmt(raw.p99, 1),
-        fmt(app.p50, 1),
-        fmt(app.p95, 1),
-        fmt(app.p99, 1),
-        `${fmt(app.p50 / raw.p50)}x`,
-        `${fmt(app.p95 / raw.p95)}x`,
-      ]),
-    ]);
-    process.stdout.write(
-      '\nms per call, one call at a time. app: the route through fetch (screen: the four of the page at once). ' +
-        'raw: the statements the query functions run, on the database handle.\n\nslowest statements on their own (ms, median of 3):\n',
-    );
-    for (const x of single.slice(0, 6))
+      const cpu = os.cpus();
       process.stdout.write(
-        `  ${fmt(x.ms, 1).padStart(9)}  ${x.report}: ${x.s.sql.replace(/\s+/g, ' ').slice(0, 150)}\n`,
+        `\nreports: ${dialect}, ${o.tickets} conversations from ${startDate} to ${endDate}, ${o.requests} requests ` +
+          `per path after ${o.warmup} warm-up, seeded in ${seedSeconds.toFixed(0)} s, ${new Date().toISOString()}\n` +
+          `machine: ${cpu.length} x ${cpu[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ` +
+          `node ${process.version}, load ${os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' ')}\n\n`,
       );
-    if (process.env.BENCH_EXPLAIN)
-      for (const x of single.slice(0, 3)) {
-        const explain = dialect === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
-        const plan = await db.executeQuery<Record<string, unknown>>({
-          ...x.s,
-          sql: explain + x.s.sql,
-        } as CompiledQuery<Record<string, unknown>>);
-        process.stdout.write(`\n${x.report} (${fmt(x.ms, 1)} ms): ${x.s.sql.replace(/\s+/g, ' ')}\n`);
-        for (const row of plan.rows) process.stdout.write(`  ${Object.values(row).join(' | ')}\n`);
-      }
+      table([
+        [
+          'report (30 days)',
+          'stmts',
+          'raw p50',
+          'raw p95',
+          'raw p99',
+          'app p50',
+          'app p95',
+          'app p99',
+          'p50 app/raw',
+          'p95 app/raw',
+        ],
+        ...results.map(({ name, statements, app, raw }) => [
+          name,
+          String(statements),
+          fmt(raw.p50, 1),
+          fmt(raw.p95, 1),
+          fmt(raw.p99, 1),
+          fmt(app.p50, 1),
+          fmt(app.p95, 1),
+          fmt(app.p99, 1),
+          `${fmt(app.p50 / raw.p50)}x`,
+          `${fmt(app.p95 / raw.p95)}x`,
+        ]),
+      ]);
+      process.stdout.write(
+        '\nms per call, one call at a time. app: the route through fetch (screen: the four of the page at once). ' +
+          'raw: the statements the query functions run, on the database handle.\n\nslowest statements on their own (ms, median of 3):\n',
+      );
+      for (const x of single.slice(0, 6))
+        process.stdout.write(
+          `  ${fmt(x.ms, 1).padStart(9)}  ${x.report}: ${x.s.sql.replace(/\s+/g, ' ').slice(0, 150)}\n`,
+        );
+      if (process.env.BENCH_EXPLAIN)
+        for (const x of single.slice(0, 3)) {
+          const explain = dialect === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
+          const plan = await db.executeQuery<Record<string, unknown>>({
+            ...x.s,
+            sql: explain + x.s.sql,
+          } as CompiledQuery<Record<string, unknown>>);
+          process.stdout.write(`\n${x.report} (${fmt(x.ms, 1)} ms): ${x.s.sql.replace(/\s+/g, ' ')}\n`);
+          for (const row of plan.rows) process.stdout.write(`  ${Object.values(row).join(' | ')}\n`);
+        }
+    }
     // The exports: the last days of the range holding about o.export conversations.
     const perDay = o.tickets / ((now - from) / DAY);
     const exportDays = Math.max(1, Math.min(DAYS, Math.round(o.export / perDay)));

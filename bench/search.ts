@@ -7,20 +7,23 @@
  * kept by its triggers (SQLite) or its GIN index (Postgres) while they go in, as in production.
  *
  * Every message carries two vocabulary words: `kw1000`..`kw1996` (i % 997, so each about N/997 messages)
- * and `zq100`..`zq106` (i % 7, so each about N/7: a common word). Three searches are measured, each R times after W warm-up calls:
+ * and `zq100`..`zq106` (i % 7, so each about N/7: a common word). Four searches are measured, each R times after W warm-up calls:
  *   word     entity=kw1234            one word, about N/997 hits
  *   prefix   entity=kw150             a prefix of ten words, about 10 N/997 hits
  *   two      entity=kw1234 zq103      two words, all required, one of them common: about N/7000 hits
+ *   short    entity=zq                a short prefix every message has: N hits
  * along two paths in the same run:
  *   http  GET /api/search/data (auth, validation, every group: messages, tickets, live chats, labels,
  *         contacts, agents; the snippets; JSON)
- *   raw   the bare full-text statements of the message group: the page of 6 ranked by relevance with its
- *         snippets, and the count
- * Prints p50/p95/p99 of both and the ratio http/raw.
+ *   raw   the bare full-text statements of the message group: the newest SEARCH_RANKED_MAX + 1 matches, and
+ *         when there are no more than that, the page of 6 ranked by relevance with its snippets
+ * Prints p50/p95/p99 of both and the ratio http/raw. Then, for `prefix` and `short`, the statements of an
+ * unbounded ranking (every match ranked, and counted) as a reference, `--unbounded` times (default 5).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SEARCH_RANKED_MAX } from '@parley/contracts';
 import { type CompiledQuery, sql } from 'kysely';
 import { createParley, type Parley } from '../apps/server/src/app.js';
 import { resolveSession } from '../apps/server/src/platform/auth/sessions.js';
@@ -32,13 +35,14 @@ interface Options {
   messages: number;
   requests: number;
   warmup: number;
+  unbounded: number;
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { messages: 1_000_000, requests: 300, warmup: 30 };
+  const o: Options = { messages: 1_000_000, requests: 300, warmup: 30, unbounded: 5 };
   for (const arg of argv) {
-    const m = /^--(messages|requests|warmup)=(\d+)$/.exec(arg);
-    if (!m) throw new Error(`unknown argument ${arg} (use --messages= --requests= --warmup=)`);
+    const m = /^--(messages|requests|warmup|unbounded)=(\d+)$/.exec(arg);
+    if (!m) throw new Error(`unknown argument ${arg} (use --messages= --requests= --warmup= --unbounded=)`);
     o[m[1] as keyof Options] = Number(m[2]);
   }
   if (o.messages < 10 || o.requests < 1) throw new Error('messages must be at least 10 and requests at least 1');
@@ -93,8 +97,42 @@ async function seed(db: DB, dialect: Dialect, accountId: number, o: Options): Pr
   process.stdout.write(`  vacuum/analyze in ${((nowMs() - t) / 1000).toFixed(1)} s\n`);
 }
 
-/** The bare full-text statements of the message group for one search: the ranked page and the count. */
-function rawStatements(db: DB, dialect: Dialect, accountId: number, words: string[]): CompiledQuery[] {
+/**
+ * The bare full-text statements of the message group for one search, as the route runs them: the newest
+ * SEARCH_RANKED_MAX + 1 matches, then (when there are no more) the ranked page of 6 with its snippets.
+ */
+function rawStatements(db: DB, dialect: Dialect, accountId: number, words: string[], capped: boolean): CompiledQuery[] {
+  const limit = SEARCH_RANKED_MAX + 1;
+  if (dialect === 'postgres') {
+    const q = words.map((w) => `'${w}':*`).join(' & ');
+    const newest = sql`select id, substr(message, 1, 4000) as text from messages
+      where to_tsvector('simple', message) @@ to_tsquery('simple', ${q}) and account_id = ${accountId}
+      order by id desc limit ${limit}`.compile(db);
+    if (capped) return [newest];
+    return [
+      newest,
+      sql`select s.id, ts_headline('simple', s.message, to_tsquery('simple', ${q}), 'StartSel=<, StopSel=>') as snip
+        from (select id, message, created_at, ts_rank(to_tsvector('simple', message), to_tsquery('simple', ${q})) as r
+          from messages where to_tsvector('simple', message) @@ to_tsquery('simple', ${q}) and account_id = ${accountId}
+          order by r desc, created_at desc limit 6) s`.compile(db),
+    ];
+  }
+  const match = words.map((w) => `"${w}"*`).join(' ');
+  const newest = sql`select m.id, substr(m.message, 1, 4000) as text
+    from messages_fts f join messages m on m.id = f.rowid
+    where messages_fts match ${match} and m.account_id = ${accountId} order by f.rowid desc limit ${limit}`.compile(db);
+  if (capped) return [newest];
+  return [
+    newest,
+    sql`select m.id, snippet(messages_fts, 0, '<', '>', '…', 24) as snip
+      from messages_fts f join messages m on m.id = f.rowid
+      where messages_fts match ${match} and m.account_id = ${accountId}
+      order by bm25(messages_fts), m.created_at desc limit 6`.compile(db),
+  ];
+}
+
+/** Every match ranked and counted (what the search did before SEARCH_RANKED_MAX): a reference only. */
+function unboundedStatements(db: DB, dialect: Dialect, accountId: number, words: string[]): CompiledQuery[] {
   if (dialect === 'postgres') {
     const q = words.map((w) => `'${w}':*`).join(' & ');
     return [
@@ -184,17 +222,21 @@ async function main(): Promise<void> {
       { name: 'word', words: ['kw1234'] },
       { name: 'prefix', words: ['kw150'] },
       { name: 'two', words: ['kw1234', 'zq103'] },
+      { name: 'short', words: ['zq'] },
     ];
     const headers = { authorization: `Bearer ${token}` };
-    const results: { name: string; count: number; http: Stats; raw: Stats }[] = [];
+    const results: { name: string; count: string; http: Stats; raw: Stats }[] = [];
+    const unbounded: { name: string; stats: Stats }[] = [];
     for (const c of cases) {
       const path_ = `/api/search/data?entity=${encodeURIComponent(c.words.join(' '))}`;
       const first = await fetch(`${url}${path_}`, { headers });
       if (first.status !== 200) throw new Error(`${c.name}: ${first.status} ${await first.text()}`);
-      const answer = (await first.json()) as { messageCount: number; message: unknown[] };
+      const answer = (await first.json()) as { messageCount: number; message: unknown[]; messageCountCapped?: boolean };
       if (answer.messageCount === 0 || answer.message.length === 0) throw new Error(`${c.name}: nothing found`);
-      const statements = rawStatements(db, dialect, auth.accountId, c.words);
-      process.stdout.write(`${c.name}: ${answer.messageCount} hits, ${o.requests} requests per path ...\n`);
+      const capped = answer.messageCountCapped === true;
+      const statements = rawStatements(db, dialect, auth.accountId, c.words, capped);
+      const hits = `${answer.messageCount}${capped ? '+' : ''}`;
+      process.stdout.write(`${c.name}: ${hits} hits, ${o.requests} requests per path ...\n`);
       // HTTP first, right after the answer above: a keep-alive connection left idle through the raw run
       // would be closed by the server and fail the next fetch.
       const http = await measure(o.requests, o.warmup, async () => {
@@ -205,7 +247,14 @@ async function main(): Promise<void> {
       const raw = await measure(o.requests, o.warmup, async () => {
         for (const q of statements) await db.executeQuery(q);
       });
-      results.push({ name: c.name, count: answer.messageCount, http, raw });
+      results.push({ name: `${c.name} (${c.words.join(' ')})`, count: hits, http, raw });
+      if ((c.name === 'prefix' || c.name === 'short') && o.unbounded > 0) {
+        const every = unboundedStatements(db, dialect, auth.accountId, c.words);
+        const stats = await measure(o.unbounded, 1, async () => {
+          for (const q of every) await db.executeQuery(q);
+        });
+        unbounded.push({ name: c.name, stats });
+      }
     }
 
     const cpu = os.cpus();
@@ -219,7 +268,7 @@ async function main(): Promise<void> {
       ['search', 'hits', 'raw p50', 'raw p95', 'http p50', 'http p95', 'http p99', 'p50 http/raw', 'p95 http/raw'],
       ...results.map(({ name, count, http, raw }) => [
         name,
-        String(count),
+        count,
         fmt(raw.p50),
         fmt(raw.p95),
         fmt(http.p50),
@@ -235,9 +284,15 @@ async function main(): Promise<void> {
         `${r.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!))).join('  ')}\n`,
       );
     process.stdout.write(
-      "\nms per call, one call at a time. raw: the message group's bare full-text statements (ranked page of 6 " +
-        'with snippets, and the count). http: GET /api/search/data with every group.\n',
+      "\nms per call, one call at a time. raw: the message group's bare full-text statements (the newest " +
+        `${SEARCH_RANKED_MAX + 1} matches; when there are no more, the ranked page of 6 with snippets). ` +
+        'http: GET /api/search/data with every group.\n',
     );
+    for (const u of unbounded)
+      process.stdout.write(
+        `unbounded reference, ${u.name}: every match ranked and counted, p50 ${fmt(u.stats.p50)} ms, ` +
+          `max ${fmt(u.stats.p99)} ms (${o.unbounded} calls)\n`,
+      );
   } finally {
     await parley?.close();
     await pg?.drop().catch((err) => process.stderr.write(`could not drop the bench database: ${err}\n`));

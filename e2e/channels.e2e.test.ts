@@ -213,7 +213,9 @@ describe('messaging channels in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Add channel' });
     await dialog.waitFor();
     // A trial has Starter's WhatsApp and Messenger: Telegram is not offered.
-    expect(await dialog.getByTestId('channel-kind').textContent()).toBe('WhatsApp Cloud APIFacebook Messenger');
+    expect(await dialog.getByTestId('channel-kind').textContent()).toBe(
+      'WhatsApp Cloud APIFacebook MessengerX (Twitter)',
+    );
     await dialog.getByLabel('Name', { exact: true }).fill('Support WhatsApp');
     await dialog.getByRole('combobox', { name: 'Department' }).click();
     await page.getByRole('option', { name: 'Support' }).click();
@@ -517,7 +519,7 @@ describe('messaging channels in Chromium', () => {
     await dialog.waitFor();
     const kinds = dialog.getByTestId('channel-kind');
     expect(await kinds.textContent()).toBe(
-      'WhatsApp Cloud APIFacebook MessengerInstagram DirectTelegram botLINE Official Account',
+      'WhatsApp Cloud APIFacebook MessengerInstagram DirectTelegram botLINE Official AccountX (Twitter)',
     );
     await kinds.getByText('Telegram bot').click();
     await dialog.getByTestId('channel-bot-token').waitFor();
@@ -540,6 +542,87 @@ describe('messaging channels in Chromium', () => {
       .toBe(`OK${CHANNEL_STRINGS.testOk('@acme_help_bot')}`);
     expect(tg.webhooks.at(-1)?.url).toBe(url);
     expect(failed).toEqual([]);
+  });
+
+  it('PLAN-20 PLAN-21 PLAN-22 PLAN-24 on Starter Settings names each provider the plan leaves out with the plan that has it and links the Plans page; a bot kept from Pro offers only Remove', async () => {
+    await connected();
+    const setPlan = (plan: number) => {
+      const d = db();
+      d.prepare('update accounts set plan = ?').run(plan);
+      d.close();
+    };
+    setPlan(1);
+    const starterWords = {
+      instagram:
+        'Your Starter plan does not include Instagram Direct Message. Basic has it: upgrade on the Plans page.',
+      telegram: 'Your Starter plan does not include Telegram. Pro has it: upgrade on the Plans page.',
+      line: 'Your Starter plan does not include Line Direct Message. Basic has it: upgrade on the Plans page.',
+      sms: 'Your Starter plan does not include SMS. Enterprise has every channel: contact sales from the Plans page.',
+    };
+    // A bot from the Pro test above, or made here when this test runs alone.
+    const list = await apiJson(`${server.url}/api/channels`, 'GET', undefined, admin);
+    if (!list.data.some((c: { kind: string }) => c.kind === 'telegram')) {
+      setPlan(3);
+      await apiJson(
+        `${server.url}/api/channels`,
+        'POST',
+        { name: 'Acme bot', settings: { kind: 'telegram', botToken: TG_TOKEN } },
+        admin,
+      );
+      setPlan(1);
+    }
+    for (const [scheme, width, height] of [
+      ['light', 1440, 900],
+      ['dark', 1440, 900],
+      ['light', 390, 844],
+      ['dark', 390, 844],
+    ] as const) {
+      const { page, failed } = await open('ann', '/settings/channels', { scheme, width, height });
+      const card = page.getByTestId('channels-card');
+      const left = card.getByTestId('channels-not-on-plan');
+      await left.waitFor();
+      const items = left.getByTestId('channel-not-on-plan');
+      expect(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual([
+        'instagram',
+        'telegram',
+        'line',
+        'sms',
+      ]);
+      expect(await items.allTextContents()).toEqual([
+        `Instagram Direct: ${starterWords.instagram}`,
+        `Telegram bot: ${starterWords.telegram}`,
+        `LINE Official Account: ${starterWords.line}`,
+        `SMS (Twilio): ${starterWords.sms}`,
+      ]);
+      expect(await left.getByRole('link', { name: 'See the plans' }).getAttribute('href')).toBe('/plan');
+      // The bot kept from Pro: it says why, and offers no Edit (the server would refuse it), only Remove.
+      const bot = card.getByTestId('channel-row').filter({ hasText: 'Acme bot' });
+      expect(await bot.getByTestId('channel-off-plan').textContent()).toBe(
+        `${starterWords.telegram} It still takes messages, but cannot be changed.`,
+      );
+      expect(await bot.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
+      expect(await bot.getByRole('button', { name: /^Remove/ }).count()).toBe(1);
+      expect(await bot.getByRole('switch').isDisabled()).toBe(true);
+      if (width === 1440 && scheme === 'light') {
+        await page.getByTestId('channel-new').click();
+        const dialog = page.getByRole('dialog', { name: 'Add channel' });
+        await dialog.waitFor();
+        expect(await dialog.getByTestId('channel-kind').textContent()).toBe(
+          'WhatsApp Cloud APIFacebook MessengerX (Twitter)',
+        );
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        expect(await axe(page, '[data-testid="channels-card"]')).toEqual([]);
+      }
+      await left.scrollIntoViewIfNeeded();
+      await painted(page);
+      await screenshot(page, `channels-not-on-plan-${width}-${scheme}`);
+      expect(failed).toEqual([]);
+      if (width === 390 && scheme === 'dark') {
+        await left.getByRole('link', { name: 'See the plans' }).click();
+        await page.waitForURL(/\/plan$/);
+      }
+    }
   });
 
   it('CHANNEL without SECRETS_KEY the card says so once and offers no form; without PUBLIC_URL it says once that no webhook address can be given', async () => {
@@ -595,7 +678,7 @@ describe('messaging channels in Chromium', () => {
 
     const lineForm = await add('LINE Official Account');
     expect(await page.getByTestId('channel-kind').textContent()).toBe(
-      'WhatsApp Cloud APIFacebook MessengerInstagram DirectTelegram botLINE Official AccountSMS (Twilio)',
+      'WhatsApp Cloud APIFacebook MessengerInstagram DirectTelegram botLINE Official AccountSMS (Twilio)X (Twitter)',
     );
     await lineForm.getByLabel('Name', { exact: true }).fill('Acme LINE');
     await lineForm.getByLabel('Channel secret').fill('too short');

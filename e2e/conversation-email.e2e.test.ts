@@ -284,12 +284,16 @@ describe('the e-mail reply composer in Chromium', () => {
     const page = await open(server, tickets.fail!);
     await page.getByTestId('email-to').fill('ghost@refuse.example');
     await page.getByTestId('email-body').fill('Anyone there?');
-    const dialog = page.waitForEvent('dialog');
+    // The alert is taken as it opens: a click left waiting on an open alert can hang on a loaded machine.
+    const shown: { type: string; raw: string }[] = [];
+    page.once('dialog', (d) => {
+      shown.push({ type: d.type(), raw: d.message() });
+      void d.accept();
+    });
     await page.getByTestId('email-send').click();
-    const d = await dialog;
-    const raw = d.message();
-    await d.accept();
-    expect(d.type()).toBe('alert');
+    await expect.poll(() => shown.length, { timeout: 15_000 }).toBe(1);
+    const { type, raw } = shown[0]!;
+    expect(type).toBe('alert');
     expect(JSON.parse(raw)).toEqual({
       result: 'failed',
       code: 'MAIL_FAILED',

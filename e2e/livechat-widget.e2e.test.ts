@@ -214,6 +214,28 @@ describe('the widget flow in Chromium: chime, plain text, AI hints, conversion, 
     expect(hintedIds).not.toContain(agentId);
     expect(new Set(hintedIds)).toEqual(new Set([first.id, htmlId]));
 
+    // PLAN-21: the workspace is on Starter, which has no conversion to ticket: the button says why and
+    // converts nothing. On Basic it converts.
+    const offPlan = agent.getByTestId('livechat-convert-off-plan');
+    await offPlan.waitFor();
+    expect(await offPlan.getAttribute('aria-description')).toBe(
+      'Converting a live chat to a ticket comes with the Basic plan and up: upgrade on the Plans page.',
+    );
+    // Disabled (aria-disabled), yet it shows its reason on hover and on focus.
+    expect(await offPlan.getAttribute('aria-disabled')).toBe('true');
+    await offPlan.hover();
+    await agent.getByRole('tooltip').filter({ hasText: 'comes with the Basic plan' }).waitFor();
+    await screenshot(agent, 'livechat-convert-off-plan-light');
+    const plan = new Database(path.join(server.dataDir, 'parley.db'));
+    try {
+      expect(
+        (plan.prepare('select state from livechats where ticket_id = ?').get(ticketId) as { state: string }).state,
+      ).toBe('chatting');
+      plan.prepare('update accounts set plan = 2').run();
+    } finally {
+      plan.close();
+    }
+    await agent.reload();
     // VISITOR-16: Convert to ticket; the visitor sees "Live Chat Converted" and the rating form.
     await agent.getByRole('button', { name: 'Convert to ticket' }).click();
     await w.getByText('Live Chat Converted').waitFor({ timeout: 10_000 });

@@ -111,6 +111,7 @@ describe.skipIf(!hasDovecot)('Settings -> Mailboxes in Chromium', () => {
         address: string;
         name: string;
         active: boolean;
+        kind: string;
         lastError: string | null;
       }[]
     ).filter((m) => !address || m.address === address);
@@ -304,6 +305,77 @@ describe.skipIf(!hasDovecot)('Settings -> Mailboxes in Chromium', () => {
     expect(await mailboxes(server, admin, DESK)).toEqual([]);
     expect(failed).toEqual([]);
   });
+
+  it('EMAIL a forwarding-only mailbox: the form asks no IMAP login and says why; the row shows its forwarding address and no fetch', async () => {
+    const address = `fwd-${randomBytes(3).toString('hex')}@acme.test`;
+    const views = [
+      { scheme: 'light', width: 1440, height: 900 },
+      { scheme: 'dark', width: 1440, height: 900 },
+      { scheme: 'light', width: 390, height: 844 },
+      { scheme: 'dark', width: 390, height: 844 },
+    ] as const;
+    try {
+      for (const [i, view] of views.entries()) {
+        const { page, failed } = await open(server, view);
+        await page.getByTestId('mailbox-new').click();
+        const dialog = page.getByRole('dialog', { name: 'Add mailbox' });
+        await dialog.waitFor();
+        await page.getByTestId('mailbox-kind').getByText('Forwarding only').click();
+        const note = page.getByTestId('mailbox-forwarding-only');
+        await note.waitFor();
+        expect(await note.textContent()).toContain('No IMAP login is needed');
+        expect(await page.getByTestId('mailbox-imap').count()).toBe(0);
+        await page.getByLabel('E-mail address').fill(address);
+        await modalSettled(page);
+        // The top of the form: the connection switch and the note in place of the IMAP login.
+        await screenshot(page, `mailboxes-forwarding-form-${view.width}-${view.scheme}`);
+        await field(page, 'mailbox-smtp', 'Server').fill('127.0.0.1');
+        await page.getByTestId('mailbox-smtp').getByRole('switch', { name: 'TLS from the start' }).uncheck();
+        await field(page, 'mailbox-smtp', 'Port').fill(String(smtp.port));
+        await field(page, 'mailbox-smtp', 'User name').fill(address);
+        await field(page, 'mailbox-smtp', 'Password').fill(SMTP_PASSWORD);
+        expect(await axe(page, '[role="dialog"]')).toEqual([]);
+        if (i > 0) {
+          await dialog.getByRole('button', { name: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'detached' });
+        } else {
+          await page.getByTestId('mailbox-save').click();
+          await dialog.waitFor({ state: 'detached' });
+          expect((await mailboxes(server, admin, address))[0]).toMatchObject({ kind: 'forwarding' });
+        }
+        const row = page.getByTestId('mailbox-row').filter({ hasText: address });
+        await row.waitFor();
+        expect(await row.getByTestId('mailbox-imap-summary').textContent()).toBe('Forwarding only (no IMAP)');
+        expect(await row.getByTestId('mailbox-forwarding').locator('code').textContent()).toMatch(
+          /^mbx-\d+-[0-9a-f]{20}@in\.parley\.test$/,
+        );
+        // Nothing is fetched for it, so no "Not fetched yet".
+        expect(await row.getByTestId('mailbox-last-fetch').count()).toBe(0);
+        if (i === 0) {
+          // The test tries the SMTP login only.
+          await row.getByTestId('mailbox-test').click();
+          await row.getByTestId('mailbox-test-smtp').waitFor();
+          expect(await row.getByTestId('mailbox-test-smtp').getAttribute('data-ok')).toBe('true');
+          expect(await row.getByTestId('mailbox-test-imap').count()).toBe(0);
+          // Editing keeps the kind: the switch is fixed, the note stays, no IMAP fields.
+          await row.getByRole('button', { name: `Edit ${address}` }).click();
+          const edit = page.getByRole('dialog', { name: 'Edit mailbox' });
+          await edit.waitFor();
+          await page.getByTestId('mailbox-forwarding-only').waitFor();
+          expect(await page.getByTestId('mailbox-imap').count()).toBe(0);
+          await edit.getByRole('button', { name: 'Cancel' }).click();
+          await edit.waitFor({ state: 'detached' });
+        }
+        expect(await axe(page, '[data-testid="mailboxes-card"]')).toEqual([]);
+        await row.scrollIntoViewIfNeeded();
+        await screenshot(page, `mailboxes-forwarding-${view.width}-${view.scheme}`);
+        expect(failed).toEqual([]);
+      }
+    } finally {
+      for (const m of await mailboxes(server, admin, address))
+        await apiJson(`${server.url}/api/mailboxes/${m.id}`, 'DELETE', undefined, admin);
+    }
+  }, 240_000);
 
   it('PLAN-20 at the plan limit (5 on Starter and a trial) Add is greyed and the card says why', async () => {
     const added: number[] = [];

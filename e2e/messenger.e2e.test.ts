@@ -77,7 +77,7 @@ describe('Messenger in Chromium', () => {
     await dialog.waitFor();
     const kinds = dialog.getByTestId('channel-kind');
     // A trial has Starter's channels: Messenger, not Instagram (Basic).
-    expect(await kinds.textContent()).toBe('WhatsApp Cloud APIFacebook Messenger');
+    expect(await kinds.textContent()).toBe('WhatsApp Cloud APIFacebook MessengerX (Twitter)');
     await kinds.getByText('Facebook Messenger').click();
     await dialog.getByTestId('channel-page-id').waitFor();
     expect(await dialog.getByTestId('channel-phone-number-id').count()).toBe(0);

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -111,6 +113,11 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
     await screenshot(page, 'payment-form-light');
 
     const popup = await continueToPopup(page);
+    // PLAN-05: while the payment is in progress no card may be bought.
+    for (const plan of [1, 2, 3])
+      expect(await page.getByTestId(`plan-card-${plan}`).getByRole('button', { name: 'Purchase' }).isDisabled()).toBe(
+        true,
+      );
     await popup.getByRole('button', { name: 'Pay USD 60.00' }).waitFor(WAIT);
     await screenshot(page, 'payment-progress-light');
     await popup.getByRole('button', { name: 'Pay USD 60.00' }).click();
@@ -119,6 +126,11 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
 
     await dialog.getByTestId('payment-success').waitFor(WAIT);
     expect(await planOf(buyer.token)).toBe(2);
+    // PLAN-21: with Basic's limits: 10 mailboxes, Instagram and LINE may be connected, Telegram not yet.
+    expect((await apiJson(`${server.url}/api/mailboxes`, 'GET', undefined, buyer.token)).limit).toBe(10);
+    const channels = await apiJson(`${server.url}/api/channels`, 'GET', undefined, buyer.token);
+    expect(channels.allowed).toEqual(['whatsapp', 'messenger', 'instagram', 'line', 'x']);
+    expect(channels.notOnPlan.map((n: { kind: string }) => n.kind)).toEqual(['telegram', 'sms']);
     // PAY-16: the auth check brought the new plan: the page says Basic and purchase is off (PLAN-05).
     await page.getByTestId('current-plan').getByText('Basic').waitFor(WAIT);
     await modalSettled(page);
@@ -146,7 +158,7 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
     await receipt.waitFor({ state: 'detached', ...WAIT });
   }, 90_000);
 
-  it('PAY-13 PAY-14 PAY-28 a declined payment shows "Payment failed." and its description; a popup closed early (PENDING) fails too', async () => {
+  it('PAY-13 PAY-14 PAY-28 PAY-30 a declined payment shows "Payment failed." and its description; a popup closed early (PENDING) fails too; a failed status call shows "Payment failed" and its words', async () => {
     const buyer = await signUp('declined');
     const page = await openPlans('dark', { width: 390, height: 844 }, buyer.username);
 
@@ -175,16 +187,85 @@ describe('PAY the plans page and the payment dialog (sandbox provider)', () => {
     expect(await planOf(buyer.token)).toBe(0);
     await screenshot(page, 'payment-pending-dark-390');
     await page.getByRole('dialog').getByTestId('payment-failed').getByRole('button', { name: 'Close' }).click();
-    // Both tries are in the history, newest first: not completed, then failed with the provider's words; no receipt.
+    await page.getByRole('dialog').waitFor({ state: 'detached', ...WAIT });
+    // PAY-30: the status call itself fails (a proxy's 502 here): "Payment failed", no full stop, and the
+    // response's words.
+    await page.route('**/api/payment/status*', (r) =>
+      r.fulfill({
+        status: 502,
+        contentType: 'application/json',
+        body: JSON.stringify({ result: 'failed', description: 'The payment service is not answering.' }),
+      }),
+    );
+    await startBuying(page, 1, '2');
+    const unanswered = await continueToPopup(page);
+    await unanswered.getByRole('button', { name: 'Decline' }).waitFor(WAIT);
+    await unanswered.close();
+    const statusFailed = page.getByRole('dialog').getByTestId('payment-failed');
+    await statusFailed.waitFor(WAIT);
+    const words = (await statusFailed.textContent()) ?? '';
+    expect(words).toContain('Payment failed');
+    expect(words).not.toContain('Payment failed.');
+    expect(words).toContain('The payment service is not answering.');
+    await page.unroute('**/api/payment/status*');
+    await statusFailed.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached', ...WAIT });
+    // The tries are in the history, newest first: not completed, then failed with the provider's words; no receipt.
     const rows = page.getByTestId('payment-history').getByTestId('payment-row');
-    await rows.nth(1).waitFor(WAIT);
+    await rows.nth(2).waitFor(WAIT);
     expect(await rows.nth(0).textContent()).toContain('Not completed');
-    expect(await rows.nth(1).textContent()).toContain('Failed');
-    expect(await rows.nth(1).textContent()).toContain('The card was declined (sandbox).');
+    expect(await rows.nth(1).textContent()).toContain('Not completed');
+    expect(await rows.nth(2).textContent()).toContain('Failed');
+    expect(await rows.nth(2).textContent()).toContain('The card was declined (sandbox).');
     expect(await page.getByTestId('payment-history').getByRole('button', { name: 'Receipt' }).count()).toBe(0);
     await page.getByTestId('payment-history').scrollIntoViewIfNeeded();
     await screenshot(page, 'payment-history-dark-390');
   }, 90_000);
+});
+
+describe('PAY the plans page at Enterprise', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ PAYMENT_PROVIDER: 'sandbox' }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('PLAN-06 at plan 4 every card is disabled, Contact Sales included', async () => {
+    const username = `ent-${Date.now()}`;
+    await apiJson(`${server.url}/api/signup`, 'POST', {
+      company: 'Big Co',
+      name: 'Ent Admin',
+      username,
+      email: `${username}@example.com`,
+      password: PASSWORD,
+    });
+    const d = new Database(path.join(server.dataDir, 'parley.db'));
+    try {
+      d.prepare(
+        'update accounts set plan = 4, account_type = 1 where id = (select account_id from users where username = ?)',
+      ).run(username);
+    } finally {
+      d.close();
+    }
+    const ctx = await newContext(browser, 'light');
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    await signInAs(page, server.url, username);
+    await page.goto(`${server.url}/plan`);
+    await page.getByTestId('current-plan').getByText('Enterprise').waitFor(WAIT);
+    for (const plan of [1, 2, 3])
+      expect(await page.getByTestId(`plan-card-${plan}`).getByRole('button', { name: 'Purchase' }).isDisabled()).toBe(
+        true,
+      );
+    const sales = page.getByTestId('plan-card-4').getByRole('link', { name: 'Contact Sales' });
+    expect(await sales.getAttribute('data-disabled')).toBe('true');
+  }, 60_000);
 });
 
 /** PAY-29 on an installation with no payment provider (PAYMENT_PROVIDER unset, the self-hosted default). */

@@ -99,7 +99,7 @@ describe('SHELL the app on a phone in Chromium', () => {
     await screenshot(page, 'phone-livechat-dark');
   });
 
-  it('SHELL-33 MSG-09 on a phone a ticket is answered from the composer at the bottom of the screen', async () => {
+  it('SHELL-33 MSG-09 on a phone a ticket is answered from the composer at the bottom of the screen, the message box most of its width', async () => {
     const page = await phone('light');
     await page.goto(`${server.url}/ticket`);
     await page.getByTestId('ticket-row').first().click();
@@ -112,8 +112,10 @@ describe('SHELL the app on a phone in Chromium', () => {
     expect(box.y + box.height).toBeLessThanOrEqual(tabs.y + 1);
     expect(box.y + box.height).toBeGreaterThan(tabs.y - 160);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
+    // The message box keeps most of the row: the send button is its icon alone on a phone.
+    expect(box.width).toBeGreaterThan(180);
     await input.fill('Sent from a phone');
-    await input.press('Enter');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByTestId('message-text').filter({ hasText: 'Sent from a phone' }).waitFor();
     await screenshot(page, 'phone-ticket-light');
   });

@@ -184,8 +184,27 @@ describe('the Incoming Call entry with a real call in Chromium', () => {
     await active.waitFor({ state: 'detached' });
   });
 
-  it('NAV-17 the caller hangs up while it rings: the entry goes (dark)', async () => {
+  it('NAV-17 CALL-17 the caller hangs up while it rings: it rings at volume 1, again and again, until the entry goes (dark)', async () => {
     const agent = await open('dark');
+    // The level each tone ramps to, recorded as the page's Web Audio plays it.
+    await agent.addInitScript(() => {
+      const w = window as unknown as { __levels: number[] };
+      w.__levels = [];
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        override createGain(): GainNode {
+          const node = super.createGain();
+          const ramp = node.gain.linearRampToValueAtTime.bind(node.gain);
+          node.gain.linearRampToValueAtTime = (value: number, time: number) => {
+            w.__levels.push(value);
+            return ramp(value, time);
+          };
+          return node;
+        }
+      };
+    });
+    const rings = () =>
+      agent.evaluate(() => (window as unknown as { __levels: number[] }).__levels.filter((v) => v === 1).length);
     await signInAs(agent, server.url, 'bob');
     await agent.locator('[data-testid="call-server"][data-state="connected"]').waitFor(WAIT);
     const phone = await callerPhone();
@@ -193,10 +212,18 @@ describe('the Incoming Call entry with a real call in Chromium', () => {
     const entry = agent.getByTestId('incoming-call');
     await entry.waitFor(WAIT);
     expect(await entry.getByTestId('caller-keypress').textContent()).toBe('Chinese');
+    // One ring is four tones at volume 1; the ring comes back every 3 s while the call waits.
+    await expect.poll(rings, WAIT).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...(await agent.evaluate(() => (window as unknown as { __levels: number[] }).__levels)))).toBe(1);
+    await expect.poll(rings, WAIT).toBeGreaterThanOrEqual(8);
     await screenshot(agent, 'shell-incoming-call-dark');
     expect(await axe(agent, '[data-testid="incoming-call"]')).toEqual([]);
     await phone.evaluate(() => (window as unknown as { session: any }).session.terminate());
     await entry.waitFor({ state: 'detached', ...WAIT });
     await agent.getByTestId('nav-call').waitFor();
+    // Silent once it went: no ring starts after the entry left.
+    const after = await rings();
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(await rings()).toBe(after);
   });
 });

@@ -10,6 +10,7 @@ import {
   seedWorkspace,
   signInAs,
   startServer,
+  toastsGone,
 } from './support.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -78,6 +79,7 @@ describe('business hours and SLA policies in Chromium', () => {
     expect(stored.days.every((d: unknown[]) => d.length === 1)).toBe(true);
     await expect.poll(() => page.getByTestId('sla-hours-error').count()).toBe(0);
 
+    await toastsGone(page);
     await page.getByRole('button', { name: 'Add policy' }).click();
     const policy = page.getByTestId('sla-policy');
     await policy.getByLabel('Name', { exact: true }).fill('Standard');

@@ -84,6 +84,10 @@ describe('npm start', () => {
     const app = await fetch(`${s.url}/`);
     expect(app.status).toBe(200);
     expect(await app.text()).toContain('<div id="root">');
+    // The server runs compiled, not through tsx.
+    const cmdline = fs.readFileSync(`/proc/${s.serverPid}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toContain(path.join(root, 'apps/server/dist/main.js'));
+    expect(cmdline.join(' ')).not.toContain('tsx');
 
     s.proc.kill('SIGTERM');
     expect(await s.exited).toBe(0);
@@ -98,8 +102,12 @@ describe('npm start', () => {
     expect(await answers(`${s.url}/healthz`)).toBe(false);
   }, 120_000);
 
-  it('the server ending ends start.mjs with its exit code', async () => {
+  it('the server ending ends start.mjs with its exit code; a server build older than its sources is built again', async () => {
+    const main = path.join(root, 'apps/server/dist/main.js');
+    fs.utimesSync(main, new Date(0), new Date(0));
     const s = await npmStart(webDist, started);
+    expect(s.logs()).toContain('Building the server (first start or changed sources)...');
+    expect(fs.statSync(main).mtimeMs).toBeGreaterThan(Date.now() - 300_000);
     process.kill(s.serverPid, 'SIGTERM');
     expect(await s.exited).toBe(0);
     expect(alive(s.serverPid)).toBe(false);

@@ -309,6 +309,15 @@ export async function waitFor(
   }
 }
 
+/**
+ * The toasts have closed. The pointer leaves them first: a toast under the pointer holds its timer (as it
+ * does for a person reading it), and one that opened under the last click would cover what comes next.
+ */
+export async function toastsGone(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 });
+}
+
 /** The modal as painted: its opening transition (the dialog's and the overlay's) has ended. */
 export const modalSettled = (page: Page) =>
   page.waitForFunction(() => {

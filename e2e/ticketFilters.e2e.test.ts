@@ -226,8 +226,15 @@ describe('ticket filters across screens, and the campaign change, in Chromium', 
     ] as const);
     await page.reload();
     await waitConnected(page);
-    await page.getByTestId('ticket-presets').click();
-    await page.getByRole('menuitem', { name: /Foreign label/ }).click();
+    // The list as loaded after the reload: the presets menu reads the stored presets by then.
+    await page.getByTestId('ticket-row').first().waitFor();
+    // A press before the menu is ready opens nothing: press again until the preset is offered.
+    const item = page.getByRole('menuitem', { name: /Foreign label/ });
+    for (let i = 0; i < 3 && !(await item.isVisible()); i++) {
+      await page.getByTestId('ticket-presets').click();
+      await item.waitFor({ timeout: 5_000 }).catch(() => undefined);
+    }
+    await item.click();
     await expect
       .poll(() => page.getByRole('alert').filter({ hasText: 'Unknown label in labelFilter.' }).count(), {
         timeout: 15_000,
@@ -260,7 +267,8 @@ describe('ticket filters across screens, and the campaign change, in Chromium', 
     await rows.nth(0).click();
     await rows.nth(1).click();
     await page.getByTestId('set-campaign').click();
-    await page.getByLabel('Set campaign', { exact: true }).first().click({ force: true });
+    // The picker comes once the campaigns have loaded; before, the popover holds only "No campaign".
+    await page.getByTestId('campaign-picker').getByRole('combobox', { name: 'Set campaign' }).click();
     await page.getByRole('option', { name: 'Spring sale' }).click();
     await page.getByText('Campaign updated.').waitFor();
     const saved = sqlite

@@ -163,6 +163,9 @@ describe('the ticket info panel in Chromium', () => {
 
     // Narrow: the toggle opens a drawer titled Details.
     await page.setViewportSize({ width: 420, height: 800 });
+    // The narrow layout is drawn (its navigation button shows) before the toggle is pressed, so the press
+    // opens the drawer rather than the wide panel of the layout being replaced.
+    await page.getByRole('button', { name: 'Open navigation' }).waitFor();
     await page.getByTestId('ticket-info-toggle').click();
     const drawer = page.getByRole('dialog', { name: 'Details' });
     await drawer.getByTestId('ticket-info-status').waitFor();

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app (and the live chat widget's page) when it is missing or older than its
-// sources, then runs the server. Signals go both ways: SIGINT/SIGTERM to this process stop the server
-// (and a build under way), the server's exit ends this process with its code, and the server stops by
-// itself when this process dies without a word (killed outright: its IPC channel closes).
+// `npm start`: builds the web app (and the live chat widget's page) and the server (apps/server/dist) when
+// either is missing or older than its sources, then runs the compiled server. Signals go both ways:
+// SIGINT/SIGTERM to this process stop the server (and a build under way), the server's exit ends this process
+// with its code, and the server stops by itself when this process dies without a word (killed outright: its
+// IPC channel closes).
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildServer, serverOutputs, serverSources, stale } from './build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
@@ -24,17 +25,6 @@ const sources = [
   path.join(web, 'package.json'),
   path.join(root, 'packages/contracts/src'),
 ];
-
-function newest(p) {
-  if (!fs.existsSync(p)) return 0;
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let m = st.mtimeMs;
-  for (const e of fs.readdirSync(p)) m = Math.max(m, newest(path.join(p, e)));
-  return m;
-}
-
-const built = Math.min(...outputs.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
 
 let child = null;
 let stopping = false;
@@ -62,7 +52,7 @@ function run(command, args, options) {
   });
 }
 
-if (built < Math.max(...sources.map(newest))) {
+if (stale(outputs, sources)) {
   process.stdout.write('Building the web app (first start or changed sources)...\n');
   // The web package's own build script: the same build as `npm run build`, into WEB_DIST when it is set.
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
@@ -74,14 +64,23 @@ if (built < Math.max(...sources.map(newest))) {
   if (code !== 0 || stopping) process.exit(code || 130);
 }
 
+if (stale(serverOutputs, serverSources)) {
+  process.stdout.write('Building the server (first start or changed sources)...\n');
+  try {
+    await buildServer();
+  } catch (err) {
+    process.stderr.write(`The server's build failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  if (stopping) process.exit(130);
+}
+
 const code = await run(
   process.execPath,
   [
     '--import',
-    'tsx',
-    '--import',
     pathToFileURL(path.join(root, 'scripts/exit-with-parent.mjs')).href,
-    path.join(root, 'apps/server/src/main.ts'),
+    serverOutputs[0],
     ...process.argv.slice(2),
   ],
   {

@@ -2,13 +2,27 @@ import { randomBytes } from 'node:crypto';
 import type https from 'node:https';
 import pino from 'pino';
 import { migrateToLatest } from './migrations/index.js';
-import { aiRoutes, emotionListener, httpHints } from './modules/ai/index.js';
+import {
+  AccountAi,
+  aiRoutes,
+  aiSettingsRoutes,
+  Classifiers,
+  emotionListener,
+  languageListener,
+  recommendRoutes,
+  scamCallsRoutes,
+  trainClassifiers,
+  translatebotListener,
+  WhatToSayIndex,
+} from './modules/ai/index.js';
 import { announcementRoutes, announcementSocket } from './modules/announcements/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { authRoutes, myAccountRoutes, pruneRateLimitHits, signupRoutes } from './modules/auth/index.js';
+import { automationListener, automationRoutes, pruneAutomationChains } from './modules/automation/index.js';
 import { billingRoutes, sandboxProvider, stripeProvider } from './modules/billing/index.js';
 import { calendarRoutes } from './modules/calendar/index.js';
 import { callRoutes } from './modules/calls/index.js';
+import { campaignRoutes } from './modules/campaigns/index.js';
 import { caseRoutes } from './modules/cases/index.js';
 import {
   type ChannelAdapter,
@@ -23,8 +37,9 @@ import {
   telegramAdapter,
   webhookCommitter,
   whatsappAdapter,
+  xAdapter,
 } from './modules/channels/index.js';
-import { contactRoutes } from './modules/contacts/index.js';
+import { contactRoutes, customerAnalysisRoutes } from './modules/contacts/index.js';
 import { departmentRoutes } from './modules/departments/index.js';
 import {
   EmailFetchers,
@@ -40,6 +55,7 @@ import {
 } from './modules/email/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { formRoutes } from './modules/forms/index.js';
+import { integrationRoutes, webhookQueueListener, webhookSendListener } from './modules/integrations/index.js';
 import { kbPublicRoutes, kbRoutes } from './modules/kb/index.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
@@ -64,10 +80,12 @@ import {
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
 import { dashboardRoutes, reportFactsListener, reportRoutes } from './modules/reports/index.js';
+import { retentionRoutes, retentionTask } from './modules/retention/index.js';
 import { scheduledRoutes, sendScheduledMessages } from './modules/scheduled/index.js';
 import { searchRoutes } from './modules/search/index.js';
 import { servicesRoutes } from './modules/services/index.js';
 import { SlaEngine, slaLabelsListener, slaRoutes, slaTicketListener } from './modules/sla/index.js';
+import { loadSamlSpKey, ssoRoutes } from './modules/sso/index.js';
 import { Presence, presenceSocket, statusRoutes } from './modules/status/index.js';
 import { supervisoryRoutes } from './modules/supervisory/index.js';
 import { surveyRoutes } from './modules/surveys/index.js';
@@ -78,6 +96,7 @@ import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import { type DbHandle, openDatabase } from './platform/db/db.js';
 import { createHttp } from './platform/http/server.js';
+import { prettyStream } from './platform/logFormat.js';
 import { REDACT, serializeRequest } from './platform/logging.js';
 import { createMailer } from './platform/mail.js';
 import { createMetrics } from './platform/metrics.js';
@@ -131,7 +150,14 @@ export function conversationRules(): Conversations {
   return new Conversations({ ...staffConversations(), ...liveChatConversations, ...workspaceConversations });
 }
 
-export function createLogger(config: Config, stream?: pino.DestinationStream): pino.Logger {
+/**
+ * The server's logger: JSON lines (for log collectors) unless `stream` is given; readable lines when standard
+ * output is a terminal (logFormat.ts).
+ */
+export function createLogger(
+  config: Config,
+  stream: pino.DestinationStream | undefined = process.stdout.isTTY ? prettyStream() : undefined,
+): pino.Logger {
   return pino(
     { level: config.LOG_LEVEL, redact: REDACT, serializers: { req: serializeRequest as never } },
     stream as pino.DestinationStream,
@@ -184,7 +210,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   labelRoutes(app, { db });
   slaRoutes(app, { db, now: opts.clock ?? Date.now });
   departmentRoutes(app, { db });
-  callRoutes(app, { db, defaultSipWsUrl: config.SIP_WS_URL ?? '' });
+  callRoutes(app, { db, conversations, dataDir: config.DATA_DIR, defaultSipWsUrl: config.SIP_WS_URL ?? '' });
   ticketRoutes(app, { db, conversations });
   eventsRoutes(app, { db });
   const visitorLimits = liveChatRoutes(app, {
@@ -194,34 +220,55 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     placesChanged: (accountId) => liveChat?.placesChanged(accountId),
     webDist: config.WEB_DIST,
     trustProxy: config.TRUST_PROXY,
+    mailer,
   });
   workspaceRoutes(app, { db, conversations });
   // Multipart requests read at once, per account and in this process (uploads, replies, voice).
   const uploadGate = new UploadGate(config.UPLOADS_PER_ACCOUNT, config.UPLOADS_PER_PROCESS);
+  const secrets = config.SECRETS_KEY ? new Secrets(config.SECRETS_KEY) : null;
+  // AI-01: each account's engine and translator (its language model, else the installation's services).
+  const accountAi = new AccountAi({
+    hintsUrl: config.AI_HINTS_URL,
+    hintsKey: config.AI_HINTS_API_KEY,
+    translator: config.TRANSLATE_URL
+      ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY, config.AI_TIMEOUT_MS)
+      : null,
+    secrets,
+    timeoutMs: config.AI_TIMEOUT_MS,
+    allowedHosts: config.AI_ALLOWED_HOSTS,
+  });
+  aiSettingsRoutes(app, { db, ai: accountAi });
   aiRoutes(app, {
     db,
     conversations,
-    hints: config.AI_HINTS_URL ? httpHints(config.AI_HINTS_URL, config.AI_HINTS_API_KEY) : null,
+    providers: accountAi,
     dataDir: config.DATA_DIR,
     uploadGate,
   });
+  const classifiers = new Classifiers(db);
+  const whatToSay = new WhatToSayIndex(db, config.PUBLIC_URL);
+  recommendRoutes(app, { db, conversations, classifiers, whatToSay });
+  scamCallsRoutes(app, { db });
   await messageRoutes(app, {
     db,
     conversations,
     dataDir: config.DATA_DIR,
     uploadGate,
     mailer,
-    translator: config.TRANSLATE_URL ? httpTranslator(config.TRANSLATE_URL, config.TRANSLATE_API_KEY) : null,
+    translators: accountAi.translators,
   });
   deliveriesRoutes(app, { db });
   const vapid = await loadVapidKeys(db, dialect, config.DATA_DIR);
   notificationRoutes(app, { db, vapidPublicKey: vapid.publicKey, pushAllowedHosts: config.PUSH_ALLOWED_HOSTS });
   profileRoutes(app, { db });
   replyRoutes(app, { db, conversations });
+  automationRoutes(app, { db });
   searchRoutes(app, { db, conversations });
   contactRoutes(app, { db, conversations });
+  customerAnalysisRoutes(app, { db, now: opts.clock ?? Date.now });
   formRoutes(app, { db, conversations });
   surveyRoutes(app, { db, conversations });
+  campaignRoutes(app, { db });
   caseRoutes(app, { db });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });
@@ -250,7 +297,6 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     stripe,
     trustProxy: config.TRUST_PROXY,
   });
-  const secrets = config.SECRETS_KEY ? new Secrets(config.SECRETS_KEY) : null;
   const email = new EmailFetchers({
     db,
     conversations,
@@ -298,6 +344,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     ['telegram', telegramAdapter(config.TELEGRAM_API_URL)],
     ['line', lineAdapter(config.LINE_API_URL, config.LINE_DATA_API_URL)],
     ['sms', smsAdapter(config.SMS_API_URL, config.PUBLIC_URL)],
+    ['x', xAdapter(config.X_API_URL)],
   ]);
   const channelDeps = {
     db,
@@ -309,9 +356,19 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
     takeWebhook: webhookCommitter(db),
   };
   channelRoutes(app, { ...channelDeps, publicUrl: config.PUBLIC_URL, telegramApiUrl: config.TELEGRAM_API_URL });
+  integrationRoutes(app, { db, allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
+  retentionRoutes(app, { db, dataDir: config.DATA_DIR, now: opts.clock ?? Date.now });
+  ssoRoutes(app, {
+    db,
+    secrets,
+    publicUrl: config.PUBLIC_URL,
+    allowedHosts: config.SSO_ALLOWED_HOSTS,
+    samlSp: loadSamlSpKey(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE),
+  });
   servicesRoutes(app, {
-    translate: !!config.TRANSLATE_URL,
-    aiHints: !!config.AI_HINTS_URL,
+    translate: async (accountId) => (await accountAi.translatorFor(db, accountId)) !== null,
+    // The offline engine answers when no service is named: hints are always on.
+    aiHints: true,
     mail: !!config.SMTP_URL,
     analytics: !!config.ANALYTICS_URL,
   });
@@ -382,12 +439,17 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   };
   relay.register(pushListener(push));
   relay.register(mentionListener(conversations));
+  relay.register(automationListener(conversations));
   relay.register(emotionListener({ dataDir: config.DATA_DIR, conversations }));
+  relay.register(languageListener());
+  relay.register(translatebotListener({ db, conversations, translators: accountAi.translators }));
   relay.register(conversationPushListener(push));
   relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger, graph }));
   relay.register(fetchGraphMessages(graphIn));
   relay.register(storeWebhooks(channelDeps));
   relay.register(sendChannelReplies(channelDeps));
+  relay.register(webhookQueueListener);
+  relay.register(webhookSendListener({ db, allowedHosts: config.WEBHOOK_ALLOWED_HOSTS }));
   metrics.gauge('parley_relay_events_delivered', 'Events this node delivered since start.', () => relay.delivered);
   metrics.gauge(
     'parley_relay_events_fanned_out_at_commit',
@@ -408,6 +470,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const scheduler = new Scheduler(db, nodeId, logger, opts.clock);
   scheduler.schedule(pruneDeliveredEvents(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneExpiredSessions(db));
+  scheduler.schedule(pruneAutomationChains(db, config.EVENT_RETENTION_DAYS));
   scheduler.schedule(pruneRateLimitHits(db));
   scheduler.schedule(presence.sweepTask());
   scheduler.schedule(sweepOffersTask(db));
@@ -417,6 +480,8 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   scheduler.schedule(sendScheduledMessages(db, conversations, logger, opts.clock ?? Date.now));
   const sla = new SlaEngine({ db, log: logger, now: opts.clock });
   scheduler.schedule(sla.task());
+  scheduler.schedule(trainClassifiers(db, classifiers));
+  scheduler.schedule(retentionTask(db, config.DATA_DIR, opts.clock ?? Date.now));
   const background = opts.background ?? true;
 
   let closed = false;

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ACCOUNT_FEATURES, ACCOUNT_TYPES, PLANS, USER_TYPES, type UserType } from '@parley/contracts';
+import { BackupError, backupDatabase, describeBackup, restoreDatabase } from './cli/backup.js';
 import { seedDemo } from './cli/demo.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createAccount, createUser } from './modules/accounts/index.js';
@@ -33,6 +35,10 @@ const HELP = `Parley command line. Usage: npm run cli -- <command> [options]
   reports:backfill [--account ID]
                                   build the reports' facts of conversations that have none yet (made
                                   before they were kept); safe to run again and while the server runs
+  backup FILE [--force]           copy the SQLite database into FILE; safe while the server runs (--force
+                                  replaces an existing FILE). PostgreSQL: pg_dump, see docs/deploy.md
+  restore FILE                    replace the SQLite database with the backup FILE (stop the server first;
+                                  the database it replaces is kept beside it as parley.db.before-restore-*)
   demo [--tickets N] [--password P]
                                   create a demo workspace (admin, 3 agents, departments, labels,
                                   tickets with messages) and print the sign-in credentials
@@ -50,9 +56,11 @@ async function main() {
     process.stdout.write(`${HELP}\n`);
     return;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: true,
     options: {
+      force: { type: 'boolean' },
       name: { type: 'string' },
       plan: { type: 'string' },
       'account-type': { type: 'string' },
@@ -81,6 +89,29 @@ async function main() {
     return n;
   };
   const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    const [file, ...extra] = positionals;
+    if (!file || extra.length) fail(`Usage: npm run cli -- ${command} FILE${command === 'backup' ? ' [--force]' : ''}`);
+    if (config.DATABASE_URL)
+      fail(`${command} is for SQLite; this server uses PostgreSQL: use pg_dump / pg_restore (docs/deploy.md)`);
+    const dbFile = path.resolve(config.DATA_DIR, 'parley.db');
+    try {
+      if (command === 'backup') {
+        const r = await backupDatabase(dbFile, file, { force: values.force });
+        process.stdout.write(`Backup written to ${r.file} (${describeBackup(r)})\n`);
+      } else {
+        const r = restoreDatabase(dbFile, file);
+        process.stdout.write(
+          `Restored ${dbFile} from ${path.resolve(file)} (${describeBackup(r)})${r.keptAs ? `; the database it replaced is kept as ${r.keptAs}` : ''}\n`,
+        );
+      }
+    } catch (err) {
+      if (err instanceof BackupError) fail(err.message);
+      throw err;
+    }
+    return;
+  }
+  if (positionals.length) fail(`${command} takes no argument "${positionals[0]}"`);
   const { db, dialect, close } = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     const applied = await migrateToLatest(db, dialect);

@@ -50,6 +50,36 @@ export const MAX_SEATS = 10000;
 
 export const PAYMENT_STATUSES = ['PENDING', 'FAILED', 'SUCCESS'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/**
+ * Rows of the payment history beside payments: CHANGED, the number of users of a running subscription
+ * changed (the difference is prorated by the provider on the next invoice); REFUNDED, money given back.
+ */
+export const HISTORY_STATUSES = [...PAYMENT_STATUSES, 'CHANGED', 'REFUNDED'] as const;
+export type HistoryStatus = (typeof HISTORY_STATUSES)[number];
+
+/** Design: the words of a running subscription's changes (seats, cancellation) and refunds. */
+export const SUBSCRIPTION_STRINGS = {
+  title: 'Your subscription',
+  none: 'There is no running subscription to change.',
+  ended: 'The subscription has ended: Pay Now to start a new one.',
+  sameSeats: (n: number) => `The subscription is already for ${n} ${n === 1 ? 'user' : 'users'}.`,
+  tooFewSeats: (users: number) =>
+    `The account has ${users} ${users === 1 ? 'user' : 'users'}: remove users before paying for fewer.`,
+  cancelled: 'The subscription is cancelled: keep it first to change it.',
+  notCancelled: 'The subscription is not cancelled.',
+  alreadyCancelled: 'The subscription is already cancelled.',
+  seatsChanged: (from: number, to: number) =>
+    `Users changed from ${from} to ${to}; the difference is prorated on the next invoice.`,
+  refunded: 'Refunded.',
+  changeSeats: 'Change users',
+  cancel: 'Cancel subscription',
+  cancelConfirm: 'Cancel the subscription? It stays active until the end of the paid period and is not renewed.',
+  keep: 'Keep subscription',
+  renews: (date: string) => `Renews on ${date}.`,
+  endsOn: (date: string) => `Cancelled: ends on ${date} and is not renewed.`,
+  newTotal: 'New monthly total',
+  save: 'Save',
+} as const;
 
 /** A price: a decimal string with at most 2 decimals (money is never a float). */
 export const PRICE_PATTERN = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
@@ -128,7 +158,7 @@ export const PaymentHistoryItem = z.object({
   /** A fraction as decimal text ("0.06"). */
   tax: z.string(),
   total: z.string(),
-  status: z.enum(PAYMENT_STATUSES),
+  status: z.enum(HISTORY_STATUSES),
   payment_desc: z.string(),
   provider: z.string(),
   /** Who started it (their display name), '' when the user is gone. */
@@ -181,3 +211,27 @@ export function taxPercent(tax: string): string {
   const s = fixed(units(tax, 4), 2);
   return s.replace(/\.?0+$/, '') || '0';
 }
+
+/** `GET /api/payment/subscription`: the account's running subscription, or null. */
+export const SubscriptionInfo = z.object({
+  plan: z.number().int(),
+  seats: z.number().int(),
+  provider: z.string(),
+  currency: z.string(),
+  /** Per user per month and the tax fraction the subscription runs at (those of the payment that started it). */
+  price: z.string(),
+  tax: z.string(),
+  /** The monthly total for `seats`. */
+  total: z.string(),
+  /** When the paid period ends (it renews then, unless cancelled). */
+  ends_at: z.number().nullable(),
+  /** Set when the admin cancelled: it ends then and is not renewed. */
+  cancel_at: z.number().nullable(),
+});
+export type SubscriptionInfo = z.infer<typeof SubscriptionInfo>;
+export const SubscriptionAnswer = z.object({ result: z.literal('success'), data: SubscriptionInfo.nullable() });
+export type SubscriptionAnswer = z.infer<typeof SubscriptionAnswer>;
+/** `POST /api/payment/seats`: the new number of users (digits only, as PaymentCreateInput's). */
+export const SeatsInput = z.object({ _token: z.string().max(500).optional(), quantity });
+/** `POST /api/payment/cancel` and `/api/payment/resume`. */
+export const SubscriptionActionInput = z.object({ _token: z.string().max(500).optional() });

@@ -8,7 +8,7 @@ import { channelPlanWords } from './plans.js';
  */
 
 /** The providers a connection can be made to, and the ticket channel each one's conversations are. */
-export const CHANNEL_KINDS = ['whatsapp', 'messenger', 'instagram', 'telegram', 'line', 'sms'] as const;
+export const CHANNEL_KINDS = ['whatsapp', 'messenger', 'instagram', 'telegram', 'line', 'sms', 'x'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 export const CHANNEL_OF_KIND: Record<ChannelKind, Channel> = {
   whatsapp: 'WHATSAPP',
@@ -17,6 +17,22 @@ export const CHANNEL_OF_KIND: Record<ChannelKind, Channel> = {
   telegram: 'TELEGRAM',
   line: 'LINE_DM',
   sms: 'SMS',
+  x: 'TW_DM',
+};
+/**
+ * Every ticket channel a connection's conversations can be: a Facebook Page's messages and the comments on its
+ * posts come through one webhook (Meta's app has one callback address per object), as do an Instagram
+ * account's messages, comments and mentions, and an X account's DMs and mentions. The first is the kind's own
+ * (`CHANNEL_OF_KIND`), which the plan is checked by.
+ */
+export const CHANNELS_OF_KIND: Record<ChannelKind, readonly Channel[]> = {
+  whatsapp: ['WHATSAPP'],
+  messenger: ['FB_PM', 'FB_PAGE_POST'],
+  instagram: ['IG_PM', 'IG_POST', 'IG_MENTION'],
+  telegram: ['TELEGRAM'],
+  line: ['LINE_DM'],
+  sms: ['SMS'],
+  x: ['TW_DM', 'TW_MENTION'],
 };
 export const KIND_NAMES: Record<ChannelKind, string> = {
   whatsapp: 'WhatsApp Cloud API',
@@ -25,6 +41,7 @@ export const KIND_NAMES: Record<ChannelKind, string> = {
   telegram: 'Telegram bot',
   line: 'LINE Official Account',
   sms: 'SMS (Twilio)',
+  x: 'X (Twitter)',
 };
 
 /** Where a reply to a channel's customer is: on its way, taken by the provider, delivered, read, or refused. */
@@ -43,7 +60,9 @@ export const META_KINDS: readonly ChannelKind[] = ['whatsapp', 'messenger', 'ins
 export const META_WINDOW_CHANNELS: readonly Channel[] = META_KINDS.map((k) => CHANNEL_OF_KIND[k]);
 /** The provider kind of a ticket channel, when a connection makes it. */
 export const kindOfChannel = (channel: string): ChannelKind | undefined =>
-  CHANNEL_KINDS.find((k) => CHANNEL_OF_KIND[k] === channel);
+  CHANNEL_KINDS.find((k) => (CHANNELS_OF_KIND[k] as readonly string[]).includes(channel));
+/** Comment threads under a post: an agent's reply answers the latest comment, publicly or (Facebook) privately. */
+export const POST_CHANNELS: readonly Channel[] = ['FB_PAGE_POST', 'IG_POST', 'IG_MENTION', 'TW_MENTION'];
 
 export const CHANNEL_STRINGS = {
   notConfigured:
@@ -64,6 +83,23 @@ export const CHANNEL_STRINGS = {
     'The Instagram account ID is the digits of the professional account linked to the Page (Meta Business Suite, Settings).',
   pageTokenRequired: 'The Page access token is required.',
   botTokenRequired: 'The bot token is required.',
+  xUserIdRequired: 'The account\u2019s user ID is required.',
+  xUserIdShape: 'The user ID is the digits X gives the account (Developer Portal, your app\u2019s Keys and tokens).',
+  consumerKeyRequired: 'The API key (consumer key) is required.',
+  consumerSecretRequired: 'The API key secret (consumer secret) is required.',
+  accessTokenSecretRequired: 'The access token secret is required.',
+  /** The X connection's test: the tokens are of another account than the user ID given. */
+  xOtherAccount: (username: string, id: string) =>
+    `These tokens are of @${username} (user ID ${id}), not of the user ID given. Check the user ID.`,
+  /** The first message of a ticket of comments: the post they are under (text and link). */
+  postContext: (text: string, link: string) =>
+    `Post: ${text ? `\u201c${text.slice(0, 1000)}\u201d` : '(no text)'}${link ? `\n${link}` : ''}`,
+  /** A Facebook post's comment answered by Messenger (a private reply) instead of under the post. */
+  replyPrivately: 'Reply privately (Messenger)',
+  replyPrivatelyHint: 'The commenter gets it as a Messenger message; nothing shows under the post.',
+  replyPublicly: 'Reply under the post',
+  notPostTicket: 'Only a comment on a Facebook post can be answered privately.',
+  noCommentToAnswer: 'There is no customer comment in this conversation to answer.',
   botTokenShape: 'A Telegram bot token looks like 123456789:AA... (from @BotFather).',
   channelSecretRequired: 'The channel secret is required (LINE Developers Console, Basic settings).',
   channelSecretShape: 'A LINE channel secret is 32 letters and digits (LINE Developers Console, Basic settings).',
@@ -200,6 +236,25 @@ const TelegramSettings = z.object({
     .or(z.literal('')),
 });
 
+/**
+ * X (Twitter): the account's numeric user ID (its own events are skipped, another account's webhooks dropped),
+ * the app's API key and secret (the secret signs the webhooks and the CRC answer), and the account's access
+ * token and secret (OAuth 1.0a user context, which DMs and replies need).
+ */
+const XSettings = z.object({
+  kind: z.literal('x'),
+  userId: z
+    .string()
+    .trim()
+    .min(1, CHANNEL_STRINGS.xUserIdRequired)
+    .max(25)
+    .regex(/^\d+$/, CHANNEL_STRINGS.xUserIdShape),
+  consumerKey: secret,
+  consumerSecret: secret,
+  accessToken: secret,
+  accessTokenSecret: secret,
+});
+
 /** `POST /api/channels` and `PUT /api/channels/:id`. */
 export const ChannelInput = z.object({
   name: trimmed(100, CHANNEL_STRINGS.nameRequired),
@@ -212,6 +267,7 @@ export const ChannelInput = z.object({
     TelegramSettings,
     LineSettings,
     SmsSettings,
+    XSettings,
   ]),
 });
 export type ChannelInput = z.infer<typeof ChannelInput>;
@@ -250,6 +306,11 @@ export const ChannelListAnswer = z.object({
   description: z.string().optional(),
   /** The kinds the plan allows, for the form. */
   allowed: z.array(z.enum(CHANNEL_KINDS)),
+  /**
+   * PLAN-20..22: the kinds the plan does not include, each with what connecting it would answer (the plan,
+   * the channel and the plan that has it), so Settings says so instead of offering a connect that fails.
+   */
+  notOnPlan: z.array(z.object({ kind: z.enum(CHANNEL_KINDS), description: z.string() })),
   data: z.array(ChannelView),
 });
 export type ChannelListAnswer = z.infer<typeof ChannelListAnswer>;
@@ -297,6 +358,13 @@ export const SendTemplateInput = z.object({
     .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, CHANNEL_STRINGS.languageShape),
 });
 export type SendTemplateInput = z.infer<typeof SendTemplateInput>;
+
+/** `POST /api/channels/private-reply`: an agent answers a Facebook post's latest comment by Messenger. */
+export const PrivateReplyInput = z.object({
+  ticketId: z.number().int().positive(),
+  message: z.string().trim().min(1, 'Write the message first.').max(2000),
+});
+export type PrivateReplyInput = z.infer<typeof PrivateReplyInput>;
 
 /** What the conversation pane needs to know of a channel ticket: whether Meta's 24-hour window is open. */
 export const ChannelWindowAnswer = z.object({

@@ -49,6 +49,12 @@ export const EMAIL_STRINGS = {
   graphIdShape: 'An ID is letters, digits, dots and dashes (a GUID or a domain such as contoso.onmicrosoft.com).',
   /** A mailbox keeps its kind: IMAP settings and a Microsoft 365 app are different things to connect. */
   kindFixed: 'A mailbox cannot change between IMAP and Microsoft 365: remove it and add it again.',
+  /** A forwarding-only mailbox asked to become an IMAP one, or the other way round. */
+  kindFixedForwarding:
+    'A mailbox cannot change between IMAP and forwarding only: remove it and add it again (its tickets stay).',
+  /** A forwarding-only mailbox asked for while the server takes no forwarded mail: it would never get any. */
+  forwardingOnlyOff:
+    'This server takes no forwarded mail (its inbound SMTP listener is off), so a forwarding-only mailbox would receive nothing. Connect it by IMAP, or ask your administrator to set INBOUND_SMTP_PORT.',
   /** The connection test of a Microsoft 365 mailbox, when Graph knows the user. */
   graphTestOk: (name: string) => `Microsoft Graph accepted the app and knows the mailbox${name ? ` (${name})` : ''}.`,
   /** Said of a Microsoft 365 mailbox when the server has no PUBLIC_URL: Graph cannot notify it. */
@@ -56,8 +62,11 @@ export const EMAIL_STRINGS = {
     'PUBLIC_URL is not set, so Microsoft Graph cannot notify this server: new mail is picked up by the poll only.',
 } as const;
 
-/** How a mailbox is connected: IMAP and SMTP, or Microsoft 365 through the Microsoft Graph mail API. */
-export const MAILBOX_KINDS = ['imap', 'graph'] as const;
+/**
+ * How a mailbox is connected: IMAP and SMTP; forwarding only (mail comes only by forwarding to the inbound
+ * SMTP listener, replies by SMTP; no IMAP login); or Microsoft 365 through the Microsoft Graph mail API.
+ */
+export const MAILBOX_KINDS = ['imap', 'forwarding', 'graph'] as const;
 export type MailboxKind = (typeof MAILBOX_KINDS)[number];
 
 const host = z
@@ -99,11 +108,8 @@ const mailboxCommon = {
   active: z.boolean().default(true),
 };
 
-/** An IMAP mailbox (the kind when none is given). */
-export const MailboxInput = z.object({
-  kind: z.literal('imap').optional(),
-  ...mailboxCommon,
-  imap: MailServerInput,
+/** What a mailbox that replies by SMTP has besides its inbound side: its SMTP server and DKIM. */
+const smtpOut = {
   smtp: MailServerInput,
   /** Replies are DKIM-signed under this selector of the address's domain; '' none (the stored key is dropped). */
   dkimSelector: z
@@ -114,8 +120,27 @@ export const MailboxInput = z.object({
     .default(''),
   /** The DKIM private key (PEM); empty or missing keeps the stored one. */
   dkimPrivateKey: z.string().max(20_000).optional(),
+};
+
+/** An IMAP mailbox (the kind when none is given). */
+export const MailboxInput = z.object({
+  kind: z.literal('imap').optional(),
+  ...mailboxCommon,
+  imap: MailServerInput,
+  ...smtpOut,
 });
 export type MailboxInput = z.infer<typeof MailboxInput>;
+
+/**
+ * A forwarding-only mailbox: no IMAP login; its mail comes only by forwarding to its forwarding address (the
+ * inbound SMTP listener), its replies leave by its SMTP server.
+ */
+export const ForwardingMailboxInput = z.object({
+  kind: z.literal('forwarding'),
+  ...mailboxCommon,
+  ...smtpOut,
+});
+export type ForwardingMailboxInput = z.infer<typeof ForwardingMailboxInput>;
 
 const graphId = (required: string) =>
   z
@@ -142,8 +167,8 @@ export const GraphMailboxInput = z.object({
 });
 export type GraphMailboxInput = z.infer<typeof GraphMailboxInput>;
 
-/** The body of `POST /api/mailboxes` and `PUT /api/mailboxes/:id`: an IMAP or a Microsoft 365 mailbox. */
-export const MailboxBody = z.discriminatedUnion('kind', [MailboxInput, GraphMailboxInput]);
+/** The body of `POST /api/mailboxes` and `PUT /api/mailboxes/:id`: an IMAP, forwarding-only or Microsoft 365 mailbox. */
+export const MailboxBody = z.discriminatedUnion('kind', [MailboxInput, ForwardingMailboxInput, GraphMailboxInput]);
 export type MailboxBody = z.infer<typeof MailboxBody>;
 
 /** A mail server as the API shows it: never its password, only whether one is stored. */
@@ -172,7 +197,7 @@ export const Mailbox = z.object({
   departmentId: z.number().nullable(),
   active: z.boolean(),
   kind: z.enum(MAILBOX_KINDS),
-  /** A Microsoft 365 mailbox's IMAP and SMTP are empty (host ''). */
+  /** A Microsoft 365 mailbox's IMAP and SMTP are empty (host ''); a forwarding-only one's IMAP is. */
   imap: MailServer,
   smtp: MailServer,
   /** Set for a Microsoft 365 mailbox, null for an IMAP one. */
@@ -206,6 +231,8 @@ export const MailboxListAnswer = z.object({
   description: z.string().optional(),
   /** Mailboxes the plan allows; null: unlimited. */
   limit: z.number().nullable(),
+  /** Whether the server takes forwarded mail (its inbound SMTP listener is on): forwarding-only mailboxes need it. */
+  forwarding: z.boolean(),
   data: z.array(Mailbox),
 });
 export type MailboxListAnswer = z.infer<typeof MailboxListAnswer>;

@@ -116,6 +116,10 @@ export const TextEmotionEvent = z.object({
   source: z.enum(['customer', 'agent']),
   emotion: z.string(),
   emotion_2: Counts,
+  /** AI-02: the engine's findings on the message, as it keeps them (absent for a voice reading). */
+  recommendation: z.string().optional(),
+  aiqon_results: z.array(z.record(z.string(), z.unknown())).optional(),
+  scam_results: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 export type TextEmotionEvent = z.infer<typeof TextEmotionEvent>;
 

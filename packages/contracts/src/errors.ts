@@ -24,4 +24,6 @@ export const ErrorCode = {
   mailFailed: 'MAIL_FAILED',
   /** A payment provider's webhook whose signature does not verify (400; nothing is read from its body). */
   badSignature: 'BAD_SIGNATURE',
+  /** An API token without the scope the call needs (403; a read-only token on a write). */
+  tokenScope: 'TOKEN_SCOPE',
 } as const;

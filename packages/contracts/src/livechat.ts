@@ -34,6 +34,8 @@ export const LIVECHAT_STRINGS = {
   notRunning: 'This live chat is not running.',
   end: 'End chat',
   convert: 'Convert to ticket',
+  /** PLAN-21 (design): a plan below Basic; the words of SURVEY_STRINGS.notOnPlan. */
+  convertNotOnPlan: 'Converting a live chat to a ticket comes with the Basic plan and up: upgrade on the Plans page.',
   merge: 'Merge sessions',
   ended: 'Ended',
   converted: 'Converted',
@@ -80,6 +82,11 @@ export const LiveChatInfoAnswer = z.object({
   photo: z.string().nullable(),
   /** Design: true while this visitor waits in the queue (the page goes back to the waiting view). */
   queued: z.boolean(),
+  /**
+   * PLAN-21 (design): the chat has ended and the visitor may have its transcript e-mailed to the address of
+   * its form (the plan includes it, e-mail is set up, not sent yet); absent otherwise.
+   */
+  transcript: z.boolean().optional(),
 });
 export type LiveChatInfoAnswer = z.infer<typeof LiveChatInfoAnswer>;
 
@@ -234,6 +241,19 @@ export const LiveChatEnded = z.object({
   state: z.enum(LIVECHAT_STATES),
 });
 export type LiveChatEnded = z.infer<typeof LiveChatEnded>;
+/**
+ * `livechat.queued`: a visitor's chat joined the queue (no socket event: agents see the whole queue through
+ * `liveChatQueue`); for listeners outside the agents' screens, such as webhooks.
+ */
+export const LIVECHAT_QUEUED = 'livechat.queued';
+export interface LiveChatQueued {
+  livechat_id: number;
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  department_id: number | null;
+}
 export const RemoveLiveChat = z.object({ ticket_id: z.number(), username: z.string() });
 export type RemoveLiveChat = z.infer<typeof RemoveLiveChat>;
 /** `liveChatOffer` to the one agent offered a chat: who, the first 200 characters, when it moves on. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AI_ENGINES, AiAnalysis, AiCue } from './ai.js';
 import { NotConfiguredAnswer } from './services.js';
 
 /**
@@ -17,6 +18,9 @@ export const AI_STRINGS = {
   confidence: (c: number) => `Confidence ${Math.round(c * 100)}%`,
   failed: 'The AI hint service failed.',
 } as const;
+
+/** Conversations that get no AI guidance: the team's own chats (Workspace). */
+export const TICKET_CHANNELS_WITHOUT_AI: readonly string[] = ['chat'];
 
 /**
  * AI-03: a live chat's hints are fetched only for messages not sent by the current agent or the
@@ -44,6 +48,11 @@ export const AiHint = z.object({
   messageId: z.number(),
   recommendation: z.string(),
   confidence: z.number().min(0).max(1).default(1),
+  /** Which engine answered, and the cues that made it say so (empty when the engine gives none). */
+  engine: z.enum(AI_ENGINES),
+  cues: z.array(AiCue).default([]),
+  /** The offline engine's full reading (emotion, personality, sales, scam, next action), when it answered. */
+  analysis: AiAnalysis.optional(),
 });
 export type AiHint = z.infer<typeof AiHint>;
 export const AiHintAnswer = z.union([z.object({ result: z.literal('success'), data: AiHint }), NotConfiguredAnswer]);

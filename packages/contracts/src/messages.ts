@@ -46,6 +46,7 @@ export const MESSAGE_STRINGS = {
   badQueueId: 'The client id must be "queue-" followed by 10 letters or digits.',
   replyNotFound: 'The message you reply to is not in this conversation.',
   translationOff: 'Translation is not configured.',
+  translatedTextOnly: 'Only a text reply can be sent translated.',
   noFiles: 'Attach at least one file.',
   fileTooLarge: (mb: number) => `A file may be at most ${mb} MB.`,
   storageFull: STORAGE_FULL,
@@ -230,6 +231,16 @@ export const SendMessageInput = z.object({
   reply_id: z.coerce.number().int().positive().nullable().optional(),
   /** Uploaded file paths from `/api/upload` to attach. */
   files: z.array(z.string().max(300)).max(10).optional(),
+  /**
+   * MSG-53, "translate my reply": `message` is the agent's text translated into the customer's language; this
+   * is what the agent wrote, in their language, kept on the message's `translated_text` under `lang`.
+   */
+  original: z
+    .object({
+      lang: z.string().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/),
+      text: z.string().trim().min(1).max(MESSAGE_MAX_TEXT),
+    })
+    .optional(),
 });
 export type SendMessageInput = z.infer<typeof SendMessageInput>;
 export const MessageAnswer = z.object({ result: z.literal('success'), data: Message });
@@ -450,6 +461,12 @@ export type PinEvent = z.infer<typeof PinEvent>;
 /** `sendTyping` / `removeTyping` as received (RT-11, RT-39): ephemeral, not kept for catch-up. */
 export const TypingEvent = z.object({ ticketId: z.number(), username: z.string(), name: z.string() });
 export type TypingEvent = z.infer<typeof TypingEvent>;
+/** Who has a ticket open right now (every agent in its room, on any node), sent to the room on each change. */
+export const TicketViewersEvent = z.object({
+  ticketId: z.number(),
+  viewers: z.array(z.object({ username: z.string(), name: z.string() })),
+});
+export type TicketViewersEvent = z.infer<typeof TicketViewersEvent>;
 /** `readMessage` (RT-09) as received: who read a conversation up to which message. */
 export const ReadReceiptEvent = z.object({
   ticketId: z.number(),

@@ -23,6 +23,10 @@ export interface PlanEntitlements {
   channels: readonly Channel[] | null;
   /** PLAN-21: satisfaction surveys after a ticket (Basic and up). */
   surveys: boolean;
+  /** PLAN-21: an agent may convert a running live chat to a ticket (Basic and up). */
+  convertToTicket: boolean;
+  /** PLAN-21: a live chat's transcript, e-mailed or downloaded (Basic and up). */
+  chatTranscript: boolean;
 }
 export type PlanLimitKey = 'slaAlertsPerMonth' | 'mailboxes' | 'concurrentChats' | 'storageBytes';
 
@@ -33,6 +37,8 @@ const STARTER: PlanEntitlements = {
   storageBytes: GB,
   channels: STARTER_CHANNELS,
   surveys: false,
+  convertToTicket: false,
+  chatTranscript: false,
 };
 
 /**
@@ -50,6 +56,8 @@ export const PLAN_ENTITLEMENTS: Record<number, PlanEntitlements> = {
     storageBytes: 3 * GB,
     channels: BASIC_CHANNELS,
     surveys: true,
+    convertToTicket: true,
+    chatTranscript: true,
   },
   [PLANS.pro]: {
     slaAlertsPerMonth: 500,
@@ -58,6 +66,8 @@ export const PLAN_ENTITLEMENTS: Record<number, PlanEntitlements> = {
     storageBytes: 5 * GB,
     channels: PRO_CHANNELS,
     surveys: true,
+    convertToTicket: true,
+    chatTranscript: true,
   },
   [PLANS.enterprise]: {
     slaAlertsPerMonth: null,
@@ -66,6 +76,8 @@ export const PLAN_ENTITLEMENTS: Record<number, PlanEntitlements> = {
     storageBytes: null,
     channels: null,
     surveys: true,
+    convertToTicket: true,
+    chatTranscript: true,
   },
 };
 const NO_PLAN: PlanEntitlements = { ...STARTER, slaAlertsPerMonth: 0, concurrentChats: 0, channels: [] };

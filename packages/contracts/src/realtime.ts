@@ -23,6 +23,7 @@ import type {
   SendAck,
   SendMessageInput,
   SyncDeleteEvent,
+  TicketViewersEvent,
   TypingEvent,
 } from './messages.js';
 import type { NewNotification } from './notifications.js';
@@ -86,6 +87,8 @@ export interface ServerToClient {
   /** RT-11, RT-39: someone is typing in a ticket room (ephemeral: no envelope, no catch-up). */
   sendTyping: (e: TypingEvent) => void;
   removeTyping: (e: TypingEvent) => void;
+  /** Who else has the ticket open (ephemeral; sent to the room when someone joins or leaves). */
+  ticketViewers: (e: TicketViewersEvent) => void;
   /** RT-09: a read receipt in a ticket room (ephemeral). */
   readMessage: (e: ReadReceiptEvent) => void;
   /** RT-09: the same for a Workspace chat (the reader sent `readMessage2`). */

@@ -133,14 +133,15 @@ export const CannedReplyListAnswer = z.object({ result: z.literal('success'), da
 const labelIds = z.array(z.number().int().positive()).min(1).max(100);
 
 /** One step of a macro. Labels are label ids; the assignee is a list of usernames ([] unassigns). */
-export const MacroAction = z.discriminatedUnion('type', [
+export const MACRO_ACTION_SCHEMAS = [
   z.object({ type: z.literal('reply'), text: z.string().trim().min(1, 'The reply text is required.').max(5000) }),
   z.object({ type: z.literal('status'), status: z.number().int().min(0).max(999_999) }),
   z.object({ type: z.literal('add_labels'), labels: labelIds }),
   z.object({ type: z.literal('remove_labels'), labels: labelIds }),
   z.object({ type: z.literal('assignee'), assignee: z.array(z.string().min(1).max(100)).max(50) }),
   z.object({ type: z.literal('priority'), priority: z.enum(TICKET_PRIORITIES) }),
-]);
+] as const;
+export const MacroAction = z.discriminatedUnion('type', MACRO_ACTION_SCHEMAS);
 export type MacroAction = z.infer<typeof MacroAction>;
 export type MacroActionType = MacroAction['type'];
 

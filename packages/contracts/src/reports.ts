@@ -321,6 +321,67 @@ export const PerformanceAnswer = z.object({
 });
 export type PerformanceAnswer = z.infer<typeof PerformanceAnswer>;
 
+/** REPORT-03, REPORT-04 (design, docs/reports.md "Call report"): the call report's words. */
+export const CALL_REPORT_STRINGS = {
+  title: 'Call Report',
+  calls: 'Calls',
+  inbound: 'Inbound',
+  outbound: 'Outbound',
+  answered: 'Answered',
+  missed: 'Missed',
+  talkTime: 'Talk time',
+  averageTalk: 'Average call',
+  longest: 'Longest call',
+  recorded: 'Recorded',
+  perDay: 'Calls per day',
+  perAgent: 'By agent',
+  perNumber: 'By number called (DID)',
+  agent: 'Agent',
+  number: 'DID',
+  description: 'Description',
+  noCalls: 'No calls in this range.',
+  unassigned: 'Unassigned',
+  noDid: 'No DID',
+  exportCsv: 'Export CSV',
+} as const;
+
+/** How a set of calls went. Durations in seconds; `averageSeconds` over answered calls (null when none). */
+export const CallFigures = z.object({
+  calls: z.number(),
+  inbound: z.number(),
+  outbound: z.number(),
+  /** Calls with a duration over 0. */
+  answered: z.number(),
+  /** Inbound calls that ended with no talk (duration 0). */
+  missed: z.number(),
+  talkSeconds: z.number(),
+  averageSeconds: z.number().nullable(),
+  longestSeconds: z.number(),
+  recorded: z.number(),
+});
+export type CallFigures = z.infer<typeof CallFigures>;
+/**
+ * Ours (design, docs/reports.md "Call report"): `GET /api/report/call`, the calls started in the range, from
+ * the stored calls: in all, per day of the caller's time (every day of the range), per agent (the user who
+ * took or made the call; '' none) and per DID (the account's number; '' none).
+ */
+export const CallReportAnswer = z.object({
+  result: z.literal('success'),
+  total: CallFigures,
+  days: z.array(
+    z.object({
+      day: z.string(),
+      inbound: z.number(),
+      outbound: z.number(),
+      answered: z.number(),
+      missed: z.number(),
+    }),
+  ),
+  agents: z.array(CallFigures.extend({ username: z.string(), name: z.string() })),
+  dids: z.array(CallFigures.extend({ did: z.string(), description: z.string() })),
+});
+export type CallReportAnswer = z.infer<typeof CallReportAnswer>;
+
 /** REPORT-23 (design): how long an export link works after it was made. */
 export const REPORT_EXPORT_TTL_MS = 10 * 60_000;
 /** Ours: `POST /api/report/export` makes a short-lived secret for the export link's path. */
@@ -332,8 +393,8 @@ export const ExportParams = z.object({
   startDate: day,
   endDate: day,
   interval: intervalParam,
-  file: z.enum(['conversations.csv', 'intervals.csv', 'report.xlsx'], {
-    message: 'The file is conversations.csv, intervals.csv or report.xlsx.',
+  file: z.enum(['conversations.csv', 'intervals.csv', 'report.xlsx', 'calls.csv'], {
+    message: 'The file is conversations.csv, intervals.csv, report.xlsx or calls.csv.',
   }),
 });
 export type ExportParams = z.infer<typeof ExportParams>;

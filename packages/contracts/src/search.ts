@@ -6,6 +6,14 @@ export const SEARCH_PAGE_SIZE = 6;
 export const SEARCH_MAX_LENGTH = 200;
 /** Words of one search parameter that are used; the rest are ignored (a query stays cheap whatever is typed). */
 export const SEARCH_MAX_WORDS = 8;
+/**
+ * The most matches of a group that are ranked by relevance. A search matching more (a short, common prefix)
+ * ranks the newest this many and its count reads "1000+" (the answer's `...Capped` flag): a page comes back
+ * in a bounded time however many messages the account holds.
+ */
+export const SEARCH_RANKED_MAX = 1000;
+/** Words shorter than this are matched whole, not as a prefix (a one-letter prefix matches nearly everything). */
+export const SEARCH_MIN_PREFIX = 2;
 
 /** SEARCH-01: the chips and the key each inserts (Ticket inserts `number:`, the key a ticket is found by). */
 export const SEARCH_CHIPS = [
@@ -135,5 +143,9 @@ export const SearchAnswer = z.object({
   label: z.array(SearchLabel),
   contact: z.array(SearchContact),
   agent: z.array(SearchAgent),
+  /** The group matched more than SEARCH_RANKED_MAX: its count is that many and its pages rank the newest. */
+  postCountCapped: z.boolean().optional(),
+  messageCountCapped: z.boolean().optional(),
+  liveChatCountCapped: z.boolean().optional(),
 });
 export type SearchAnswer = z.infer<typeof SearchAnswer>;

@@ -375,6 +375,16 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   15: { key: 'replies', label: 'Canned replies' },
   16: { key: 'macros', label: 'Macros', admin: true },
   17: { key: 'billing', label: 'Subscriptions and billing', admin: true },
+  /** API tokens (everyone: their personal ones; admins also the account's) and webhooks (admins). */
+  18: { key: 'integrations', label: 'API and webhooks' },
+  /** Beyond the spec: automation rules (docs/automation.md). */
+  19: { key: 'automation', label: 'Automation', admin: true },
+  /** Beyond the spec: the engine that guides agents (built-in or a language model) and the translator (docs/ai.md). */
+  20: { key: 'ai', label: 'AI', admin: true },
+  /** Beyond the spec: data retention rules (docs/retention.md). */
+  21: { key: 'retention', label: 'Data retention', admin: true },
+  /** Beyond the spec: single sign-on through OpenID Connect or SAML 2.0 (docs/sso.md). */
+  22: { key: 'sso', label: 'Single sign-on', admin: true },
 };
 /** SHELL-53: the section index of subscriptions and billing (the plans screen). */
 export const BILLING_SECTION = 17;

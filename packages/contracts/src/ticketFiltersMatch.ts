@@ -1,3 +1,4 @@
+import { hasCallFilters } from './calls.js';
 import { APPOINTMENT_KEY } from './ticketDisplay.js';
 import type { AdvCondition } from './ticketFilters.js';
 import {
@@ -49,7 +50,11 @@ type Matchable = Pick<
 /** The load-call filters the client cannot decide from a list item. */
 export function serverOnlyFilters(q: TicketLoadQuery): boolean {
   return (
-    q.automatic !== undefined || q.automaticStatus === '1' || q.noAutomaticStatus === '1' || q.replyTAT !== undefined
+    q.automatic !== undefined ||
+    q.automaticStatus === '1' ||
+    q.noAutomaticStatus === '1' ||
+    q.replyTAT !== undefined ||
+    hasCallFilters(q)
   );
 }
 

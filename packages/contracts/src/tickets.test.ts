@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CampaignListQuery } from './campaigns.js';
 import {
-  CampaignListQuery,
   channelName,
   channelPickName,
   isLiveChatChannel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallFilterQueryFields } from './calls.js';
 import { CHANNELS, type Channel, LIVECHAT_CODES, TICKET_STATUS } from './constants.js';
 import { TICKET_FILTER_STRINGS, TicketFilterQueryFields } from './ticketFilters.js';
 
@@ -254,6 +255,7 @@ const TicketLoadFields = z.object({
   appt: flag,
   apptLessTwoDays: flag,
   ...TicketFilterQueryFields,
+  ...CallFilterQueryFields,
 });
 export const TicketLoadQuery = TicketLoadFields.superRefine((q, ctx) => {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -302,16 +304,6 @@ export interface TicketsMerged {
   ticketId: number;
   merged: number[];
 }
-
-/** TICKET-64: a campaign. */
-export const Campaign = z.object({ id: z.number(), name: z.string(), created_at: z.number() });
-export type Campaign = z.infer<typeof Campaign>;
-/** TICKET-10: `GET /api/campaign/list?pagination=5&page=N`, pages from 1. */
-export const CampaignListQuery = z.object({
-  pagination: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(CAMPAIGN_PAGE_SIZE)),
-  page: z.preprocess(blank, z.coerce.number().int().min(1).max(1_000_000).default(1)),
-});
-export const CampaignListAnswer = z.object({ data: z.array(Campaign), total: z.number() });
 
 /** TICKET-63: today shows the time, yesterday "Yesterday", else D/M/YYYY (local time). */
 export function ticketDate(ms: number, now: number = Date.now()): string {

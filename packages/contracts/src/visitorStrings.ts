@@ -45,6 +45,10 @@ export const VISITOR_STRINGS = {
   tooFast: 'Too many requests. Please wait a moment and try again.',
   /** The widget's launcher button. */
   launcher: 'Chat with us',
+  /** PLAN-21 (design): the ended views' transcript button (TRANSCRIPT_STRINGS has the server's words). */
+  sendTranscript: 'Send transcript',
+  transcriptHint: 'Get a copy of this chat by e-mail.',
+  transcriptSent: (to: string) => `The transcript was sent to ${to}.`,
 } as const;
 
 /** The visitor socket's namespace. */

@@ -44,6 +44,23 @@ import { m0043_channel_reply_tokens } from './0043_channel_reply_tokens.js';
 import { m0044_report_facts } from './0044_report_facts.js';
 import { m0045_scheduled_email } from './0045_scheduled_email.js';
 import { m0046_report_rollups } from './0046_report_rollups.js';
+import { m0047_automation } from './0047_automation.js';
+import { m0048_calls } from './0048_calls.js';
+import { m0049_integrations } from './0049_integrations.js';
+import { m0050_ai_models } from './0050_ai_models.js';
+import { m0051_ai_settings } from './0051_ai_settings.js';
+import { m0052_message_ai } from './0052_message_ai.js';
+import { m0054_retention } from './0054_retention.js';
+import { m0055_sso } from './0055_sso.js';
+import { m0056_search_prefix } from './0056_search_prefix.js';
+import { m0057_calls_started } from './0057_calls_started.js';
+import { m0058_contact_days } from './0058_contact_days.js';
+import { m0059_contact_open } from './0059_contact_open.js';
+import { m0060_automation_livechat } from './0060_automation_livechat.js';
+import { m0061_saml_logout } from './0061_saml_logout.js';
+import { m0064_chat_transcripts } from './0064_chat_transcripts.js';
+import { m0065_subscription_changes } from './0065_subscription_changes.js';
+import { m0066_call_scams } from './0066_call_scams.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -92,7 +109,27 @@ const all: Record<string, ParleyMigration> = {
   '0044_report_facts': m0044_report_facts,
   '0045_scheduled_email': m0045_scheduled_email,
   '0046_report_rollups': m0046_report_rollups,
+  '0047_automation': m0047_automation,
+  '0048_calls': m0048_calls,
+  '0049_integrations': m0049_integrations,
+  '0050_ai_models': m0050_ai_models,
+  '0051_ai_settings': m0051_ai_settings,
+  '0052_message_ai': m0052_message_ai,
+  '0054_retention': m0054_retention,
+  '0055_sso': m0055_sso,
+  '0056_search_prefix': m0056_search_prefix,
+  '0057_calls_started': m0057_calls_started,
+  '0058_contact_days': m0058_contact_days,
+  '0059_contact_open': m0059_contact_open,
+  '0060_automation_livechat': m0060_automation_livechat,
+  '0061_saml_logout': m0061_saml_logout,
+  '0064_chat_transcripts': m0064_chat_transcripts,
+  '0065_subscription_changes': m0065_subscription_changes,
+  '0066_call_scams': m0066_call_scams,
 };
+
+/** The names of the migrations this version knows, in order (a database's `kysely_migration` rows). */
+export const migrationNames: readonly string[] = Object.keys(all);
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}

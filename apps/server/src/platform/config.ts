@@ -137,6 +137,13 @@ export const ConfigSchema = z.object({
   AI_HINTS_URL: url(['http:', 'https:']),
   ANALYTICS_URL: url(['http:', 'https:']),
   AI_HINTS_API_KEY: z.string().max(500).optional(),
+  /** AI-01: how long a language model (an account's OpenAI-compatible API) has to answer one call. */
+  AI_TIMEOUT_MS: int(15_000, 100, 120_000),
+  /**
+   * A language model's base URL is https at a public address; hosts allowed besides, over http or https and
+   * whatever they resolve to (a local Ollama, a test stand-in on 127.0.0.1): `host` or `host:port`.
+   */
+  AI_ALLOWED_HOSTS: hostPortList,
   /** CALL-14: the installation's call server, SIP over WebSocket (`wss://sip.example.com:8089/ws`). */
   SIP_WS_URL: url(['ws:', 'wss:']),
   /** Public sign-up (`/signup`, a trial account); false: only first run and admins create accounts. */
@@ -152,6 +159,24 @@ export const ConfigSchema = z.object({
    * resolve to (a test push service on 127.0.0.1, a push relay inside the network).
    */
   PUSH_ALLOWED_HOSTS: hostPortList,
+  /**
+   * Webhooks go to https URLs at public addresses. Hosts allowed besides, over http or https and whatever
+   * they resolve to (a test receiver on 127.0.0.1): `host` or `host:port` (no port: 443), comma-separated.
+   */
+  WEBHOOK_ALLOWED_HOSTS: hostPortList,
+  /**
+   * Single sign-on: an OpenID Connect issuer or a SAML identity provider is reached over https at a public
+   * address. Hosts allowed besides, over http or https (an identity provider inside the network, a test one
+   * on 127.0.0.1): `host` or `host:port` (no port: 443), comma-separated.
+   */
+  SSO_ALLOWED_HOSTS: hostPortList,
+  /**
+   * SAML single logout: the installation's signing key and certificate (PEM files). With them, LogoutRequests
+   * and LogoutResponses sent to identity providers are signed and the SP metadata publishes the certificate;
+   * without them they go unsigned (an IdP that requires signed logout messages then refuses them).
+   */
+  SAML_SP_KEY_FILE: z.string().optional(),
+  SAML_SP_CERT_FILE: z.string().optional(),
   /** Multipart requests (uploads) read at once for one account, and in this process; past either: 429. */
   UPLOADS_PER_ACCOUNT: int(4, 1, 1000),
   UPLOADS_PER_PROCESS: int(16, 1, 10_000),
@@ -219,6 +244,8 @@ export const ConfigSchema = z.object({
   LINE_DATA_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api-data.line.me').replace(/\/+$/, '')),
   /** SMS channels: a Twilio-compatible Messages API (`{url}/2010-04-01/Accounts/{sid}/Messages.json`). */
   SMS_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.twilio.com').replace(/\/+$/, '')),
+  /** X channels: the X API (`{url}/2/dm_conversations/...`, `{url}/2/tweets`, `{url}/2/users/me`). */
+  X_API_URL: url(['http:', 'https:']).transform((v) => (v ?? 'https://api.x.com').replace(/\/+$/, '')),
 });
 
 export type Config = Omit<
@@ -235,6 +262,19 @@ export type Config = Omit<
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * The repository's root: the nearest folder above this module with a workspaces package.json. The same
+ * from the TypeScript sources (apps/server/src/platform) and the compiled server (apps/server/dist).
+ */
+export function repoRoot(from: string = import.meta.dirname): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    try {
+      if (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).workspaces) return dir;
+    } catch {}
+    if (path.dirname(dir) === dir) return path.resolve(from, '../../../..');
+  }
+}
 
 function packageVersion(root: string): string {
   try {
@@ -256,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration: PAYMENT_PROVIDER stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
     );
-  const root = path.resolve(import.meta.dirname, '../../../..');
+  const root = repoRoot();
   return {
     ...c,
     TRUST_PROXY: c.TRUST_PROXY === 'true',

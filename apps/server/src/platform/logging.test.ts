@@ -6,6 +6,7 @@ import { createLogger } from '../app.js';
 import { apiClient, type Call, signInVia, signUpVia, uniq } from '../testing/api.js';
 import { relayed, waitFor } from '../testing/sockets.js';
 import { createWorkspaceVia, dialects, startTestServer, testConfig } from '../testing/support.js';
+import { formatLogLine, prettyStream } from './logFormat.js';
 import { scrubUrl } from './logging.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -36,6 +37,33 @@ describe('scrubUrl', () => {
     // Other parameters, and routes without one, are left alone.
     expect(scrubUrl('/ticket/data/12/0', '/ticket/data/:id/:count')).toBe('/ticket/data/12/0');
     expect(scrubUrl('/api/chat/12', '/api/chat/:tokens')).toBe('/api/chat/12');
+  });
+});
+
+describe('readable log lines (a terminal)', () => {
+  it('FOUNDATION LOGGING a pino line reads as time, level, request, status, message and fields; redaction holds', () => {
+    const out: string[] = [];
+    const logger = createLogger(
+      testConfig({ LOG_LEVEL: 'info' }),
+      prettyStream({ write: (s) => out.push(s) }, { color: false }),
+    );
+    logger.info({ port: 3000, where: '/data dir/parley.db', password: 's3cret-value' }, 'Parley is listening');
+    logger.info(
+      { reqId: 'req-7', req: { method: 'GET', url: '/api/x?_token=abc' }, res: { statusCode: 404 }, responseTime: 3.4 },
+      'request completed',
+    );
+    logger.error({ err: new Error('boom') }, 'failed');
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}Parley is listening {2}port=3000 where="\/data dir\/parley.db" password=\[redacted\]\n$/,
+    );
+    expect(out.join('')).not.toContain('s3cret-value');
+    expect(out[1]).toContain('INFO  [req-7] GET /api/x?_token=[redacted] 404 3 ms request completed');
+    expect(out[2]).toContain('ERROR failed');
+    expect(out[2]).toMatch(/\n {4}Error: boom\n {5,}at /);
+    // Not JSON (a line a program wrote by itself) passes through; colour codes only when asked for.
+    expect(formatLogLine('plain text', true)).toBe('plain text\n');
+    expect(formatLogLine(JSON.stringify({ level: 50, time: 0, msg: 'x' }), true)).toContain('\x1b[31mERROR\x1b[0m');
   });
 });
 

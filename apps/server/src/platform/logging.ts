@@ -6,6 +6,13 @@ export const REDACT = {
     'req.headers.authorization',
     'req.headers.cookie',
     'res.headers["set-cookie"]',
+    // The same names at the top of a line (`log.info({ token })`) and one level down.
+    'password',
+    'token',
+    'refresh_token',
+    '_token',
+    'tfa',
+    'password_hash',
     '*.password',
     '*.token',
     '*.refresh_token',
@@ -16,7 +23,11 @@ export const REDACT = {
   censor: '[redacted]',
 };
 
-const SECRET_PARAMS = new Set(['_token', 'token', 'refresh_token', 'password']);
+/**
+ * Secrets, and the customer's or agent's words that the AI routes take in their query string
+ * (`/api/wauchat?message=`, `/api/wauchat/recommendation?text=&translation=`): neither belongs in a log.
+ */
+const SECRET_PARAMS = new Set(['_token', 'token', 'refresh_token', 'password', 'message', 'text', 'translation']);
 
 /** A parameter name as the query parser sees it: `%5Ftoken` and `_token` are the same parameter. */
 function paramName(raw: string): string {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { oauthSignature, readOAuthHeader } from '../modules/channels/adapters/oauth1.js';
 
 /** One request a stand-in took: its method, path, headers and JSON body. */
 export interface Taken {
@@ -130,6 +131,21 @@ export async function startMessengerStandIn(o: { pageId: string; igAccountId: st
   const script: Script = { next: [] };
   const files = new Map<string, { bytes: Buffer; mime: string }>();
   const profiles = new Map<string, Record<string, string>>();
+  /** Posts and Instagram media by id (`message`/`caption`, `permalink_url`/`permalink`), for `GET /{id}`. */
+  const posts = new Map<string, Record<string, string>>();
+  /** Instagram mentions by comment id (or media id for a caption): `{text|caption, username}`. */
+  const mentions = new Map<string, Record<string, string>>();
+  /** Comments that exist (a reply to any other is Graph's error 100, as for a deleted comment). */
+  const comments = new Set<string>();
+  const noObject = (id: string) => ({
+    error: {
+      message: `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      type: 'GraphMethodException',
+      code: 100,
+      error_subcode: 33,
+      fbtrace_id: 'AbCdEfGh',
+    },
+  });
   const s = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const body = await readJson(req);
@@ -144,6 +160,19 @@ export async function startMessengerStandIn(o: { pageId: string; igAccountId: st
           fbtrace_id: 'AbCdEfGh',
         },
       });
+    // Comment replies: `POST /{comment-id}/comments` (Facebook), `/{comment-id}/replies` (Instagram), and
+    // `POST /{ig-id}/mentions` (a mention), each answering `{id}` of the new comment.
+    const reply = /^\/([^/]+)\/(comments|replies|mentions)$/.exec(url.pathname);
+    if (req.method === 'POST' && reply) {
+      sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body });
+      const scripted = script.next.shift();
+      if (scripted) return send(res, scripted.status, scripted.body);
+      const target = reply[2] === 'mentions' ? String(body?.comment_id ?? body?.media_id ?? '') : reply[1]!;
+      if (!comments.has(target) || typeof body?.message !== 'string' || !body.message)
+        return send(res, 400, noObject(target));
+      const id = `${target}_${randomBytes(6).toString('hex')}`;
+      return send(res, 200, { id });
+    }
     if (req.method === 'POST' && (url.pathname === `/${o.pageId}/messages` || url.pathname === '/me/messages')) {
       sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body });
       const scripted = script.next.shift();
@@ -155,8 +184,17 @@ export async function startMessengerStandIn(o: { pageId: string; igAccountId: st
     }
     if (req.method === 'GET' && url.pathname === `/${o.pageId}`)
       return send(res, 200, { name: 'Acme Store', id: o.pageId });
+    const fields = url.searchParams.get('fields') ?? '';
+    const mentioned = /^mentioned_(comment|media)\.(?:comment_id|media_id)\(([^)]+)\)/.exec(fields);
+    if (req.method === 'GET' && url.pathname === `/${o.igAccountId}` && mentioned) {
+      const m = mentions.get(mentioned[2]!);
+      if (!m) return send(res, 400, noObject(mentioned[2]!));
+      return send(res, 200, { [`mentioned_${mentioned[1]}`]: { ...m, id: mentioned[2] }, id: o.igAccountId });
+    }
     if (req.method === 'GET' && url.pathname === `/${o.igAccountId}`)
       return send(res, 200, { username: 'acme.store', name: 'Acme Store', id: o.igAccountId });
+    const postOf = req.method === 'GET' ? posts.get(url.pathname.slice(1)) : undefined;
+    if (postOf) return send(res, 200, { ...postOf, id: url.pathname.slice(1) });
     const profile = req.method === 'GET' ? profiles.get(url.pathname.slice(1)) : undefined;
     if (profile) return send(res, 200, { ...profile, id: url.pathname.slice(1) });
     send(res, 400, {
@@ -169,8 +207,188 @@ export async function startMessengerStandIn(o: { pageId: string; igAccountId: st
       },
     });
   });
-  return { ...s, sent, script, files, profiles };
+  return { ...s, sent, script, files, profiles, posts, mentions, comments };
 }
+
+/** A Meta webhook of `changes` (a Page's `feed`, an Instagram account's `comments` or `mentions`), signed. */
+export function metaChangesWebhook(
+  appSecret: string,
+  object: 'page' | 'instagram',
+  entryId: string,
+  changes: { field: string; value: Record<string, unknown> }[],
+) {
+  const body = JSON.stringify({ object, entry: [{ id: entryId, time: Math.floor(Date.now() / 1000), changes }] });
+  const signature = `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+  return { body, signature };
+}
+
+/** A comment on a Page's post as the `feed` change carries it (verb add; `remove` for a deleted one). */
+export const fbComment = (
+  pageId: string,
+  postSuffix: string,
+  from: { id: string; name: string },
+  message: string,
+  o: { commentId?: string; verb?: 'add' | 'edited' | 'remove'; parentId?: string } = {},
+) => {
+  const postId = `${pageId}_${postSuffix}`;
+  const commentId = o.commentId ?? `${postSuffix}_${randomBytes(6).toString('hex')}`;
+  return {
+    field: 'feed',
+    value: {
+      from,
+      post: {
+        status_type: 'added_photos',
+        is_published: true,
+        updated_time: new Date().toISOString(),
+        permalink_url: `https://www.facebook.com/${pageId}/posts/${postSuffix}`,
+        promotion_status: 'inactive',
+        id: postId,
+      },
+      message,
+      post_id: postId,
+      comment_id: commentId,
+      created_time: Math.floor(Date.now() / 1000),
+      item: 'comment',
+      parent_id: o.parentId ?? postId,
+      verb: o.verb ?? 'add',
+    },
+  };
+};
+
+/** A comment on the Instagram account's media as the `comments` change carries it. */
+export const igComment = (
+  mediaId: string,
+  from: { id: string; username: string },
+  text: string,
+  o: { id?: string; parentId?: string } = {},
+) => ({
+  field: 'comments',
+  value: {
+    from,
+    media: { id: mediaId, media_product_type: 'FEED' },
+    id: o.id ?? `179${randomBytes(6).readUIntBE(0, 6)}`,
+    ...(o.parentId ? { parent_id: o.parentId } : {}),
+    text,
+  },
+});
+
+/**
+ * The X API v2 as far as Parley uses it: `POST /2/dm_conversations/with/{id}/messages` and `POST /2/tweets`
+ * (201 with `{data}`), `GET /2/users/me`, each signed OAuth 1.0a (HMAC-SHA1) with the app's and the user's
+ * keys: a request whose signature does not match gets X's 401 `{title: 'Unauthorized', ...}`.
+ */
+export async function startXStandIn(o: {
+  consumerKey: string;
+  consumerSecret: string;
+  token: string;
+  tokenSecret: string;
+  userId: string;
+  username: string;
+}) {
+  const sent: Taken[] = [];
+  const script: Script = { next: [] };
+  let next = 1_800_000_000_000_000_000n;
+  const s = await listen(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const body = await readJson(req);
+    const oauth = readOAuthHeader(req.headers.authorization);
+    const { oauth_signature: signature, ...params } = oauth ?? {};
+    const want =
+      oauth && params.oauth_consumer_key === o.consumerKey && params.oauth_token === o.token
+        ? oauthSignature(req.method ?? 'GET', `${s.url}${req.url}`, params, o.consumerSecret, o.tokenSecret)
+        : null;
+    if (!want || want !== signature)
+      return send(res, 401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
+    if (req.method === 'GET' && url.pathname === '/2/users/me')
+      return send(res, 200, { data: { id: o.userId, name: 'Acme Support', username: o.username } });
+    const dm = /^\/2\/dm_conversations\/with\/(\d+)\/messages$/.exec(url.pathname);
+    if (req.method === 'POST' && (dm || url.pathname === '/2/tweets')) {
+      sent.push({ method: 'POST', path: url.pathname, headers: req.headers, body });
+      const scripted = script.next.shift();
+      if (scripted) return send(res, scripted.status, scripted.body);
+      if (typeof body?.text !== 'string' || !body.text)
+        return send(res, 400, {
+          errors: [
+            { parameters: { text: [] }, message: 'Requests with bodies must have content-type of application/json.' },
+          ],
+          title: 'Invalid Request',
+          detail: 'One or more parameters to your request was invalid.',
+          type: 'https://api.twitter.com/2/problems/invalid-request',
+        });
+      const id = String(next++);
+      if (dm) return send(res, 201, { data: { dm_conversation_id: `${dm[1]}-${o.userId}`, dm_event_id: id } });
+      return send(res, 201, { data: { id, text: body.text, edit_history_tweet_ids: [id] } });
+    }
+    send(res, 404, {
+      errors: [{ message: 'Sorry, that page does not exist', code: 34 }],
+      title: 'Not Found Error',
+      detail: 'Sorry, that page does not exist',
+      type: 'about:blank',
+      status: 404,
+    });
+  });
+  return { ...s, sent, script };
+}
+
+/** X's 429 as the API answers it. */
+export const xTooMany = {
+  status: 429,
+  body: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+};
+
+/** An Account Activity webhook as X posts it, and its `x-twitter-webhooks-signature` under the consumer secret. */
+export function xWebhook(consumerSecret: string, payload: Record<string, unknown>) {
+  const body = JSON.stringify(payload);
+  const signature = `sha256=${createHmac('sha256', consumerSecret).update(body).digest('base64')}`;
+  return { body, signature };
+}
+
+/** A DM to the account as `direct_message_events` carries it, with the sender in `users`. */
+export const xDm = (
+  forUserId: string,
+  sender: { id: string; name: string; screen_name: string },
+  text: string,
+  id?: string,
+) => ({
+  for_user_id: forUserId,
+  direct_message_events: [
+    {
+      type: 'message_create',
+      id: id ?? String(1_700_000_000_000_000_000n + BigInt(randomBytes(4).readUInt32BE())),
+      created_timestamp: String(Date.now()),
+      message_create: {
+        target: { recipient_id: forUserId },
+        sender_id: sender.id,
+        message_data: { text, entities: {} },
+      },
+    },
+  ],
+  users: {
+    [sender.id]: { id: sender.id, name: sender.name, screen_name: sender.screen_name },
+    [forUserId]: { id: forUserId, name: 'Acme Support', screen_name: 'acme' },
+  },
+});
+
+/** A mention of the account as `tweet_create_events` carries it (a v1.1 tweet). */
+export const xMention = (
+  forUserId: string,
+  user: { id: string; name: string; screen_name: string },
+  text: string,
+  id?: string,
+) => ({
+  for_user_id: forUserId,
+  tweet_create_events: [
+    {
+      created_at: new Date().toUTCString(),
+      id_str: id ?? String(1_750_000_000_000_000_000n + BigInt(randomBytes(4).readUInt32BE())),
+      text,
+      user: { id_str: user.id, name: user.name, screen_name: user.screen_name },
+      in_reply_to_status_id_str: null,
+      entities: { user_mentions: [{ screen_name: 'acme', id_str: forUserId }] },
+      timestamp_ms: String(Date.now()),
+    },
+  ],
+});
 
 /** A Messenger Platform webhook as Meta posts it (`object` page or instagram), signed with the app secret. */
 export function messengerWebhook(

@@ -18,25 +18,30 @@ const LiveChat = lazyScreen(() => import('./conversations/LiveChatsPage'), 'Live
 const Chat = lazyScreen(() => import('./conversations/ChatPage'), 'ChatPage');
 const PublicDashboard = lazyScreen(() => import('../features/reports/PublicDashboardPage'), 'PublicDashboardPage');
 const Omnichannel = lazyScreen(() => import('../features/reports/OmnichannelScreen'), 'OmnichannelScreen');
-const CallReport = S('CallReportScreen');
+const CallReport = lazyScreen(() => import('../features/reports/CallReportScreen'), 'CallReportScreen');
 const TicketSummary = lazyScreen(() => import('../features/reports/TicketSummaryScreen'), 'TicketSummaryScreen');
-const Call = S('CallScreen');
+const Call = lazyScreen(() => import('../features/calls/CallsScreen'), 'CallsScreen');
 const Contacts = lazyScreen(() => import('../features/contacts/ContactsScreen'), 'ContactsScreen');
 const Case = lazyScreen(() => import('../features/cases/CasesScreen'), 'CasesScreen');
-const CustomerAnalysis = S('CustomerAnalysisScreen');
+const CustomerAnalysis = lazyScreen(
+  () => import('../features/contacts/CustomerAnalysisScreen'),
+  'CustomerAnalysisScreen',
+);
 const Calendar = lazyScreen(() => import('../features/calendar/CalendarScreen'), 'CalendarScreen');
 const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'KanbanScreen');
 const Supervisory = lazyScreen(() => import('../features/supervisory/SupervisoryScreen'), 'SupervisoryScreen');
 const CallConfig = lazyScreen(() => import('../features/calls/CallConfigScreen'), 'CallConfigScreen');
-const ScamCalls = S('ScamCallsScreen');
+const ScamCalls = lazyScreen(() => import('../features/scamCalls/ScamCallsScreen'), 'ScamCallsScreen');
 const Trading = S('TradingScreen');
-const Recording = S('RecordingScreen');
+const Recording = lazyScreen(() => import('../features/calls/RecordingsScreen'), 'RecordingsScreen');
+const VoiceUpload = lazyScreen(() => import('../features/calls/VoiceUploadScreen'), 'VoiceUploadScreen');
 const Forms = lazyScreen(() => import('../features/forms/FormsScreen'), 'FormsScreen');
-const Campaign = S('CampaignScreen');
+const Campaign = lazyScreen(() => import('../features/campaigns/CampaignsScreen'), 'CampaignScreen');
 const Product = S('ProductScreen');
 const Timer = S('TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
+const ApiReference = lazyScreen(() => import('../features/apiReference/ApiReferenceScreen'), 'ApiReferenceScreen');
 const Sms = lazyScreen(() => import('../features/channels/SmsScreen'), 'SmsScreen');
 const Knowledge = lazyScreen(() => import('../features/kb/KnowledgeScreen'), 'KnowledgeScreen');
 const About = S('AboutPage');
@@ -91,6 +96,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/dashboard/:id" element={<PublicDashboard />} />
           <Route path="/settings/:tab?" element={<Settings session={session} />} />
           <Route path="/about" element={<About />} />
+          <Route path="/api_reference" element={<ApiReference />} />
           <Route path="/ticket/:id" element={<TicketConversation />} />
           <Route path="/ticket/*" element={<Conversation session={session} list={Tickets} />} />
           <Route path="/livechat/*" element={<Conversation session={session} list={LiveChat} />} />
@@ -111,7 +117,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/report/:type/:status" element={<TicketSummary />} />
           <Route path="/report/*" element={<Navigate to="/report/omnichannel" replace />} />
           <Route path="/interactions" element={<Generic />} />
-          <Route path="/upload" element={<Recording />} />
+          <Route path="/upload" element={<VoiceUpload />} />
           <Route path="/recording" element={<Recording />} />
           <Route path="/contacts/*" element={<Contacts />} />
           <Route path="/forms" element={<Forms />} />

@@ -17,7 +17,7 @@ export const ticketKeys = {
   info: (id: number) => ['ticketInfo', id] as const,
   unread: ['ticketUnread'] as const,
   settings: ['ticketSettings'] as const,
-  campaigns: (page: number) => ['campaigns', page] as const,
+  campaigns: (page: number) => campaignKeys.list(page),
   autoAssign: ['ticketAutoAssign'] as const,
   statuses: ['ticketStatuses'] as const,
   /** The counts of the list's views (Mine, Unassigned, All) under a status filter; `viewsAll` reaches every filter's. */
@@ -34,6 +34,8 @@ export const conversationKeys = {
   one: (ticketId: number) => ['conversation', ticketId] as const,
   /** AI-03: the hint for one message (0: none asked). */
   aiHint: (messageId: number) => ['ai-hint', messageId] as const,
+  /** AI-08: classification and what to say for one message. */
+  aiRecommendation: (messageId: number) => ['ai-recommendation', messageId] as const,
 };
 
 export const liveChatKeys = {
@@ -78,6 +80,16 @@ export const replyKeys = {
   macros: ['replies', 'macros'] as const,
   /** The account's users, for a macro's assignees. */
   users: ['replies', 'users'] as const,
+};
+
+/** Automation rules (admins): the rules, their run log, and what they pick from. */
+export const automationKeys = {
+  all: ['automation'] as const,
+  rules: ['automation', 'rules'] as const,
+  runs: ['automation', 'runs'] as const,
+  canned: ['automation', 'canned'] as const,
+  /** The account's webhooks, for the "Call a webhook" action. */
+  webhooks: ['automation', 'webhooks'] as const,
 };
 
 export const slaKeys = {
@@ -126,6 +138,14 @@ export const departmentsKey = ['departments'] as const;
 export const servicesKey = ['services'] as const;
 /** The account's call server (Call Configurations). */
 export const callConfigKey = ['callConfig'] as const;
+/** The call list and a call's detail (CALL-29), the DID look-up (CALL-35) and the recordings (REC). */
+export const callKeys = {
+  all: ['calls'] as const,
+  list: (query: string, offset: number) => ['calls', 'list', query, offset] as const,
+  detail: (id: number) => ['calls', 'detail', id] as const,
+  did: (did: string) => ['calls', 'did', did] as const,
+  recordings: (query: string) => ['calls', 'recordings', query] as const,
+};
 
 export const searchKeys = {
   all: ['search'] as const,
@@ -157,6 +177,7 @@ export const contactKeys = {
   /** A page of the contact list under one search, filter and page size. */
   list: <F extends object>(f: F) => ['contacts', 'list', f] as const,
   one: (id: number) => ['contacts', 'one', id] as const,
+  analysis: (days: number) => ['contacts', 'analysis', days] as const,
 };
 
 export const formKeys = {
@@ -209,4 +230,32 @@ export const billingKeys = {
   pricing: ['billing', 'pricing'] as const,
   /** One 1-based page of the account's payments. */
   history: (page: number) => ['billing', 'history', page] as const,
+  /** The running subscription (users, renewal, cancellation). */
+  subscription: ['billing', 'subscription'] as const,
+};
+
+/** Campaigns: a page of the list (the filter panel's picker reads the same), one campaign, its tickets. */
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: (page: number) => ['campaigns', page] as const,
+  one: (id: number) => ['campaigns', 'one', id] as const,
+  tickets: (id: number) => ['campaigns', 'tickets', id] as const,
+};
+
+export const integrationKeys = {
+  /** Settings -> API and webhooks: the caller's API tokens (an admin's include the account's). */
+  tokens: ['integrations', 'tokens'] as const,
+  webhooks: ['integrations', 'webhooks'] as const,
+  /** One webhook's delivery log. */
+  deliveries: (webhookId: number) => ['integrations', 'deliveries', webhookId] as const,
+};
+
+/** Settings -> AI: the account's engine, language model and translator. */
+export const aiSettingsKey = ['ai', 'settings'] as const;
+export const retentionKeys = {
+  /** Settings -> Data retention: the rules, the preview of the next run, the last runs. */
+  all: ['retention'] as const,
+  rules: ['retention', 'rules'] as const,
+  preview: ['retention', 'preview'] as const,
+  runs: ['retention', 'runs'] as const,
 };

@@ -60,9 +60,11 @@ export function useRefreshSession() {
 export function useSignOut() {
   const { loop } = useSession();
   return async () => {
-    await authApi.signOut().catch(() => undefined);
+    const out = await authApi.signOut().catch(() => undefined);
     realtime.disconnect();
     loop.signedOut();
+    // Signed in through an identity provider that has a sign-out: end the session there too.
+    if (out?.redirect) window.location.assign(out.redirect);
   };
 }
 

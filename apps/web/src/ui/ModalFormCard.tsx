@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Modal, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { SettingsCard } from './SettingsCard';
@@ -138,5 +138,45 @@ export function FormActions({
         </Button>
       </Group>
     </>
+  );
+}
+
+/**
+ * The confirmation before an entry of a list is deleted: `item` set opens it with `message(item)`; Cancel
+ * closes it, the red button calls `onConfirm(item)`. Names the red button `${testId}` for tests.
+ */
+export function ConfirmDelete<T>({
+  item,
+  title,
+  message,
+  cancelLabel,
+  confirmLabel,
+  testId,
+  onClose,
+  onConfirm,
+}: {
+  item: T | null;
+  title: string;
+  message(item: T): ReactNode;
+  cancelLabel: string;
+  confirmLabel: string;
+  testId: string;
+  onClose(): void;
+  onConfirm(item: T): void;
+}) {
+  return (
+    <Modal opened={item !== null} onClose={onClose} title={title}>
+      <Stack>
+        {item !== null && message(item)}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {cancelLabel}
+          </Button>
+          <Button color="red.8" onClick={() => item !== null && onConfirm(item)} data-testid={testId}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

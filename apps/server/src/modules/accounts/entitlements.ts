@@ -31,3 +31,16 @@ export async function requireWithinPlan(
   const { status, code } = REFUSAL[key];
   throw new AppError(status, code, planLimitWords(key, plan, limit));
 }
+
+/** A product function a plan includes or not (PLAN-21: Basic and up). */
+export type PlanFeature = 'surveys' | 'convertToTicket' | 'chatTranscript';
+
+/**
+ * PLAN-16, PLAN-21: the one place that answers "does this account's plan include this function": it reads
+ * the plan (locking the account's row for the caller's transaction, like the limits) and refuses with 403
+ * and `words` (the function, the plan that has it, the way up) when it does not.
+ */
+export async function requirePlanFeature(trx: Trx, accountId: number, feature: PlanFeature, words: string) {
+  const plan = (await lockAccount(trx, accountId))?.plan ?? PLANS.trial;
+  if (!planEntitlements(plan)[feature]) throw new AppError(403, ErrorCode.forbidden, words);
+}

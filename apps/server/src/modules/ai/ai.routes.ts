@@ -1,32 +1,24 @@
 import { readFile } from 'node:fs/promises';
-import {
-  AI_STRINGS,
-  AiHintAnswer,
-  AiHintQuery,
-  ErrorCode,
-  VOICE_STRINGS,
-  VoiceAnalysis,
-  wantsAiHint,
-} from '@parley/contracts';
+import { AiHintAnswer, AiHintQuery, ErrorCode, VOICE_STRINGS, VoiceAnalysis, wantsAiHint } from '@parley/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { type Conversations, readMultipart, sniffFile, type UploadGate } from '../messages/index.js';
-import type { HintProvider } from './hints.js';
+import type { AiProviders } from './provider.js';
 import { analyseVoice, decodeWav } from './voice.js';
 
 /**
  * AI-06, AI-07: `GET /api/wauchat/recommendation` (text, messageId, channel, translation). The message must
  * be one of the caller's account, and one AI-03 allows (not the caller's own, not the translation bot's).
- * Without a provider (`hints: null`) a valid question is answered `not_configured`.
+ * The account's provider answers (the offline engine unless it chose another).
  */
 export function aiRoutes(
   app: FastifyInstance,
   deps: {
     db: DB;
     conversations: Conversations;
-    hints: HintProvider | null;
+    providers: AiProviders;
     dataDir: string;
     uploadGate: UploadGate;
   },
@@ -57,8 +49,9 @@ export function aiRoutes(
         ));
       if (!m || !readable) throw notFound('Message not found.');
       if (!wantsAiHint(m, auth.username)) throw new AppError(400, 'NO_HINT', 'No hint is given for this message.');
-      if (!deps.hints) return { result: 'not_configured' as const, description: AI_STRINGS.notConfigured };
-      const hint = await deps.hints.hint({
+      const provider = await deps.providers.forAccount(deps.db, auth.accountId);
+      const hint = await provider.hint({
+        accountId: auth.accountId,
         text: q.text,
         translation: q.translation,
         channel: q.channel,

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type net from 'node:net';
-import { AI_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type Call, signUpVia } from '../../testing/api.js';
 import { liveChatAccount, queueVisitor } from '../../testing/livechat.js';
@@ -68,26 +67,26 @@ describe.each(dialects)('AI hints (%s)', (dialect) => {
       },
     );
 
-  it('AI-03 AI-06 without a provider: 200 not_configured "AI hints are not configured.", and /api/services says so first; bad input, strangers and own messages refused first', async () => {
+  it('AI-01 AI-03 AI-06 AI-07 without a provider the offline engine answers, naming itself; /api/services says hints are on; bad input, strangers and own messages refused first', async () => {
     const call = apiClient(off.url);
     const { agent, visitorMsg, agentMsg } = await chatOn(off, call);
     const q = { text: 'My parcel is late', messageId: visitorMsg, channel: 'LIVECHAT' };
     const r = await ask(call, agent.token, q);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ result: 'not_configured', description: AI_STRINGS.notConfigured });
+    expect(r.body.result).toBe('success');
+    expect(r.body.data).toMatchObject({ messageId: visitorMsg, engine: 'offline' });
+    expect(typeof r.body.data.recommendation).toBe('string');
+    expect(r.body.data.recommendation.length).toBeGreaterThan(0);
+    expect(r.body.data.analysis).toMatchObject({ next_action: { value: expect.any(String) } });
     const services = await call('GET', '/api/services', { token: agent.token });
     expect(services.body).toEqual({
       result: 'success',
       translate: false,
-      ai_hints: false,
+      ai_hints: true,
       mail: false,
       analytics: false,
     });
     expect((await call('GET', '/api/services', { token: undefined })).status).toBe(401);
-    const configured = await apiClient(on.url)('GET', '/api/services', {
-      token: (await chatOn(on, apiClient(on.url))).agent.token,
-    });
-    expect(configured.body).toMatchObject({ ai_hints: true, translate: false });
     expect((await ask(call, undefined, q)).status).toBe(401);
     expect((await ask(call, agent.token, { ...q, text: ' ' })).status).toBe(400);
     expect((await ask(call, agent.token, { text: 'x', channel: 'LIVECHAT' })).status).toBe(400);
@@ -112,7 +111,7 @@ describe.each(dialects)('AI hints (%s)', (dialect) => {
     expect(r.status, r.text).toBe(200);
     expect(r.body).toEqual({
       result: 'success',
-      data: { messageId: visitorMsg, recommendation: 'Offer a refund.', confidence: 1 },
+      data: { messageId: visitorMsg, recommendation: 'Offer a refund.', confidence: 1, engine: 'external', cues: [] },
     });
     expect(asked).toEqual([
       {

@@ -13,6 +13,8 @@ import { appendEvents, type Listener, type NewEvent, type StoredEvent, type Trx 
 import { type Conversations, keyOf, uploadPath } from '../messages/index.js';
 import { parseEmotionCounts } from '../tickets/index.js';
 import { type EmotionReader, ruleReader, type TextReading } from './emotion.js';
+import { analyseMessage } from './engine/analyse.js';
+import { messageFindings } from './findings.js';
 import { analyseVoice, decodeWav } from './voice.js';
 
 const READ_TYPES = new Set(['text', 'text/html']);
@@ -76,12 +78,18 @@ export function emotionListener(o: EmotionOptions): Listener {
         .executeTakeFirst();
       if (!t) return;
       const reading = text === null ? null : reader.read(text);
+      const findings = text === null ? null : messageFindings(analyseMessage(text));
       const voice = recording ? ((prepared as Heard | undefined) ?? null) : null;
       const keep: TextReading | null = reading ?? (voice ? { emotion_2: voice.percentage, context: '' } : null);
       if (!keep) return;
       const stored = await trx
         .updateTable('messages')
-        .set({ emotion_2: JSON.stringify(keep.emotion_2), context: keep.context })
+        .set({
+          emotion_2: JSON.stringify(keep.emotion_2),
+          context: keep.context,
+          // AI-02: the engine's findings, kept with the message so history shows them.
+          ...(findings ? storedFindings(findings) : {}),
+        })
         .where('account_id', '=', e.accountId)
         .where('id', '=', messageId)
         .where('deleted_at', 'is', null)
@@ -94,7 +102,8 @@ export function emotionListener(o: EmotionOptions): Listener {
         channel: t.channel,
       });
       const events: NewEvent[] = [];
-      if (reading) events.push(...(await textEvents(trx, e.accountId, t, messageId, reading, rooms)));
+      if (reading && findings)
+        events.push(...(await textEvents(trx, e.accountId, t, messageId, reading, findings, rooms)));
       if (voice)
         events.push({
           accountId: e.accountId,
@@ -114,6 +123,16 @@ export function emotionListener(o: EmotionOptions): Listener {
     },
   };
 }
+
+function storedFindings(f: Findings) {
+  return {
+    recommendation: f.recommendation,
+    aiqon_results: JSON.stringify(f.aiqon_results),
+    scam_results: JSON.stringify(f.scam_results),
+  };
+}
+
+type Findings = ReturnType<typeof messageFindings>;
 
 type Heard = Awaited<ReturnType<typeof hear>>;
 
@@ -136,6 +155,7 @@ async function textEvents(
   t: { id: number | bigint; emotion_2: string },
   messageId: number,
   reading: TextReading,
+  findings: Findings,
   rooms: string[],
 ): Promise<NewEvent[]> {
   const ticketId = Number(t.id);
@@ -157,6 +177,7 @@ async function textEvents(
         source: 'customer',
         emotion: dominantEmotion(reading.emotion_2),
         emotion_2: reading.emotion_2,
+        ...findings,
       } satisfies TextEmotionEvent,
       realtime: { name: 'textEmotion', rooms },
     },

@@ -48,12 +48,54 @@ function matchesAt(ws: string[], cue: Cue): number[] {
 const negators = new Set(NEGATORS);
 const negated = (ws: string[], i: number) => ws.slice(Math.max(0, i - 3), i).some((w) => negators.has(w));
 
-const emotionCues = Object.entries(EMOTION_CUES).map(([e, cues]) => ({
-  emotion: e as Emotion,
-  cues: cues!.map(compile),
-}));
+/**
+ * Cues indexed by the word they start with, or by the first three letters of a `*` first word (shorter
+ * prefixes go to `prefixed`), so a read looks each word up instead of trying every cue at every word.
+ */
+interface CueIndex<T> {
+  byFirst: Map<string, T[]>;
+  byStem: Map<string, T[]>;
+  prefixed: T[];
+}
+const STEM = 3;
+function indexCues<T extends { cue: Cue }>(items: T[]): CueIndex<T> {
+  const byFirst = new Map<string, T[]>();
+  const byStem = new Map<string, T[]>();
+  const prefixed: T[] = [];
+  const put = (map: Map<string, T[]>, key: string, item: T) => map.set(key, [...(map.get(key) ?? []), item]);
+  for (const item of items) {
+    const first = item.cue[0]!;
+    if (!first.endsWith('*')) put(byFirst, first, item);
+    else if (first.length - 1 >= STEM) put(byStem, first.slice(0, STEM), item);
+    else prefixed.push(item);
+  }
+  return { byFirst, byStem, prefixed };
+}
+/** Every (cue, position) where a cue of the index matches `ws`, in position order. */
+function matchAll<T extends { cue: Cue }>(ws: string[], index: CueIndex<T>): { item: T; at: number }[] {
+  const out: { item: T; at: number }[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
+    for (const list of [index.byFirst.get(w), index.byStem.get(w.slice(0, STEM)), index.prefixed]) {
+      if (!list) continue;
+      for (const item of list)
+        if (i + item.cue.length <= ws.length && item.cue.every((p, k) => wordMatches(p, ws[i + k]!)))
+          out.push({ item, at: i });
+    }
+  }
+  return out;
+}
+
+/** Emotion cues, the longest first (a stable sort keeps the lexicon's order among equals), numbered in that order. */
+const emotionCues = Object.entries(EMOTION_CUES)
+  .flatMap(([e, cues]) => cues!.map((c) => ({ emotion: e as Emotion, cue: compile(c) })))
+  .sort((a, b) => b.cue.length - a.cue.length)
+  .map((c, order) => ({ ...c, order }));
+const emotionIndex = indexCues(emotionCues);
 const frustrationWhenNegated = NEGATED_CUES_AS_FRUSTRATION.map(compile);
-const contextCues = CONTEXT_CUES.map((c) => ({ context: c.context, cues: c.cues.map(compile) }));
+const contextIndex = indexCues(
+  CONTEXT_CUES.flatMap((c, order) => c.cues.map((cue) => ({ context: c.context, order, cue: compile(cue) }))),
+);
 const questionWords = new Set(QUESTION_WORDS);
 
 /**
@@ -70,17 +112,14 @@ export const ruleReader: EmotionReader = {
     const add = (e: string) => {
       counts[e] = (counts[e] ?? 0) + 1;
     };
-    const all = emotionCues
-      .flatMap(({ emotion, cues }) => cues.map((cue) => ({ emotion, cue })))
-      .sort((a, b) => b.cue.length - a.cue.length);
-    for (const { emotion, cue } of all) {
-      for (const i of matchesAt(ws, cue)) {
-        const span = cue.map((_, k) => i + k);
-        if (span.some((k) => used.has(k))) continue;
-        for (const k of span) used.add(k);
-        if (!negated(ws, i)) add(emotion);
-        else if (NEGATED_AS[emotion]) add(NEGATED_AS[emotion]!);
-      }
+    // The cues in their order (longest first), each at its places in order: a longer cue claims its words first.
+    const found = matchAll(ws, emotionIndex).sort((a, b) => a.item.order - b.item.order || a.at - b.at);
+    for (const { item, at: i } of found) {
+      const span = item.cue.map((_, k) => i + k);
+      if (span.some((k) => used.has(k))) continue;
+      for (const k of span) used.add(k);
+      if (!negated(ws, i)) add(item.emotion);
+      else if (NEGATED_AS[item.emotion]) add(NEGATED_AS[item.emotion]!);
     }
     for (const cue of frustrationWhenNegated)
       for (const i of matchesAt(ws, cue)) if (!used.has(i) && negated(ws, i)) add('frustration');
@@ -90,15 +129,17 @@ export const ruleReader: EmotionReader = {
   },
 };
 
+/** The context with the most cue matches; a tie goes to the earlier in CONTEXT_CUES. */
 function contextOf(ws: string[]): string {
+  const hits = new Array<number>(CONTEXT_CUES.length).fill(0);
+  for (const { item } of matchAll(ws, contextIndex)) hits[item.order]!++;
   let best = '';
   let top = 0;
-  for (const { context, cues } of contextCues) {
-    const n = cues.reduce((sum, cue) => sum + matchesAt(ws, cue).length, 0);
+  hits.forEach((n, order) => {
     if (n > top) {
-      best = context;
+      best = CONTEXT_CUES[order]!.context;
       top = n;
     }
-  }
+  });
   return best;
 }

@@ -35,7 +35,7 @@ describe.each(dialects)('emotion and context of customer messages (%s)', (dialec
     const chat = a.ticket_id;
     // The form's "Hello from Hana" opens the chat as the visitor's first message: read too, as neutral.
     await waitFor(() => ticket.length === 1 || undefined, 'the first message read');
-    expect(text).toEqual([
+    expect(text).toMatchObject([
       {
         ticketId: chat,
         messageId: text[0]!.messageId,
@@ -53,7 +53,7 @@ describe.each(dialects)('emotion and context of customer messages (%s)', (dialec
     });
     if (!first.ok) throw new Error(first.error);
     await waitFor(() => context.length === 1 || undefined, 'newContext');
-    expect(text).toEqual([
+    expect(text).toMatchObject([
       {
         ticketId: chat,
         messageId: first.data.id,
@@ -123,6 +123,22 @@ describe.each(dialects)('emotion and context of customer messages (%s)', (dialec
     expect(context[1]).toEqual({ ticketId: chat, messageId: third.data.id, context: 'Refund' });
     expect(text[2]).toMatchObject({ messageId: third.data.id, emotion: 'enquiry' });
     expect(heard).toEqual([]);
+
+    // AI-02: the engine's findings come with the reading and are kept on the message: a scam's wording is
+    // flagged, the next best action is to escalate; an ordinary message has no scam finding.
+    const scam = await v.socket.emitWithAck('visitorMessage', {
+      message: 'URGENT: our bank details have changed, please pay the invoice to our new account today.',
+    });
+    if (!scam.ok) throw new Error(scam.error);
+    await waitFor(() => text.some((e) => e.messageId === scam.data.id) || undefined, 'the scam read');
+    const scamEvent = text.find((e) => e.messageId === scam.data.id)!;
+    expect(scamEvent.scam_results).toMatchObject([{ kind: 'scam', value: 'urgency_pressure' }]);
+    expect(scamEvent.recommendation).toMatch(/^Escalate/);
+    expect(text.find((e) => e.messageId === second.data.id)!.scam_results).toEqual([]);
+    const kept = await call('GET', `/ticket/data/${chat}/0`, { token: agents[0]!.token });
+    const keptScam = (kept.body.data as Message[]).find((m) => m.id === scam.data.id)!;
+    expect(keptScam.scam_results).toEqual(scamEvent.scam_results);
+    expect(keptScam.recommendation).toBe(scamEvent.recommendation);
   });
 
   const post = async (path: string, token: string | undefined, parts: [string, string | Blob, string?][]) => {

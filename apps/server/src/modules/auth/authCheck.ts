@@ -53,6 +53,7 @@ export async function authCheck(
       'a.subscription_ends_at',
       'a.name as company',
       'a.sip_ws_url',
+      'a.acw_seconds',
     ])
     .where('u.account_id', '=', auth.accountId)
     .where('u.id', '=', auth.userId)
@@ -75,7 +76,8 @@ export async function authCheck(
     type: u.type as AuthContext['type'],
     photo: u.photo ?? null,
     timezone: 'UTC',
-    acw_seconds: 30,
+    // CALL-40: the account's after-call wrap-up (30 s unless set).
+    acw_seconds: Number(u.acw_seconds),
     call_prefix: '',
     priority: 0,
     // CALL-02, CHAT-13: no TURN relay is configured in this version.

@@ -7,6 +7,8 @@ export { authRoutes } from './auth.routes.js';
 export { createWorkspace, setupNeeded } from './commands/createWorkspace.js';
 /** Username and password check that opens a session. */
 export { signIn } from './commands/signIn.js';
+/** The session cookies a sign-in sets and a sign-out clears (single sign-on opens sessions too). */
+export { clearSessionCookies, setSessionCookies } from './cookies.js';
 /** Sign-up, password reset and sign-in hand-off routes. */
 export { linkBase, signupRoutes } from './signup.routes.js';
 /** Throttles and limits of the public auth calls; the pruning of their counts. */

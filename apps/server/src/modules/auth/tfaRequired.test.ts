@@ -8,7 +8,13 @@ import { dialects, startTestServer } from '../../testing/support.js';
 const totpNow = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
 
 /** The calls a user who must still set up two-factor sign-in may make (besides the auth check). */
-const OPEN = new Set(['POST /api/user/2fa/setup', 'POST /api/user/2fa/enable', 'DELETE /api/user/signout']);
+const OPEN = new Set([
+  'POST /api/user/2fa/setup',
+  'POST /api/user/2fa/enable',
+  'DELETE /api/user/signout',
+  // The sign-out of a session opened through single sign-on (it ends it like the one above).
+  'POST /api/sso/signout',
+]);
 
 /**
  * "Require two-factor sign-in" is the server's rule, not only the web app's: a user of such an account who

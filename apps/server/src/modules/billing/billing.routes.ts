@@ -11,6 +11,9 @@ import {
   PLAN_NAMES,
   PricingAnswer,
   PricingQuery,
+  SeatsInput,
+  SubscriptionActionInput,
+  SubscriptionAnswer,
   taxPercent,
 } from '@parley/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +23,7 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { clientIp } from '../livechat/index.js';
 import { applyStripeEvent } from './commands/applyStripeEvent.js';
+import { changeSeats, setCancelAtPeriodEnd, subscriptionInfo } from './commands/changeSubscription.js';
 import { createPayment } from './commands/createPayment.js';
 import { settlePayment } from './commands/settlePayment.js';
 import { countryOf } from './geo.js';
@@ -106,6 +110,8 @@ export function billingRoutes(app: FastifyInstance, deps: BillingDeps): void {
         .select(['status', 'payment_desc'])
         .where('account_id', '=', req.auth!.accountId)
         .where('ref', '=', req.query.ref)
+        // Rows of changes and refunds are no payments a dialog waits on.
+        .where('status', 'in', ['PENDING', 'FAILED', 'SUCCESS'])
         .executeTakeFirst();
       if (!p) throw notFound('There is no such payment.');
       return {
@@ -173,6 +179,32 @@ export function billingRoutes(app: FastifyInstance, deps: BillingDeps): void {
     },
   );
 
+  // Design: the running subscription (billing, under the plan cards), and its changes by an admin.
+  r.get(
+    '/api/payment/subscription',
+    { config: { auth: 'admin' }, schema: { response: { 200: SubscriptionAnswer } } },
+    async (req) => ({ result: 'success' as const, data: await subscriptionInfo(db, req.auth!.accountId) }),
+  );
+  const who = (req: FastifyRequest) => {
+    const a = req.auth!;
+    return { accountId: a.accountId, userId: a.userId, actor: a.username, ip: ipOf(req) };
+  };
+  r.post(
+    '/api/payment/seats',
+    { config: { auth: 'admin' }, schema: { body: SeatsInput, response: { 200: SubscriptionAnswer } } },
+    async (req) => ({ result: 'success' as const, data: await changeSeats(db, provider, who(req), req.body) }),
+  );
+  r.post(
+    '/api/payment/cancel',
+    { config: { auth: 'admin' }, schema: { body: SubscriptionActionInput, response: { 200: SubscriptionAnswer } } },
+    async (req) => ({ result: 'success' as const, data: await setCancelAtPeriodEnd(db, provider, who(req), true) }),
+  );
+  r.post(
+    '/api/payment/resume',
+    { config: { auth: 'admin' }, schema: { body: SubscriptionActionInput, response: { 200: SubscriptionAnswer } } },
+    async (req) => ({ result: 'success' as const, data: await setCancelAtPeriodEnd(db, provider, who(req), false) }),
+  );
+
   const sandboxPayment = async (req: FastifyRequest, ref: string) => {
     if (provider?.name !== 'sandbox') throw notFound();
     const p = await db
@@ -230,7 +262,8 @@ export function billingRoutes(app: FastifyInstance, deps: BillingDeps): void {
       } catch {
         throw new AppError(400, ErrorCode.badSignature, PAY_ERRORS.badSignature);
       }
-      await applyStripeEvent(db, event);
+      const stripe = deps.stripe;
+      await applyStripeEvent(db, event, { cancelSubscription: (id) => stripe.cancelSubscription(id) });
       return { received: true };
     });
   });

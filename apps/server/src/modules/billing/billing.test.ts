@@ -147,7 +147,7 @@ describe.each(dialects)('PAY pricing and payments (%s)', (dialect) => {
     expect((await call('GET', '/api/pricing?country=SG')).body.data[0].price).toBe('26.00');
   });
 
-  it('PAY-25 bad input: "1e3", "-1", "0", "", 10^9, a forged plan: clear 400, nothing created', async () => {
+  it('PAY-25 PLAN-02 bad input: "1e3", "-1", "0", "", 10^9, a forged plan (Enterprise: contact sales): clear 400, nothing created', async () => {
     const a = await signUpVia(call);
     const before = await counts(a.accountId);
     const tries: [unknown, unknown, string][] = [
@@ -241,7 +241,7 @@ describe.each(dialects)('PAY pricing and payments (%s)', (dialect) => {
     expect(r.body.description).toBe(PAY_STRINGS.billingMissing);
   });
 
-  it('PAY-15 PAY-22 PAY-25 PAY-27 a sandbox payment succeeds once: plan 2, 3 seats, audited; a replay changes nothing', async () => {
+  it('PAY-15 PAY-22 PAY-25 PAY-27 PLAN-01 a sandbox payment succeeds once: plan 2, 3 seats for a month, audited; a replay changes nothing', async () => {
     const a = await signUpVia(call);
     expect((await counts(a.accountId)).account).toMatchObject({ plan: 0, account_type: 0 });
     const c = await call('POST', '/api/payment/create', {
@@ -284,8 +284,16 @@ describe.each(dialects)('PAY pricing and payments (%s)', (dialect) => {
       .execute();
     expect(audit.map((x) => x.action)).toEqual(['payment.created', 'payment.succeeded']);
     expect(JSON.parse(audit[1]!.detail)).toMatchObject({ ref, plan: 2, quantity: 3, total: '60.00' });
-    // The auth check reports the new plan.
+    // The auth check reports the new plan, and Basic's limits apply (PLAN-21).
     expect((await call('POST', '/api/auth/check', { token: a.token })).body.plan).toBe(2);
+    expect((await call('GET', '/api/mailboxes', { token: a.token })).body.limit).toBe(10);
+    expect((await call('GET', '/api/channels', { token: a.token })).body.allowed).toEqual([
+      'whatsapp',
+      'messenger',
+      'instagram',
+      'line',
+      'x',
+    ]);
 
     // Replayed: the same outcome, or the other one, changes nothing.
     for (const outcome of ['pay', 'decline']) {

@@ -19,6 +19,13 @@ export interface CheckoutRequest {
 export interface PaymentProvider {
   readonly name: string;
   start(p: CheckoutRequest): Promise<{ url: string; providerRef: string }>;
+  /**
+   * A running subscription's number of users changes; the provider prorates the difference (Stripe: on the
+   * next invoice). `taxCents` is the new monthly tax line (0: none). Absent: nothing to tell the provider.
+   */
+  changeSeats?(subscription: string, c: { quantity: number; currency: string; taxCents: number }): Promise<void>;
+  /** The subscription ends at the end of its period and is not renewed (`cancel`), or renews again. */
+  setCancelAtPeriodEnd?(subscription: string, cancel: boolean): Promise<{ cancelAt: number | null }>;
 }
 
 /** PAY-26: the popup address of a sandbox payment. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { PAY_STRINGS, PLAN_NAMES, paymentTotal } from '@parley/contracts';
 import type Stripe from 'stripe';
@@ -18,9 +19,11 @@ export interface StripeOptions {
   publicUrl: string;
 }
 
-export type StripeProvider = PaymentProvider & {
+export type StripeProvider = Required<PaymentProvider> & {
   /** The verified event of a webhook delivery; throws when the signature does not match the raw body. */
   verify(rawBody: string, signature: string | undefined): Stripe.Event;
+  /** Cancels a subscription now; one Stripe no longer has, or already cancelled, counts as done. */
+  cancelSubscription(id: string): Promise<void>;
 };
 
 /**
@@ -93,6 +96,53 @@ export function stripeProvider(o: StripeOptions): StripeProvider {
     },
     verify(rawBody, signature) {
       return client.webhooks.constructEvent(rawBody, signature ?? '', o.webhookSecret);
+    },
+    async changeSeats(id, c) {
+      // The seat line and the tax line, told apart by the tax line's product name (both made at Checkout).
+      const sub = await client.subscriptions.retrieve(id, { expand: ['items.data.price.product'] });
+      const nameOf = (i: Stripe.SubscriptionItem) =>
+        typeof i.price.product === 'object' && i.price.product && 'name' in i.price.product ? i.price.product.name : '';
+      const tax = sub.items.data.find((i) => nameOf(i) === PAY_STRINGS.taxLabel);
+      const seat = sub.items.data.find((i) => i !== tax);
+      if (!seat) throw new Error('The subscription has no seat line.');
+      const taxProduct = tax ? (typeof tax.price.product === 'string' ? tax.price.product : tax.price.product.id) : '';
+      const items: Stripe.SubscriptionUpdateParams.Item[] = [{ id: seat.id, quantity: c.quantity }];
+      // The tax line is a fixed amount: it is replaced by one of the new amount, of the same product.
+      if (tax) {
+        items.push({ id: tax.id, deleted: true });
+        if (c.taxCents > 0)
+          items.push({
+            quantity: 1,
+            price_data: {
+              currency: c.currency.toLowerCase(),
+              product: taxProduct,
+              unit_amount: c.taxCents,
+              recurring: { interval: 'month' },
+            },
+          });
+      }
+      await client.subscriptions.update(
+        id,
+        { items, proration_behavior: 'create_prorations' },
+        { idempotencyKey: `parley-seats-${id}-${randomUUID()}` },
+      );
+    },
+    async setCancelAtPeriodEnd(id, cancel) {
+      const sub = await client.subscriptions.update(
+        id,
+        { cancel_at_period_end: cancel },
+        { idempotencyKey: `parley-cancel-at-end-${id}-${randomUUID()}` },
+      );
+      return { cancelAt: cancel && sub.cancel_at ? sub.cancel_at * 1000 : null };
+    },
+    async cancelSubscription(id) {
+      try {
+        await client.subscriptions.cancel(id, {}, { idempotencyKey: `parley-cancel-${id}` });
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        if (e.code === 'resource_missing' || /already (been )?cancel/i.test(e.message ?? '')) return;
+        throw err;
+      }
     },
   };
 }

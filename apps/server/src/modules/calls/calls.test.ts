@@ -22,7 +22,7 @@ describe.each(dialects)('CALL the call server of an account (%s)', (dialect) => 
   it('CALL-02 CALL-13 CALL-14 CALL-43 CALL-44 the installation default until an admin sets the account its own; the auth check follows', async () => {
     const a = await signUpVia(call);
     const b = await signUpVia(call);
-    expect(await config(a.token)).toEqual({ sip_ws_url: null, default_url: DEFAULT });
+    expect(await config(a.token)).toEqual({ sip_ws_url: null, default_url: DEFAULT, acw_seconds: 30 });
     expect(await check(a.token)).toMatchObject({
       sip_ws_url: DEFAULT,
       sip_default: true,
@@ -33,7 +33,7 @@ describe.each(dialects)('CALL the call server of an account (%s)', (dialect) => 
     const own = 'wss://pbx.acme.example/ws';
     const r = await call('POST', '/api/call/config', { token: a.token, body: { sip_ws_url: `  ${own} ` } });
     expect(r.status, r.text).toBe(200);
-    expect(CallConfigAnswer.parse(r.body).data).toEqual({ sip_ws_url: own, default_url: DEFAULT });
+    expect(CallConfigAnswer.parse(r.body).data).toEqual({ sip_ws_url: own, default_url: DEFAULT, acw_seconds: 30 });
     expect(await check(a.token)).toMatchObject({
       sip_ws_url: own,
       sip_default: false,

@@ -1,4 +1,4 @@
-import type { ChannelKind } from '@parley/contracts';
+import type { Channel, ChannelKind } from '@parley/contracts';
 
 /** A connection opened for an adapter: its settings and its secrets in the clear (never logged). */
 export interface OpenConnection {
@@ -29,6 +29,17 @@ export interface InboundMessage {
   media?: { id: string; mime: string; name: string };
   /** A single-use token to answer this message with, for a short while (LINE's replyToken: replies are free). */
   replyToken?: string;
+  /** The ticket channel when not the kind's own (a Page's post comments: FB_PAGE_POST; X mentions: TW_MENTION). */
+  channel?: Channel;
+  /**
+   * What an agent's reply in this thread answers (the comment or tweet; an Instagram reply's top comment):
+   * kept per connection and peer, the latest wins, read (not taken) by every reply.
+   */
+  replyTo?: string;
+  /** The post a comment is under: a ticket it starts shows it first (its text asked of `contextText`). */
+  context?: { id: string; link: string };
+  /** The text (and name) are asked of the provider before storing (`complete`): Instagram's mentions name only ids. */
+  incomplete?: boolean;
 }
 
 /** A reply's delivery as the provider reports it. */
@@ -54,6 +65,12 @@ export interface Outbound {
   template?: { name: string; language: string };
   /** The customer's latest reply token, still fresh, taken for this send (LINE): used once, else it pushes. */
   replyToken?: string;
+  /** The ticket's channel: one connection answers DMs and comments differently. */
+  channel: string;
+  /** The thread's latest `replyTo` (the comment or tweet answered). */
+  replyTo?: string;
+  /** A Facebook comment answered by Messenger (a private reply) rather than under the post. */
+  privately?: boolean;
 }
 
 /** The provider refused or failed: its own words; `transient` when trying again later may work. */
@@ -82,6 +99,8 @@ export interface ChannelAdapter {
   kind: ChannelKind;
   /** The GET handshake some providers make when a webhook is set (WhatsApp): the body to echo, or null. */
   handshake?(query: Record<string, unknown>, c: OpenConnection): string | null;
+  /** The content type of the handshake's answer (X's CRC answers JSON); text/plain otherwise. */
+  handshakeType?: string;
   /** Whether the request comes from the provider (its signature or secret header). */
   verify(req: WebhookRequest, c: OpenConnection): boolean;
   /** The messages and statuses of a verified payload; throws on one it cannot read. */
@@ -94,6 +113,10 @@ export interface ChannelAdapter {
   test(c: OpenConnection): Promise<string>;
   /** The customer's display name, asked of the provider when the webhook gives none (LINE); '' when unknown. */
   profileName?(c: OpenConnection, peer: string): Promise<string>;
+  /** The text of the post a comment is under (asked when the comment starts a ticket); '' when none. */
+  contextText?(c: OpenConnection, id: string): Promise<string>;
+  /** The text and name of a message the webhook names only by id (`incomplete`). */
+  complete?(c: OpenConnection, m: InboundMessage): Promise<{ text: string; name: string }>;
   /** What a taken webhook is answered, when the provider reads the answer (Twilio expects TwiML). */
   webhookAnswer?: { contentType: string; body: string };
 }

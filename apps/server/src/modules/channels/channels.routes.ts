@@ -8,6 +8,7 @@ import {
   ChannelWindowAnswer,
   ErrorCode,
   OkAnswer,
+  PrivateReplyInput,
   RetryDeliveryAnswer,
   RetryDeliveryInput,
   SendTemplateInput,
@@ -21,8 +22,8 @@ import { z } from 'zod';
 import { AppError } from '../../platform/http/errors.js';
 import { createConnection, deleteConnection, updateConnection } from './commands/saveConnection.js';
 import { sendSms, smsThreads } from './commands/sms.js';
-import { sendTemplate, testConnection, ticketWindow } from './commands/useConnection.js';
-import { allowedKinds, listConnections, toView, WEBHOOK_PATH } from './connections.js';
+import { sendPrivateReply, sendTemplate, testConnection, ticketWindow } from './commands/useConnection.js';
+import { kindsOnPlan, listConnections, toView, WEBHOOK_PATH } from './connections.js';
 import { acceptWebhook, type InboundDeps, webhookHandshake } from './inbound.js';
 import { retryChannelReply } from './outbound.js';
 
@@ -68,7 +69,7 @@ export function channelRoutes(app: FastifyInstance, deps: ChannelRouteDeps): voi
       result: ok,
       configured: secrets !== null,
       ...(secrets ? {} : { description: CHANNEL_STRINGS.notConfigured }),
-      allowed: await allowedKinds(db, req.auth!.accountId),
+      ...(await kindsOnPlan(db, req.auth!.accountId)),
       data: (await listConnections(db, req.auth!.accountId)).map((row) => toView(row, publicUrl)),
     }),
   );
@@ -111,6 +112,14 @@ export function channelRoutes(app: FastifyInstance, deps: ChannelRouteDeps): voi
       return { result: ok };
     },
   );
+  r.post(
+    '/api/channels/private-reply',
+    { config: { auth: 'user' }, schema: { body: PrivateReplyInput, response: { 200: OkAnswer } } },
+    async (req) => {
+      await sendPrivateReply(deps, req.auth!, req.body);
+      return { result: ok };
+    },
+  );
   r.get(
     '/api/sms/threads',
     { config: { auth: 'user' }, schema: { response: { 200: SmsThreadsAnswer } } },
@@ -136,12 +145,13 @@ export function channelRoutes(app: FastifyInstance, deps: ChannelRouteDeps): voi
       (_req, body, done) => done(null, body),
     );
     const c = child.withTypeProvider<ZodTypeProvider>();
-    c.get(WEBHOOK_PATH, { config: { auth: 'public' }, schema: { params: KeyParams, hide: true } }, async (req, reply) =>
-      reply
-        .code(200)
-        .header('x-content-type-options', 'nosniff')
-        .type('text/plain; charset=utf-8')
-        .send(await webhookHandshake(deps, req.params.key, req.query as Record<string, unknown>)),
+    c.get(
+      WEBHOOK_PATH,
+      { config: { auth: 'public' }, schema: { params: KeyParams, hide: true } },
+      async (req, reply) => {
+        const answer = await webhookHandshake(deps, req.params.key, req.query as Record<string, unknown>);
+        return reply.code(200).header('x-content-type-options', 'nosniff').type(answer.type).send(answer.body);
+      },
     );
     c.post(
       WEBHOOK_PATH,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CHANNEL_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { channelProbe } from '../../testing/channelProbe.js';
 import {
   startTelegramStandIn,
   startWhatsAppStandIn,
@@ -34,22 +35,7 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
     const w = whatsappWebhook(opts.secret ?? WA.appSecret, value, opts.phoneId ?? PHONE_ID);
     return post(`/api/channels/webhook/${opts.key ?? waKey}`, w.body, { 'x-hub-signature-256': w.signature });
   };
-  const ticketOfPeer = (peer: string) =>
-    db()
-      .selectFrom('tickets')
-      .selectAll()
-      .where('account_id', '=', admin.accountId)
-      .where('channel_peer', '=', peer)
-      .executeTakeFirst();
-  const messagesOf = (ticketId: number) =>
-    db()
-      .selectFrom('messages')
-      .select(['id', 'type', 'message', 'sender', 'sender_name', 'files', 'delivery_state', 'delivery_error'])
-      .where('account_id', '=', admin.accountId)
-      .where('ticket_id', '=', ticketId)
-      .where('type', '!=', 'system')
-      .orderBy('id')
-      .execute();
+  const { ticketOfPeer, messagesOf, webhookEvents } = channelProbe(db, () => admin.accountId);
   const reply = (ticketId: number, message: string) =>
     call('POST', '/api/ticket/message', { token: agent.token, body: { ticket_id: ticketId, message } });
   const deliveryOf = async (messageId: number) =>
@@ -95,7 +81,7 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
   it('CHANNEL an admin connects a WhatsApp number: no secret is ever answered; agents may not; a bad body changes nothing', async () => {
     const list = await call('GET', '/api/channels', { token: admin.token });
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ configured: true, allowed: ['whatsapp', 'messenger'] });
+    expect(list.body).toMatchObject({ configured: true, allowed: ['whatsapp', 'messenger', 'x'] });
     const view = list.body.data.find((c: { id: number }) => c.id === waId);
     expect(view).toMatchObject({
       kind: 'whatsapp',
@@ -211,16 +197,7 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
   });
 
   it('WHATSAPP bad input: a wrong signature, an unsigned, malformed or oversized body, an unknown key: refused, nothing written', async () => {
-    const count = async () =>
-      Number(
-        (
-          await db()
-            .selectFrom('events')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('type', '=', 'channel.webhook_received')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = webhookEvents;
     const before = await count();
     const value = waText('16505550000', 'Eve', 'forged');
     expect((await waPost(value, { secret: 'not-the-secret' })).status).toBe(401);
@@ -430,6 +407,92 @@ describe.each(dialects)('messaging channels (%s)', (dialect) => {
     expect(out.body).toEqual({ chat_id: String(chat), text: 'Hello Tom' });
     await waitFor(async () => (await deliveryOf(r.body.data.id)) === 'sent', 'sent');
     expect((await messagesOf(Number(t.id))).filter((m) => m.sender === 'visitor')).toHaveLength(1);
+  });
+
+  it('PLAN-20 PLAN-21 PLAN-22 PLAN-24 a channel outside the plan: refused with the message, nothing created; the list names each with the plan that has it', async () => {
+    const a = await signUpVia(call);
+    await db().updateTable('accounts').set({ plan: 1, account_type: 1 }).where('id', '=', a.accountId).execute();
+    const rows = async () => ({
+      connections: (
+        await db().selectFrom('channel_connections').select('id').where('account_id', '=', a.accountId).execute()
+      ).length,
+      audit: (
+        await db()
+          .selectFrom('audit_log')
+          .select('id')
+          .where('account_id', '=', a.accountId)
+          .where('action', 'like', 'channel.%')
+          .execute()
+      ).length,
+    });
+    const before = await rows();
+    const bodies = {
+      instagram: { kind: 'instagram', igAccountId: '17841400000000001', ...WA },
+      line: { kind: 'line', channelSecret: '0123456789abcdef0123456789abcdef', channelAccessToken: 'x'.repeat(40) },
+      telegram: { kind: 'telegram', botToken: TG_TOKEN },
+      sms: {
+        kind: 'sms',
+        accountSid: `AC${'0'.repeat(32)}`,
+        fromNumber: '+14155550100',
+        authToken: 'f'.repeat(32),
+      },
+    } as const;
+    const words = {
+      instagram:
+        'Your Starter plan does not include Instagram Direct Message. Basic has it: upgrade on the Plans page.',
+      line: 'Your Starter plan does not include Line Direct Message. Basic has it: upgrade on the Plans page.',
+      telegram: 'Your Starter plan does not include Telegram. Pro has it: upgrade on the Plans page.',
+      sms: 'Your Starter plan does not include SMS. Enterprise has every channel: contact sales from the Plans page.',
+    };
+    for (const [kind, settings] of Object.entries(bodies)) {
+      const r = await call('POST', '/api/channels', { token: a.token, body: { name: `Acme ${kind}`, settings } });
+      expect(r.status, kind).toBe(403);
+      expect(r.body.description, kind).toBe(words[kind as keyof typeof words]);
+    }
+    expect(await rows()).toEqual(before);
+    const list = await call('GET', '/api/channels', { token: a.token });
+    expect(list.body.allowed).toEqual(['whatsapp', 'messenger', 'x']);
+    expect(list.body.notOnPlan).toEqual([
+      { kind: 'instagram', description: words.instagram },
+      { kind: 'telegram', description: words.telegram },
+      { kind: 'line', description: words.line },
+      { kind: 'sms', description: words.sms },
+    ]);
+
+    // Pro: Telegram is in; a bot connects. Back on Basic (the operator's account:update), the bot is kept
+    // but may not be changed, and another is refused with Basic's words; nothing is written.
+    await db().updateTable('accounts').set({ plan: 3 }).where('id', '=', a.accountId).execute();
+    expect((await call('GET', '/api/channels', { token: a.token })).body.notOnPlan).toEqual([
+      {
+        kind: 'sms',
+        description:
+          'Your Pro plan does not include SMS. Enterprise has every channel: contact sales from the Plans page.',
+      },
+    ]);
+    const bot = await call('POST', '/api/channels', {
+      token: a.token,
+      body: { name: 'Bot', settings: bodies.telegram },
+    });
+    expect(bot.status, bot.text).toBe(200);
+    await db().updateTable('accounts').set({ plan: 2 }).where('id', '=', a.accountId).execute();
+    const kept = await rows();
+    const basicWords = 'Your Basic plan does not include Telegram. Pro has it: upgrade on the Plans page.';
+    const again = await call('POST', '/api/channels', {
+      token: a.token,
+      body: { name: 'Bot 2', settings: bodies.telegram },
+    });
+    expect(again.status).toBe(403);
+    expect(again.body.description).toBe(basicWords);
+    const edit = await call('PUT', `/api/channels/${bot.body.data.id}`, {
+      token: a.token,
+      body: { name: 'Renamed', settings: { kind: 'telegram' } },
+    });
+    expect(edit.status).toBe(403);
+    expect(edit.body.description).toBe(basicWords);
+    expect(await rows()).toEqual(kept);
+    const still = (await call('GET', '/api/channels', { token: a.token })).body;
+    expect(still.data.map((c: { name: string }) => c.name)).toEqual(['Bot']);
+    expect(still.notOnPlan).toContainEqual({ kind: 'telegram', description: basicWords });
   });
 
   it("CHANNEL another account's connection is not found; removing one keeps its tickets", async () => {

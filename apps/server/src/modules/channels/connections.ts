@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   CHANNEL_KINDS,
   CHANNEL_OF_KIND,
+  CHANNEL_STRINGS,
+  CHANNELS,
   type ChannelKind,
   type ChannelView,
   META_KINDS,
@@ -49,7 +51,7 @@ export function toView(r: ConnectionRow, publicUrl: string | undefined): Channel
     active: Number(r.active) === 1,
     settings: json<Record<string, string>>(r.settings, {}),
     hasToken: !!(sealed.accessToken || sealed.botToken || sealed.channelAccessToken || sealed.authToken),
-    hasAppSecret: !!(sealed.appSecret || sealed.channelSecret || sealed.authToken),
+    hasAppSecret: !!(sealed.appSecret || sealed.channelSecret || sealed.authToken || sealed.consumerSecret),
     webhookUrl: webhookUrl(publicUrl, r.webhook_key),
     // Meta's handshake needs it typed into its dashboard; Telegram's is registered by us.
     verifyToken: META_KINDS.includes(kind) ? r.verify_token : null,
@@ -98,11 +100,22 @@ export async function listConnections(db: DB | Trx, accountId: number) {
   return db.selectFrom('channel_connections').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
-/** The kinds an account's plan lets it connect. */
-export async function allowedKinds(db: DB | Trx, accountId: number): Promise<ChannelKind[]> {
+/**
+ * The kinds an account's plan lets it connect, and those it does not include with the words a connect of
+ * each would be refused with (PLAN-20..22), so Settings can say so before anyone fills a form.
+ */
+export async function kindsOnPlan(
+  db: DB | Trx,
+  accountId: number,
+): Promise<{ allowed: ChannelKind[]; notOnPlan: { kind: ChannelKind; description: string }[] }> {
   const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
   const plan = Number(account?.plan ?? PLANS.trial);
-  return CHANNEL_KINDS.filter((k) => mayUseChannel(plan, CHANNEL_OF_KIND[k]));
+  const allowed = CHANNEL_KINDS.filter((k) => mayUseChannel(plan, CHANNEL_OF_KIND[k]));
+  const notOnPlan = CHANNEL_KINDS.filter((k) => !allowed.includes(k)).map((kind) => {
+    const channel = CHANNEL_OF_KIND[kind];
+    return { kind, description: CHANNEL_STRINGS.notOnPlan(plan, channel, CHANNELS[channel]) };
+  });
+  return { allowed, notOnPlan };
 }
 
 /** Keeps a connection's last error (shown in Settings), never a secret. */

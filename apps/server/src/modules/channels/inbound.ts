@@ -72,7 +72,7 @@ export async function webhookHandshake(deps: InboundDeps, key: string, query: Re
   const { adapter, open } = await webhookConnection(deps, key);
   const answer = adapter.handshake?.(query, open) ?? null;
   if (answer === null) throw new AppError(403, ErrorCode.forbidden, CHANNEL_STRINGS.badSignature);
-  return answer;
+  return { body: answer, type: adapter.handshakeType ?? 'text/plain; charset=utf-8' };
 }
 
 /**
@@ -176,14 +176,18 @@ async function fetchFile(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
-/** The peer's latest ticket on the connection, if any. */
-const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
+/** The ticket channel of a customer's message: its own (a comment, a mention) or the connection kind's. */
+const channelOf = (c: OpenConnection, m: InboundMessage) => m.channel ?? CHANNEL_OF_KIND[c.kind];
+
+/** The peer's latest ticket on the connection and channel (an X user's DMs and mentions are two), if any. */
+const lastTicketOf = (q: DB | Trx, c: OpenConnection, m: InboundMessage) =>
   q
     .selectFrom('tickets')
     .select(['id', 'closed', 'name'])
     .where('account_id', '=', c.accountId)
     .where('channel_connection_id', '=', c.id)
-    .where('channel_peer', '=', peer)
+    .where('channel', '=', channelOf(c, m))
+    .where('channel_peer', '=', m.peer)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -193,7 +197,7 @@ const lastTicketOf = (q: DB | Trx, c: OpenConnection, peer: string) =>
  * starts a ticket; '' when it cannot be had (a failure must not hold up the message).
  */
 async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
-  if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m.peer))) return '';
+  if (m.name || !adapter.profileName || (await lastTicketOf(deps.db, c, m))) return '';
   try {
     return await adapter.profileName(c, m.peer);
   } catch (err) {
@@ -202,11 +206,41 @@ async function askedName(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConn
   }
 }
 
+/** The text of a message the webhook named only by id (an Instagram mention); undefined when not asked or not had. */
+async function askedText(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
+  if (!m.incomplete || !adapter.complete) return undefined;
+  try {
+    return await adapter.complete(c, m);
+  } catch (err) {
+    deps.log.warn({ connection: c.id, err: { message: (err as Error).message } }, 'channel message not completed');
+    return undefined;
+  }
+}
+
+/**
+ * The post a comment that starts a ticket is under, in words (its text and link); only the link when its text
+ * cannot be had. Undefined when the comment joins a ticket that has it already.
+ */
+async function askedContext(deps: InboundDeps, adapter: ChannelAdapter, c: OpenConnection, m: InboundMessage) {
+  if (!m.context || (await lastTicketOf(deps.db, c, m))) return undefined;
+  let text = '';
+  try {
+    text = (await adapter.contextText?.(c, m.context.id)) ?? '';
+  } catch (err) {
+    deps.log.warn({ connection: c.id, err: { message: (err as Error).message } }, 'channel post not read');
+  }
+  return CHANNEL_STRINGS.postContext(text, m.context.link);
+}
+
 /** What `prepare` fetched from the provider for one message: its file (or a note why not), a name. */
 interface Fetched {
   files: MessageFile[];
   note: string;
   name: string;
+  /** The text of a message the webhook named only by id (`incomplete`). */
+  text?: string;
+  /** The post a comment that starts a ticket is under, as its first message. */
+  context?: string;
 }
 
 /**
@@ -224,16 +258,17 @@ export async function storeInbound(
   file: Fetched,
 ): Promise<'stored' | 'duplicate'> {
   if (await knownProviderId(trx, c, m.providerId, 'in')) return 'duplicate';
-  const channel = CHANNEL_OF_KIND[c.kind];
-  const last = await lastTicketOf(trx, c, m.peer);
+  const channel = channelOf(c, m);
+  const last = await lastTicketOf(trx, c, m);
   // A provider that names no one (LINE after the first message): the name the ticket already has.
   const name = m.name || file.name || last?.name || m.phone || m.peer;
+  const text = file.text ?? m.text;
   let ticketId: number;
   if (!last) {
     ticketId = await createTicket(trx, conversations, {
       accountId: c.accountId,
       channel,
-      title: (m.text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
+      title: (text.split('\n')[0] ?? '').slice(0, 120) || `${CHANNELS[channel]}: ${name}`,
       name,
       ...(m.phone ? { phone: m.phone } : {}),
       departmentId,
@@ -242,6 +277,18 @@ export async function storeInbound(
       channelConnectionId: c.id,
       channelPeer: m.peer,
     });
+    // A comment thread shows the post it is under first: the server's message, which never goes out.
+    if (m.context)
+      await postMessage(trx, conversations, {
+        accountId: c.accountId,
+        ticketId,
+        sender: SENDERS.server,
+        senderName: CHANNELS[channel],
+        type: 'text',
+        message: file.context ?? CHANNEL_STRINGS.postContext('', m.context.link),
+        fromCustomer: false,
+        channel,
+      });
   } else {
     ticketId = Number(last.id);
     if (isDone(Number(last.closed)))
@@ -258,7 +305,7 @@ export async function storeInbound(
     sender: SENDERS.visitor,
     senderName: name,
     type: 'text',
-    message: [m.text, file.note].filter(Boolean).join('\n'),
+    message: [text, file.note].filter(Boolean).join('\n'),
     files: file.files,
     fromCustomer: true,
     channel,
@@ -275,10 +322,12 @@ export async function storeInbound(
       created_at: Date.now(),
     })
     .execute();
-  if (m.replyToken)
+  // LINE's reply token, or the comment or tweet a reply in this thread answers: the latest wins.
+  const token = m.replyToken ?? m.replyTo;
+  if (token)
     await trx
       .insertInto('channel_reply_tokens')
-      .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token: m.replyToken, at: m.at })
+      .values({ account_id: c.accountId, connection_id: c.id, peer: m.peer, token, at: m.at })
       .onConflict((oc) =>
         oc
           .columns(['account_id', 'connection_id', 'peer'])
@@ -413,14 +462,22 @@ export function storeWebhooks(deps: InboundDeps): Listener {
       const p = e.payload as WebhookReceived;
       const fetched = new Map<string, Fetched>();
       const found = await connectionOf(deps.db, e);
-      if (!found || (!found.adapter.profileName && !p.messages.some((m) => m.media))) return fetched;
+      if (!found || (!found.adapter.profileName && !p.messages.some((m) => m.media || m.context || m.incomplete)))
+        return fetched;
       // One profile asked per customer, however many of their messages the webhook carries.
       const names = new Map<string, string>();
       for (const m of p.messages) {
         if (await knownProviderId(deps.db, found.c, m.providerId, 'in')) continue;
         const file = await fetchFile(deps, found.adapter, found.c, m);
-        if (!names.has(m.peer)) names.set(m.peer, await askedName(deps, found.adapter, found.c, m));
-        fetched.set(m.providerId, { ...file, name: names.get(m.peer) ?? '' });
+        const asked = await askedText(deps, found.adapter, found.c, m);
+        if (!names.has(m.peer)) names.set(m.peer, asked?.name || (await askedName(deps, found.adapter, found.c, m)));
+        const context = await askedContext(deps, found.adapter, found.c, m);
+        fetched.set(m.providerId, {
+          ...file,
+          name: names.get(m.peer) ?? '',
+          ...(asked?.text ? { text: asked.text } : {}),
+          ...(context !== undefined ? { context } : {}),
+        });
       }
       return fetched;
     },

@@ -7,6 +7,7 @@ export { instagramAdapter, messengerAdapter } from './adapters/messenger.js';
 export { smsAdapter } from './adapters/sms.js';
 export { telegramAdapter } from './adapters/telegram.js';
 export { whatsappAdapter } from './adapters/whatsapp.js';
+export { xAdapter } from './adapters/x.js';
 /** HTTP routes: admins' connections, the providers' webhooks, agents' retry and templates. */
 export { channelRoutes } from './channels.routes.js';
 /** The relay's reader of webhooks taken. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CHANNEL_STRINGS, SMS_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { channelProbe, replier } from '../../testing/channelProbe.js';
 import {
   lineText,
   lineWebhook,
@@ -87,54 +88,14 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
       'application/x-www-form-urlencoded; charset=utf-8',
     );
   };
-  const ticketOfPeer = (peer: string) =>
-    db()
-      .selectFrom('tickets')
-      .selectAll()
-      .where('account_id', '=', admin.accountId)
-      .where('channel_peer', '=', peer)
-      .executeTakeFirst();
-  const messagesOf = (ticketId: number) =>
-    db()
-      .selectFrom('messages')
-      .select(['id', 'message', 'sender', 'sender_name', 'files', 'delivery_state', 'delivery_error'])
-      .where('account_id', '=', admin.accountId)
-      .where('ticket_id', '=', ticketId)
-      .where('type', '!=', 'system')
-      .orderBy('id')
-      .execute();
-  const reply = async (ticketId: number, message: string) => {
-    const r = await call('POST', '/api/ticket/message', { token: agent.token, body: { ticket_id: ticketId, message } });
-    expect(r.status).toBe(200);
-    return r.body.data.id as number;
-  };
-  const delivery = (messageId: number) =>
-    db()
-      .selectFrom('messages')
-      .select(['delivery_state', 'delivery_error'])
-      .where('id', '=', messageId)
-      .executeTakeFirstOrThrow();
-  const stateOf = async (messageId: number) => (await delivery(messageId)).delivery_state;
-  const webhookEvents = async () =>
-    Number(
-      (
-        await db()
-          .selectFrom('events')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('type', '=', 'channel.webhook_received')
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const allHandled = () =>
-    waitFor(async () => {
-      const events = await db()
-        .selectFrom('events')
-        .select('delivered_at')
-        .where('account_id', '=', admin.accountId)
-        .where('type', '=', 'channel.webhook_received')
-        .execute();
-      return events.every((e) => e.delivered_at !== null);
-    }, 'every webhook handled');
+  const { ticketOfPeer, messagesOf, delivery, stateOf, webhookEvents, allHandled } = channelProbe(
+    db,
+    () => admin.accountId,
+  );
+  const reply = replier(
+    () => call,
+    () => agent.token,
+  );
   const lineUser = () => `U${randomBytes(16).toString('hex')}`;
   // A new customer number each time (a number seen before would join that customer's ticket).
   let nextPeer = 1000 + Math.floor(Math.random() * 4000);
@@ -188,6 +149,7 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect((await call('GET', '/api/channels', { token: admin.token })).body.allowed).toEqual([
       'whatsapp',
       'messenger',
+      'x',
     ]);
     expect(
       await db().selectFrom('channel_connections').select('id').where('account_id', '=', admin.accountId).execute(),
@@ -237,7 +199,7 @@ describe.each(dialects)('LINE and SMS channels (%s)', (dialect) => {
     expect(smsUrl).toMatch(/^https:\/\/parley\.example\/api\/channels\/webhook\//);
     smsKey = smsUrl.split('/').at(-1)!;
     const list = await call('GET', '/api/channels', { token: admin.token });
-    expect(list.body.allowed).toEqual(['whatsapp', 'messenger', 'instagram', 'telegram', 'line', 'sms']);
+    expect(list.body.allowed).toEqual(['whatsapp', 'messenger', 'instagram', 'telegram', 'line', 'sms', 'x']);
     for (const secret of [LINE.channelSecret, LINE.channelAccessToken, SMS.authToken])
       expect(list.text).not.toContain(secret);
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CHANNEL_STRINGS } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
+import { channelProbe, replier } from '../../testing/channelProbe.js';
 import { fbMessage, messengerWebhook, startMessengerStandIn } from '../../testing/channelStandIns.js';
 import { dialects, startTestServer } from '../../testing/support.js';
 import { waitFor } from '../../testing/waitFor.js';
@@ -37,54 +38,14 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
     const w = messengerWebhook(FB.appSecret, 'instagram', IG_ID, messaging);
     return post(`/api/channels/webhook/${igKey}`, w.body, { 'x-hub-signature-256': w.signature });
   };
-  const ticketOfPeer = (peer: string) =>
-    db()
-      .selectFrom('tickets')
-      .selectAll()
-      .where('account_id', '=', admin.accountId)
-      .where('channel_peer', '=', peer)
-      .executeTakeFirst();
-  const messagesOf = (ticketId: number) =>
-    db()
-      .selectFrom('messages')
-      .select(['id', 'type', 'message', 'sender', 'sender_name', 'files', 'delivery_state', 'delivery_error'])
-      .where('account_id', '=', admin.accountId)
-      .where('ticket_id', '=', ticketId)
-      .where('type', '!=', 'system')
-      .orderBy('id')
-      .execute();
-  const reply = async (ticketId: number, message: string) => {
-    const r = await call('POST', '/api/ticket/message', { token: agent.token, body: { ticket_id: ticketId, message } });
-    expect(r.status).toBe(200);
-    return r.body.data.id as number;
-  };
-  const delivery = (messageId: number) =>
-    db()
-      .selectFrom('messages')
-      .select(['delivery_state', 'delivery_error'])
-      .where('id', '=', messageId)
-      .executeTakeFirstOrThrow();
-  const stateOf = async (messageId: number) => (await delivery(messageId)).delivery_state;
-  const webhookEvents = async () =>
-    Number(
-      (
-        await db()
-          .selectFrom('events')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('type', '=', 'channel.webhook_received')
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const allHandled = () =>
-    waitFor(async () => {
-      const events = await db()
-        .selectFrom('events')
-        .select('delivered_at')
-        .where('account_id', '=', admin.accountId)
-        .where('type', '=', 'channel.webhook_received')
-        .execute();
-      return events.every((e) => e.delivered_at !== null);
-    }, 'every webhook handled');
+  const { ticketOfPeer, messagesOf, delivery, stateOf, webhookEvents, allHandled } = channelProbe(
+    db,
+    () => admin.accountId,
+  );
+  const reply = replier(
+    () => call,
+    () => agent.token,
+  );
   const providerIdOf = async (messageId: number) =>
     (
       await db()
@@ -118,9 +79,9 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
     await fb?.close();
   });
 
-  it('PLAN-20 PLAN-21 a trial (Starter) connects Messenger but not Instagram, which Basic has; no secret is answered', async () => {
+  it('PLAN-18 PLAN-20 PLAN-21 a trial (Starter) connects Messenger but not Instagram, which Basic has; no secret is answered', async () => {
     const list = await call('GET', '/api/channels', { token: admin.token });
-    expect(list.body.allowed).toEqual(['whatsapp', 'messenger']);
+    expect(list.body.allowed).toEqual(['whatsapp', 'messenger', 'x']);
     const igBody = { name: 'Acme IG', settings: { kind: 'instagram', igAccountId: IG_ID, ...FB } };
     const refused = await call('POST', '/api/channels', { token: admin.token, body: igBody });
     expect(refused.status).toBe(403);
@@ -170,6 +131,7 @@ describe.each(dialects)('Messenger and Instagram channels (%s)', (dialect) => {
       'messenger',
       'instagram',
       'line',
+      'x',
     ]);
     const igMade = await call('POST', '/api/channels', { token: admin.token, body: igBody });
     expect(igMade.status, igMade.text).toBe(200);

@@ -2,8 +2,9 @@ import {
   CHANNEL_STRINGS,
   KIND_NAMES,
   MESSAGE_STRINGS,
-  META_KINDS,
+  META_WINDOW_CHANNELS,
   type MessageDeliveryEvent,
+  POST_CHANNELS,
   WHATSAPP_WINDOW_MS,
 } from '@parley/contracts';
 import type pino from 'pino';
@@ -33,6 +34,8 @@ export interface ChannelReplyQueued {
   messageId: number;
   ticketId: number;
   template?: { name: string; language: string };
+  /** A Facebook post's comment answered by Messenger (a private reply), not under the post. */
+  privately?: boolean;
 }
 
 export interface OutboundDeps {
@@ -101,21 +104,32 @@ export async function sendChannelReply(deps: OutboundDeps, accountId: number, q:
   if (!c) return void (await settle('failed', CHANNEL_STRINGS.cannotDecrypt));
   // Meta refuses a free reply past the window: said before calling (WhatsApp offers a template instead;
   // Messenger's message tags, such as HUMAN_AGENT, are not built).
-  if (META_KINDS.includes(c.kind) && !q.template && !windowOpen(Number(claimed.last_message_at)))
+  // Comments have no such window: only the conversations of messages (WHATSAPP, FB_PM, IG_PM).
+  if (
+    META_WINDOW_CHANNELS.includes(claimed.channel as never) &&
+    !q.template &&
+    !windowOpen(Number(claimed.last_message_at))
+  )
     return void (await settle(
       'failed',
       c.kind === 'whatsapp' ? CHANNEL_STRINGS.windowClosed : CHANNEL_STRINGS.metaWindowClosed(KIND_NAMES[c.kind]),
     ));
   const text = claimed.type === 'text/html' ? htmlToText(claimed.message) : claimed.message;
-  const replyToken = await takeReplyToken(db, c, claimed.channel_peer);
+  // A comment thread's reply answers its latest comment (kept, every reply reads it); LINE's token is taken.
+  const thread = POST_CHANNELS.includes(claimed.channel as never);
+  const replyTo = thread ? await threadReplyTo(db, c, claimed.channel_peer) : undefined;
+  const replyToken = thread ? undefined : await takeReplyToken(db, c, claimed.channel_peer);
   let providerId: string;
   try {
     providerId = await adapter.send(c, {
       messageId: m.id,
       peer: claimed.channel_peer,
       text,
+      channel: claimed.channel,
       ...(q.template ? { template: q.template } : {}),
       ...(replyToken ? { replyToken } : {}),
+      ...(replyTo ? { replyTo } : {}),
+      ...(q.privately ? { privately: true } : {}),
     });
   } catch (err) {
     const words = err instanceof Error ? err.message : String(err);
@@ -150,6 +164,18 @@ export async function sendChannelReply(deps: OutboundDeps, accountId: number, q:
       .execute();
     await setDelivery(trx, conversations, { ...m, state: 'sent', error: null }, { attemptAt });
   });
+}
+
+/** The comment or tweet a reply in a comment thread answers: the thread's latest (kept for the next reply). */
+async function threadReplyTo(db: DB, c: OpenConnection, peer: string) {
+  const row = await db
+    .selectFrom('channel_reply_tokens')
+    .select('token')
+    .where('account_id', '=', c.accountId)
+    .where('connection_id', '=', c.id)
+    .where('peer', '=', peer)
+    .executeTakeFirst();
+  return row?.token;
 }
 
 /**

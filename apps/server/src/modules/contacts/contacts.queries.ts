@@ -65,7 +65,7 @@ function matching(db: DB, accountId: number, keyword: string) {
   };
 }
 
-function filtered(accountId: number, filter: string) {
+function filtered(filter: string) {
   return (eb: ContactsEb) => {
     const has = (kinds: readonly string[]) =>
       eb.exists(
@@ -83,19 +83,9 @@ function filtered(accountId: number, filter: string) {
       case 'none':
         return eb.not(has(IDENTIFIER_KINDS));
       case 'open':
-        // Written as the predicate of `tickets_open_contact_idx` (migration 0036), literals included, so
-        // SQLite can use that partial index.
-        return eb(
-          'c.id',
-          'in',
-          eb
-            .selectFrom('tickets as t')
-            .select('t.contact_id')
-            .where('t.account_id', '=', accountId)
-            .where(
-              sql<boolean>`t.contact_id is not null and t.closed not in (${sql.join(DONE_TICKET_STATUSES.map((n) => sql.lit(n)))})`,
-            ),
-        );
+        // The open tickets each contact has, kept by triggers (migration 0059); written as the predicate of
+        // `contacts_open_idx` so SQLite can use that partial index.
+        return sql<boolean>`c.open_tickets > 0`;
       default:
         return sql<boolean>`1 = 1`;
     }
@@ -166,7 +156,38 @@ async function rowsOf(
   });
 }
 
-/** `GET /api/contacts/list`: one page of the account's contacts (merged ones left out), last seen first. */
+const DAY_MS = 86_400_000;
+/** From this offset on, a page of the whole list is reached by key through `contact_days`. */
+const SEEK_FROM = 1_000;
+
+/**
+ * Where the page at `offset` of the whole list (last contact first) starts, by key: the day (migration 0058,
+ * `contact_days`) that holds the list's entry number `offset`, as the `last_seen_at` its day ends before and
+ * how many contacts come before that day (the later days). The page is then the entries of the list index
+ * below that key, past `offset - skipped` of them: an OFFSET over at most one day's contacts instead of every
+ * contact before the page, with the same answer. 'past the end' when the list is shorter; null for a day
+ * before 1970 (integer division rounds toward zero there), which takes the plain OFFSET.
+ */
+async function seekDay(
+  db: DB,
+  accountId: number,
+  offset: number,
+): Promise<{ before: number; skipped: number } | 'past the end' | null> {
+  const r = await sql<{ day: number; skipped: number }>`select day, cum - n as skipped from (
+      select day, n, sum(n) over (order by day desc rows between unbounded preceding and current row) as cum
+      from contact_days where account_id = ${accountId}
+    ) d where cum > ${offset} order by day desc limit 1`.execute(db);
+  const hit = r.rows[0];
+  if (!hit) return 'past the end';
+  const day = Number(hit.day);
+  return day < 0 ? null : { before: (day + 1) * DAY_MS, skipped: Number(hit.skipped) };
+}
+
+/**
+ * `GET /api/contacts/list`: one page of the account's contacts (merged ones left out), last seen first. A deep
+ * page of the whole list (no keyword, no filter) is reached by key (`seekDay`); a keyword's or a filter's
+ * contacts are counted anyway, and paged by OFFSET.
+ */
 export async function listContacts(
   db: DB,
   accountId: number,
@@ -177,18 +198,31 @@ export async function listContacts(
     .where('c.account_id', '=', accountId)
     .where('c.merged_into', 'is', null)
     .where(matching(db, accountId, q.keyword))
-    .where(filtered(accountId, q.filter));
+    .where(filtered(q.filter));
+  const plain = q.keyword.trim() === '' && q.filter === 'all';
+  const offset = (q.page - 1) * q.pagination;
+  const rows = base
+    .select(['c.id', 'c.name', 'c.salutation', 'c.last_seen_at', 'c.created_at'])
+    .orderBy('c.last_seen_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(q.pagination);
+  const readPage = async () => {
+    if (!plain || offset < SEEK_FROM) return rows.offset(offset).execute();
+    const seek = await seekDay(db, accountId, offset);
+    if (seek === 'past the end') return [];
+    if (seek === null) return rows.offset(offset).execute();
+    return rows
+      .where('c.last_seen_at', '<', seek.before)
+      .offset(offset - seek.skipped)
+      .execute();
+  };
   const [page, total] = await Promise.all([
-    base
-      .select(['c.id', 'c.name', 'c.salutation', 'c.last_seen_at', 'c.created_at'])
-      .orderBy('c.last_seen_at', 'desc')
-      .orderBy('c.id', 'desc')
-      .limit(q.pagination)
-      .offset((q.page - 1) * q.pagination)
-      .execute(),
-    // Every contact not merged away: the counter of migration 0036 rather than a count of each of them.
-    q.keyword.trim() === '' && q.filter === 'all'
-      ? sql<{ n: number }>`select n from contact_counts where account_id = ${accountId}`
+    readPage(),
+    // Every contact not merged away, or those with an open conversation: the counters of migrations 0036
+    // and 0059 rather than a count of each of them.
+    plain || (q.keyword.trim() === '' && q.filter === 'open')
+      ? sql<{ n: number }>`select ${sql.raw(plain ? 'n' : 'open_n')} as n from contact_counts
+          where account_id = ${accountId}`
           .execute(db)
           .then((r) => r.rows[0] ?? { n: 0 })
       : base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

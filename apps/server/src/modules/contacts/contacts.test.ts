@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CONTACT_STRINGS, type ContactDetail, csvField, parseCsv } from '@parley/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRules } from '../../app.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
@@ -187,6 +188,192 @@ describe.each(dialects)('contacts (%s)', (dialect) => {
     expect((await list(admin.token)).total).toBe(5);
     const other = await signUpVia(call);
     expect((await list(other.token, `?keyword=${tag}`)).total).toBe(0);
+  });
+
+  it('CONTACT deep pages of the whole list are reached by day (contact_days) with the same rows as OFFSET', async () => {
+    const admin = await signUpVia(call);
+    const DAY = 86_400_000;
+    const start = Date.UTC(2026, 0, 1, 0, 0, 0);
+    // 2,400 contacts over 30 days, many sharing a day and some the same instant, inserted out of day order.
+    const rows = Array.from({ length: 2_400 }, (_, i) => {
+      const day = (i * 7) % 30;
+      const at = start + day * DAY + (i % 3 === 0 ? 0 : (i * 7919) % DAY);
+      return {
+        account_id: admin.accountId,
+        name: `Deep ${i}`,
+        name_lower: `deep ${i}`,
+        last_seen_at: at,
+        created_at: at,
+        updated_at: at,
+      };
+    });
+    for (let k = 0; k < rows.length; k += 400)
+      await db()
+        .insertInto('contacts')
+        .values(rows.slice(k, k + 400))
+        .execute();
+    const ids = (
+      await db().selectFrom('contacts').select('id').where('account_id', '=', admin.accountId).orderBy('id').execute()
+    ).map((r) => Number(r.id));
+    // Writes the triggers must follow: merged away and back, moved to another day (and within one), deleted.
+    const pick = (from: number, step: number) => ids.filter((_, k) => k % step === from);
+    await db().updateTable('contacts').set({ merged_into: ids[0]! }).where('id', 'in', pick(5, 37)).execute();
+    await db().updateTable('contacts').set({ merged_into: null }).where('id', 'in', pick(5, 74)).execute();
+    await db()
+      .updateTable('contacts')
+      .set((eb) => ({ last_seen_at: eb('last_seen_at', '+', 3 * DAY + 1) }))
+      .where('id', 'in', pick(3, 11))
+      .execute();
+    await db()
+      .updateTable('contacts')
+      .set((eb) => ({ last_seen_at: eb('last_seen_at', '+', 1) }))
+      .where('id', 'in', pick(4, 13))
+      .execute();
+    await db().deleteFrom('contacts').where('id', 'in', pick(2, 29)).execute();
+    // A contact whose last contact was 40 years before 1970 takes the plain OFFSET path.
+    await db()
+      .updateTable('contacts')
+      .set({ last_seen_at: -40 * 365 * DAY })
+      .where('id', '=', ids[1]!)
+      .execute();
+
+    const recount = await db()
+      .selectFrom('contacts')
+      .select(['last_seen_at'])
+      .where('account_id', '=', admin.accountId)
+      .where('merged_into', 'is', null)
+      .execute();
+    const byDay = new Map<number, number>();
+    for (const r of recount) {
+      const d = Math.trunc(Number(r.last_seen_at) / DAY);
+      byDay.set(d, (byDay.get(d) ?? 0) + 1);
+    }
+    const kept = (
+      await sql<{
+        day: number;
+        n: number;
+      }>`select day, n from contact_days where account_id = ${admin.accountId}`.execute(db())
+    ).rows.map((r) => [Number(r.day), Number(r.n)] as const);
+    expect(new Map(kept.filter(([, n]) => n !== 0))).toEqual(byDay);
+
+    // Every page equals the plain OFFSET over the list order (last contact first, then the newest id).
+    const order = (
+      await db()
+        .selectFrom('contacts')
+        .select('id')
+        .where('account_id', '=', admin.accountId)
+        .where('merged_into', 'is', null)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((r) => Number(r.id));
+    expect(order.length).toBe(recount.length);
+    for (let page = 1; page <= Math.ceil(order.length / 50) + 1; page++) {
+      const got = await list(admin.token, `?pagination=50&page=${page}`);
+      expect(got.total).toBe(order.length);
+      expect(
+        got.contacts.map((c: { id: number }) => c.id),
+        `page ${page}`,
+      ).toEqual(order.slice((page - 1) * 50, page * 50));
+    }
+    // Far past the end: an empty page, at once.
+    expect((await list(admin.token, '?pagination=50&page=1000000')).contacts).toEqual([]);
+  });
+
+  it('CONTACT the open filter: counters kept by triggers follow tickets made, closed, reopened, moved and deleted', async () => {
+    const admin = await signUpVia(call);
+    const acc = admin.accountId;
+    const make = async (name: string) => {
+      const r = await call('POST', '/api/contacts', { token: admin.token, body: { name } });
+      expect(r.status, r.text).toBe(200);
+      return r.body.id as number;
+    };
+    const [ann, bob, cat, dan] = [
+      await make('Open Ann'),
+      await make('Open Bob'),
+      await make('Open Cat'),
+      await make('Open Dan'),
+    ];
+    let number = 0;
+    const ticket = async (contactId: number | null, closed: number) => {
+      number++;
+      const r = await sql<{
+        id: number;
+      }>`insert into tickets (account_id, ticket_number, title, channel, closed, priority,
+          label, department_id, assignee, name, email, phone, created_at, updated_at, contact_id)
+        values (${acc}, ${900_000 + number}, 'Open test', 'EMAIL', ${closed}, '', '[]', null, '', 'C', '', '', 1, 1,
+          ${contactId}) returning id`.execute(db());
+      return Number(r.rows[0]!.id);
+    };
+    const setTicket = (id: number, set: { closed?: number; contact_id?: number | null }) =>
+      db().updateTable('tickets').set(set).where('id', '=', id).execute();
+    /** The counters against a count of the tickets themselves, and the filter's answer against that count. */
+    const check = async () => {
+      const truth = await db()
+        .selectFrom('contacts as c')
+        .select((eb) => [
+          'c.id',
+          'c.open_tickets',
+          eb
+            .selectFrom('tickets as t')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('t.contact_id', '=', 'c.id')
+            .where('t.closed', 'not in', [2, 3])
+            .as('real'),
+        ])
+        .where('c.account_id', '=', acc)
+        .execute();
+      for (const t of truth) expect(Number(t.open_tickets), `contact ${t.id}`).toBe(Number(t.real));
+      const visibleOpen = await db()
+        .selectFrom('contacts')
+        .select('id')
+        .where('account_id', '=', acc)
+        .where('merged_into', 'is', null)
+        .where('open_tickets', '>', 0)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const listed = await list(admin.token, '?filter=open&pagination=50');
+      expect(listed.total).toBe(visibleOpen.length);
+      expect(listed.contacts.map((c: { id: number }) => c.id)).toEqual(visibleOpen.map((r) => Number(r.id)));
+      return listed.contacts.map((c: { id: number }) => c.id).sort((a: number, b: number) => a - b);
+    };
+    expect(await check()).toEqual([]);
+    const a1 = await ticket(ann, 0);
+    const a2 = await ticket(ann, 1);
+    const b1 = await ticket(bob, 3);
+    await ticket(null, 0);
+    expect(await check()).toEqual([ann]);
+    // Closing one of two open tickets keeps Ann; closing the other drops her; reopening brings her back.
+    await setTicket(a1, { closed: 2 });
+    expect(await check()).toEqual([ann]);
+    await setTicket(a2, { closed: 3 });
+    expect(await check()).toEqual([]);
+    await setTicket(b1, { closed: 0 });
+    await setTicket(a1, { closed: 0 });
+    expect(await check()).toEqual([ann, bob].sort((x, y) => x - y));
+    // Moved to another contact, then unlinked; deleted.
+    await setTicket(a1, { contact_id: cat });
+    expect(await check()).toEqual([bob, cat].sort((x, y) => x - y));
+    await setTicket(a1, { contact_id: null, closed: 1 });
+    const d1 = await ticket(dan, 0);
+    await db().deleteFrom('tickets').where('id', '=', b1).execute();
+    expect(await check()).toEqual([dan]);
+    // A merge moves Dan's open ticket to Cat and hides Dan; its undo puts both back.
+    const merged = await call('POST', `/api/contacts/${cat}/merge`, { token: admin.token, body: { from: dan } });
+    expect(merged.status, merged.text).toBe(200);
+    expect(await check()).toEqual([cat]);
+    const undo = await call('POST', `/api/contacts/merges/${merged.body.merge_id}/undo`, { token: admin.token });
+    expect(undo.status, undo.text).toBe(200);
+    expect(await check()).toEqual([dan]);
+    // A merge of a contact with open tickets into one without: still one open contact, the kept one.
+    await setTicket(d1, { closed: 0 });
+    expect((await call('POST', `/api/contacts/${ann}/merge`, { token: admin.token, body: { from: dan } })).status).toBe(
+      200,
+    );
+    expect(await check()).toEqual([ann]);
+    // A keyword with the filter still answers from the tickets' counters on the contacts.
+    expect((await list(admin.token, '?filter=open&keyword=open')).total).toBe(1);
   });
 
   it('CONTACT merge two contacts, then undo: both are back exactly as before', async () => {

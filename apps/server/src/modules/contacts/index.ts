@@ -1,5 +1,7 @@
 /** Contacts: one identity across channels; list, page, merge and undo, CSV import and export. */
 
+/** `/customer_analysis`: the period's customers, what they wrote about and how they felt. */
+export { customerAnalysisRoutes } from './analysis.routes.js';
 /** Finds or makes the contact of a new conversation, inside the transaction that creates it. */
 export { linkConversation } from './commands/linkConversation.js';
 /** Read side: contacts found by a keyword (global search's Contact group). */

@@ -115,6 +115,8 @@ export async function testMailbox(
   if (!row) throw notFound(EMAIL_STRINGS.notFound);
   if (row.kind === 'graph' && graph) return { graph: await testGraphMailbox(graph, box, auth.accountId, row) };
   const open = (sealed: string) => (sealed === '' ? '' : box.open(auth.accountId, sealed));
+  // A forwarding-only mailbox has no IMAP login to try: its SMTP side alone.
+  if (row.kind === 'forwarding') return { smtp: await testSmtp(row, open(row.smtp_secret)) };
   const [imap, smtp] = await Promise.all([testImap(row, open(row.imap_secret)), testSmtp(row, open(row.smtp_secret))]);
   return { imap, smtp };
 }

@@ -55,6 +55,7 @@ export function emailRoutes(
       configured: secrets !== null,
       ...(secrets ? {} : { description: EMAIL_STRINGS.notConfigured }),
       limit: await accountMailboxLimit(db, req.auth!.accountId),
+      forwarding: forwardDomain !== null,
       data: await listMailboxes(db, req.auth!.accountId, forwardDomain),
     }),
   );

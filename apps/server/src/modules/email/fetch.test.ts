@@ -7,7 +7,7 @@ import { apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../test
 import { type Dovecot, hasDovecot, rawMail, startDovecot } from '../../testing/dovecot.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
 import { waitFor } from '../../testing/waitFor.js';
-import { StaleFetch, storeMail } from './commands/storeMail.js';
+import { StaleFetch, storeBatch, storeMail } from './commands/storeMail.js';
 import { parseMail } from './parseMail.js';
 
 const KEY = randomBytes(32).toString('base64');
@@ -337,6 +337,101 @@ describe.skipIf(!hasDovecot).each(dialects)('e-mail in by IMAP from a real Dovec
       ),
     ).rejects.toBeInstanceOf(StaleFetch);
     expect(await tickets()).toHaveLength(before);
+  });
+
+  it('EMAIL plain mails stored several to a transaction: threading, a duplicate and the UID fence inside one batch', async () => {
+    // A switched-off mailbox whose lease the test holds itself, so no fetcher moves its UIDs meanwhile.
+    const made = await call('POST', '/api/mailboxes', {
+      token: admin.token,
+      body: mailbox('box3@example.test', { active: false }),
+    });
+    expect(made.status, made.text).toBe(200);
+    const id = made.body.data.id as number;
+    await db()
+      .updateTable('mailboxes')
+      .set({ lease_owner: 'batch-node', lease_until: Date.now() + 600_000, uid_validity: '7', last_uid: 0 })
+      .where('id', '=', id)
+      .execute();
+    const box = { id, accountId: admin.accountId, address: 'box3@example.test', departmentId: null };
+    const deps = { db: db(), conversations: conversationRules(), dataDir: s.config.DATA_DIR };
+    const fence = (uid: number) => ({ nodeId: 'batch-node', uidValidity: '7', uid });
+    const parsed = (o: Parameters<typeof rawMail>[0]) => parseMail(Buffer.from(rawMail(o)));
+    const a = `batch-a-${uniq()}@customer.example`;
+    const d = `batch-d-${uniq()}@customer.example`;
+    const mails = [
+      await parsed({ from: 'Ann <ann@customer.example>', to: 'box3@example.test', subject: 'Batch A', messageId: a }),
+      // A reply to the first mail of the same batch joins its ticket.
+      await parsed({
+        from: 'ann@customer.example',
+        to: 'box3@example.test',
+        subject: 'Re: Batch A',
+        messageId: `batch-b-${uniq()}@customer.example`,
+        inReplyTo: a,
+      }),
+      // The first mail again (the same Message-ID): once.
+      await parsed({ from: 'ann@customer.example', to: 'box3@example.test', subject: 'Batch A', messageId: a }),
+      await parsed({ from: 'dan@customer.example', to: 'box3@example.test', subject: 'Batch D', messageId: d }),
+    ];
+    const before = (await tickets()).length;
+    const outcomes = await storeBatch(
+      deps,
+      box,
+      mails.map((mail, i) => ({ fence: fence(i + 1), mail })),
+    );
+    expect(outcomes).toEqual(['stored', 'stored', 'duplicate', 'stored']);
+    const made2 = (await tickets()).slice(before);
+    expect(made2.map((t) => t.title)).toEqual(['Batch A', 'Batch D']);
+    expect(await messagesOf(Number(made2[0]!.id))).toHaveLength(2);
+    const row = await db().selectFrom('mailboxes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(row.last_uid)).toBe(4);
+
+    // A batch whose first UID is counted already (another node stored it): nothing of it is written.
+    const late = await parsed({
+      from: 'eve@customer.example',
+      to: 'box3@example.test',
+      subject: 'Batch late',
+      messageId: `batch-late-${uniq()}@customer.example`,
+    });
+    const e = `batch-e-${uniq()}@customer.example`;
+    const other = await parsed({ from: 'eve@customer.example', to: 'box3@example.test', subject: 'E', messageId: e });
+    await expect(
+      storeBatch(deps, box, [
+        { fence: fence(4), mail: late },
+        { fence: fence(5), mail: other },
+      ]),
+    ).rejects.toBeInstanceOf(StaleFetch);
+    expect(await storedId(e)).toBeUndefined();
+    expect((await tickets()).length).toBe(before + 2);
+
+    // A batch the database refuses (here: a new ticket in a department that does not exist) is stored one
+    // mail at a time: the reply before the bad mail is stored and counted, the bad mail's error is thrown.
+    const reply = `batch-r-${uniq()}@customer.example`;
+    const bad = `batch-bad-${uniq()}@customer.example`;
+    await expect(
+      storeBatch(deps, { ...box, departmentId: 999_999_999 }, [
+        {
+          fence: fence(5),
+          mail: await parsed({
+            from: 'dan@customer.example',
+            to: 'box3@example.test',
+            subject: 'Re: Batch D',
+            messageId: reply,
+            inReplyTo: d,
+          }),
+        },
+        {
+          fence: fence(6),
+          mail: await parsed({ from: 'x@customer.example', to: 'box3@example.test', subject: 'Bad', messageId: bad }),
+        },
+      ]),
+    ).rejects.toThrow();
+    expect(await storedId(reply)).toBeDefined();
+    expect(await storedId(bad)).toBeUndefined();
+    expect(
+      Number(
+        (await db().selectFrom('mailboxes').select('last_uid').where('id', '=', id).executeTakeFirstOrThrow()).last_uid,
+      ),
+    ).toBe(5);
   });
 
   it('EMAIL a restart (a new app over the same database) with mails added meanwhile stores each exactly once', async () => {

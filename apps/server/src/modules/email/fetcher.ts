@@ -5,10 +5,18 @@ import type { ImapFlow } from 'imapflow';
 import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
 import type { Conversations } from '../messages/index.js';
-import { type MailboxRef, type MailFence, StaleFetch, skipMail, storeMail } from './commands/storeMail.js';
+import {
+  batchable,
+  type FencedMail,
+  type MailboxRef,
+  StaleFetch,
+  skipMail,
+  storeBatch,
+  storeMail,
+} from './commands/storeMail.js';
 import { imapOptions, serverWords } from './connectionTest.js';
 import { findMailbox, type MailboxRow } from './mailboxes.queries.js';
-import { parseMail } from './parseMail.js';
+import { type InboundMail, parseMail } from './parseMail.js';
 import type { Secrets } from './secrets.js';
 
 export interface FetcherDeps {
@@ -37,6 +45,8 @@ const ROUND = 200;
  */
 const BATCH_MAILS = 50;
 const BATCH_BYTES = 4 * 1024 * 1024;
+/** Plain mails stored in one transaction at most (SQLite's write lock is held while they are written). */
+const STORE_BATCH = 10;
 const BACKOFF_MAX_MS = 60_000;
 
 /** The lease went to another node (or the mailbox is gone or off): stop fetching, try to take it again. */
@@ -311,45 +321,58 @@ class MailboxFetcher {
       // Gathered before any is stored: no other IMAP command may run while a FETCH is answered.
       for await (const m of client.fetch(batch.join(','), { uid: true, source: true }, { uid: true }))
         if (m.source) sources.set(m.uid, m.source);
+      // The account's own addresses, read once a batch (a mailbox added meanwhile counts from the next).
+      const own = await this.ownAddresses();
+      const pending: FencedMail[] = [];
+      const flush = async () => {
+        if (pending.length > 0) await storeBatch(this.deps, this.ref(row), pending.splice(0));
+      };
       for (const uid of batch) {
+        if (this.stopped) throw new LeaseLost();
         const source = sources.get(uid) ?? null;
         sources.delete(uid);
-        await this.storeOne(row, { nodeId: this.deps.nodeId, uidValidity: validity, uid }, source);
+        const fence = { nodeId: this.deps.nodeId, uidValidity: validity, uid };
+        let mail: InboundMail | null = null;
+        let unreadable: unknown = null;
+        if (source)
+          try {
+            mail = await parseMail(source);
+          } catch (err) {
+            unreadable = err;
+          }
+        if (mail && !mail.noise && mail.from && own.has(mail.from.address.toLowerCase())) mail.noise = 'own_mailbox';
+        // Plain mails are stored several to a transaction; anything else alone, in UID order after them.
+        if (mail && batchable(mail)) {
+          pending.push({ fence, mail });
+          if (pending.length >= STORE_BATCH) await flush();
+          continue;
+        }
+        await flush();
+        const box = this.ref(row);
+        // Expunged since the search: nothing to store.
+        if (!source) await skipMail(this.deps.db, box, fence);
+        else if (!mail) {
+          // A mail that cannot be parsed at all must not hold up the mailbox: it is passed over and said so,
+          // in that order (moving the UID clears the row's error, so the error is kept after it).
+          await skipMail(this.deps.db, box, fence);
+          await this.recordError(new Error(`Mail UID ${uid} could not be read: ${serverWords(unreadable)}`));
+        } else await storeMail(this.deps, box, fence, mail);
       }
+      await flush();
     }
-  }
-
-  private async storeOne(row: MailboxRow, fence: MailFence, source: Buffer | null): Promise<void> {
-    if (this.stopped) throw new LeaseLost();
-    const box = this.ref(row);
-    // Expunged since the search: nothing to store.
-    if (!source) return skipMail(this.deps.db, box, fence);
-    let mail: Awaited<ReturnType<typeof parseMail>>;
-    try {
-      mail = await parseMail(source);
-    } catch (err) {
-      // A mail that cannot be parsed at all must not hold up the mailbox: it is passed over and said so,
-      // in that order (moving the UID clears the row's error, so the error is kept after it).
-      await skipMail(this.deps.db, box, fence);
-      return this.recordError(new Error(`Mail UID ${fence.uid} could not be read: ${serverWords(err)}`));
-    }
-    if (!mail.noise && mail.from && (await this.ownAddress(mail.from.address))) mail.noise = 'own_mailbox';
-    await storeMail(this.deps, box, fence, mail);
   }
 
   /**
-   * Whether an address is one of the account's own mailboxes: a mail from one (another mailbox's
-   * auto-reply or forward) is noise, so two mailboxes that answer each other automatically cannot make a
-   * ticket per round; read per mail, so a mailbox added meanwhile counts at once.
+   * The account's own mailbox addresses (lowercase): a mail from one (another mailbox's auto-reply or
+   * forward) is noise, so two mailboxes that answer each other automatically cannot make a ticket per round.
    */
-  private async ownAddress(address: string): Promise<boolean> {
-    const row = await this.deps.db
+  private async ownAddresses(): Promise<Set<string>> {
+    const rows = await this.deps.db
       .selectFrom('mailboxes')
-      .select('id')
+      .select('address_lower')
       .where('account_id', '=', this.accountId)
-      .where('address_lower', '=', address.toLowerCase())
-      .executeTakeFirst();
-    return !!row;
+      .execute();
+    return new Set(rows.map((r) => r.address_lower));
   }
 }
 

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { EMAIL_STRINGS } from '@parley/contracts';
+import { EMAIL_STRINGS, newQueueId } from '@parley/contracts';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRules } from '../../app.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { rawMail } from '../../testing/dovecot.js';
+import { smtpSink } from '../../testing/smtp.js';
 import { dialects, startTestServer } from '../../testing/support.js';
+import { waitFor } from '../../testing/waitFor.js';
 import { storeMail } from './commands/storeMail.js';
 import { parseMail } from './parseMail.js';
 
@@ -256,6 +258,149 @@ describe.each(dialects)('e-mail in by forwarding to the inbound SMTP listener (%
     expect((await call('POST', '/api/mailboxes/x/forwarding', { token: a.token })).status).toBe(400);
   });
 
+  it('EMAIL a forwarding-only mailbox: no IMAP login; forwarded mail becomes tickets; replies leave by its SMTP; never fetched', async () => {
+    const sink = await smtpSink();
+    try {
+      const address = `fwd-${uniq()}@acme.test`;
+      const body = {
+        kind: 'forwarding',
+        address,
+        name: 'Acme Forwarded',
+        active: true,
+        smtp: { host: '127.0.0.1', port: sink.port, tls: false, user: 'help' },
+      };
+      const made = await call('POST', '/api/mailboxes', { token: a.token, body });
+      expect(made.status, made.text).toBe(200);
+      const box = made.body.data;
+      expect(box).toMatchObject({
+        kind: 'forwarding',
+        imap: { host: '', hasPassword: false },
+        smtp: { host: '127.0.0.1', port: sink.port },
+      });
+      expect(box.forwardingAddress).toMatch(new RegExp(`^mbx-${box.id}-[0-9a-f]{20}@`));
+      expect((await call('GET', '/api/mailboxes', { token: a.token })).body.forwarding).toBe(true);
+
+      const id = `fwd-only-${uniq()}@customer.example`;
+      await forward({
+        to: box.forwardingAddress,
+        raw: rawMail({ from: 'Cleo <cleo@customer.example>', to: address, subject: 'Forwarded only', messageId: id }),
+      });
+      const t = (await ticketOf(a.accountId, id))!;
+      expect(t).toMatchObject({ title: 'Forwarded only', channel: 'EMAIL', receiver_email: address });
+      expect(Number(t.mailbox_id)).toBe(box.id);
+
+      // The reply leaves from the mailbox's own SMTP server, threaded to the customer's mail.
+      const reply = await call('POST', '/api/ticket/message/reply', {
+        token: a.token,
+        body: {
+          ticket_id: Number(t.id),
+          type: 'text',
+          message: 'On it.',
+          email: 'cleo@customer.example',
+          client_id: newQueueId(),
+        },
+      });
+      expect(reply.status, reply.text).toBe(200);
+      await waitFor(() => sink.mail.length > 0, 'the reply at the SMTP server', 15_000);
+      expect(sink.mail[0]!.to).toEqual(['cleo@customer.example']);
+      expect(sink.mail[0]!.raw).toContain(`In-Reply-To: <${id}>`);
+      expect(sink.mail[0]!.raw).toMatch(/^From: Acme Forwarded <fwd-[^>]+@acme\.test>/m);
+
+      // The connection test tries the SMTP login only (there is no IMAP login to try).
+      const test = await call('POST', `/api/mailboxes/${box.id}/test`, { token: a.token });
+      expect(test.status, test.text).toBe(200);
+      expect(test.body.imap).toBeUndefined();
+      expect(test.body.smtp).toMatchObject({ ok: true });
+
+      // No fetcher ever takes it: no lease, no fetch, no connection error.
+      const row = await db().selectFrom('mailboxes').selectAll().where('id', '=', box.id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        kind: 'forwarding',
+        imap_secret: '',
+        lease_owner: '',
+        last_fetch_at: null,
+        last_error: null,
+      });
+
+      // A change keeps the kind; it cannot become an IMAP mailbox (nor an IMAP one forwarding-only).
+      const renamed = await call('PUT', `/api/mailboxes/${box.id}`, {
+        token: a.token,
+        body: { ...body, name: 'Renamed' },
+      });
+      expect(renamed.status, renamed.text).toBe(200);
+      expect(renamed.body.data).toMatchObject({ kind: 'forwarding', name: 'Renamed' });
+      const asImap = await call('PUT', `/api/mailboxes/${box.id}`, {
+        token: a.token,
+        body: { ...body, kind: 'imap', imap: { host: '127.0.0.1', port: 9, tls: false, user: 'h', password: 'p' } },
+      });
+      expect(asImap.status).toBe(409);
+      expect(asImap.body.description).toBe(EMAIL_STRINGS.kindFixedForwarding);
+      const imapBox = await mailbox(a);
+      const asForwarding = await call('PUT', `/api/mailboxes/${imapBox.id}`, { token: a.token, body });
+      expect(asForwarding.status).toBe(409);
+      expect(asForwarding.body.description).toBe(EMAIL_STRINGS.kindFixedForwarding);
+
+      // Bad input: 400, nothing stored.
+      const count = async () => (await call('GET', '/api/mailboxes', { token: a.token })).body.data.length;
+      const before = await count();
+      for (const bad of [
+        { ...body, address: 'not an address' },
+        { ...body, smtp: undefined },
+        { ...body, smtp: { ...body.smtp, port: 70_000 } },
+        { ...body, kind: 'pigeon' },
+      ]) {
+        const r = await call('POST', '/api/mailboxes', { token: a.token, body: bad });
+        expect(r.status, JSON.stringify(bad)).toBe(400);
+      }
+      expect(await count()).toBe(before);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('EMAIL an inline cid: image of an HTML mail is stored as a file of its message, like an attachment', async () => {
+    // The smallest PNG (1x1), as a mail client puts a pasted image: multipart/related, Content-ID, inline.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const id = `inline-${uniq()}@customer.example`;
+    const raw = [
+      'From: Ina <ina@customer.example>',
+      `To: ${boxA.address}`,
+      'Subject: Inline image',
+      `Message-ID: <${id}>`,
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/related; boundary="rel"',
+      '',
+      '--rel',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>See <img src="cid:logo@ina"></p>',
+      '--rel',
+      'Content-Type: image/png; name="logo.png"',
+      'Content-Transfer-Encoding: base64',
+      'Content-ID: <logo@ina>',
+      'Content-Disposition: inline; filename="logo.png"',
+      '',
+      png.toString('base64'),
+      '--rel--',
+      '',
+    ].join('\r\n');
+    await forward({ to: boxA.forwardingAddress, raw });
+    const t = (await ticketOf(a.accountId, id))!;
+    const m = await db()
+      .selectFrom('messages')
+      .select(['message', 'files'])
+      .where('account_id', '=', a.accountId)
+      .where('id', '=', Number(t.message_row_id))
+      .executeTakeFirstOrThrow();
+    expect(m.message).toContain('See');
+    const files = JSON.parse(m.files);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({ fileName: 'logo.png', fileType: 'image/png' });
+  });
+
   it('EMAIL a switched-off mailbox takes no forwarded mail (550)', async () => {
     const box = await mailbox(a);
     await db().updateTable('mailboxes').set({ active: 0 }).where('id', '=', box.id).execute();
@@ -289,6 +434,20 @@ describe('the inbound SMTP listener is off by default', () => {
       const renew = await call('POST', `/api/mailboxes/${made.body.data.id}/forwarding`, { token: admin.token });
       expect(renew.status).toBe(409);
       expect(renew.body.description).toBe(EMAIL_STRINGS.forwardingOff);
+      // A forwarding-only mailbox would never get mail: refused with the reason, nothing stored.
+      const list = await call('GET', '/api/mailboxes', { token: admin.token });
+      expect(list.body.forwarding).toBe(false);
+      const fwd = await call('POST', '/api/mailboxes', {
+        token: admin.token,
+        body: {
+          kind: 'forwarding',
+          address: `fwd-${uniq()}@acme.test`,
+          smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'help' },
+        },
+      });
+      expect(fwd.status).toBe(409);
+      expect(fwd.body.description).toBe(EMAIL_STRINGS.forwardingOnlyOff);
+      expect((await call('GET', '/api/mailboxes', { token: admin.token })).body.data).toHaveLength(1);
     } finally {
       await s.stop();
     }

@@ -47,7 +47,7 @@ export const toMailbox = (r: MailboxRow, forwardDomain: string | null = null): M
   name: r.name,
   departmentId: r.department_id === null ? null : Number(r.department_id),
   active: Number(r.active) === 1,
-  kind: r.kind === 'graph' ? 'graph' : 'imap',
+  kind: r.kind === 'graph' || r.kind === 'forwarding' ? r.kind : 'imap',
   imap: {
     host: r.imap_host,
     port: Number(r.imap_port),

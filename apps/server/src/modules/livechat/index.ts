@@ -19,7 +19,7 @@ export { liveChatRoutes } from './livechat.routes.js';
 
 export { offerNext, offerOnStatus, sweepOffers } from './offering.js';
 /** How many chats each user of the account is running (the seats the plan's concurrent limit counts). */
-export { openChatCounts } from './queue.js';
+export { announceQueue, openChatCounts } from './queue.js';
 export { clientIp, type VisitorLimits } from './rateLimit.js';
 export { ensureSettings } from './settings.js';
 export type { LiveChatHub } from './visitor.socket.js';

@@ -113,6 +113,8 @@ export async function visitorHistory(db: DB, who: { account: TokenAccount; visit
     .where('ticket_id', '=', Number(chat.ticket_id))
     .where('deleted_at', 'is', null)
     .where('type', 'in', ['text', 'system'])
+    // The translation bot's lines are for the team (the visitor reads their own language).
+    .where('sender', '!=', 'translatebot')
     .orderBy('id', 'desc')
     .limit(500)
     .execute();

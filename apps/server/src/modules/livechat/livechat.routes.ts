@@ -23,6 +23,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import type { Mailer } from '../../platform/mail.js';
 import type { Conversations } from '../messages/index.js';
 import { acceptLiveChat, convertLiveChat, endLiveChat, mergeSessions, removeParticipant } from './commands/agent.js';
 import { readSettings, saveSettings } from './commands/settings.js';
@@ -30,6 +31,7 @@ import { liveChatInfo, rateChat, registerVisitor } from './commands/visitor.js';
 import { listGroups, sessionGroup } from './livechat.queries.js';
 import { offerAfterSettings } from './offering.js';
 import { clientIp, type VisitorLimits, visitorLimits } from './rateLimit.js';
+import { transcriptRoutes } from './transcript.js';
 import { visitorDetails } from './visitorDetails.js';
 import { widgetPageRoutes } from './widgetPage.routes.js';
 
@@ -50,6 +52,8 @@ export function liveChatRoutes(
     placesChanged: (accountId: number) => void;
     webDist?: string;
     trustProxy?: boolean;
+    /** Outgoing mail: chat transcripts are e-mailed with it. */
+    mailer?: Mailer;
   },
 ): VisitorLimits {
   if (deps.webDist) widgetPageRoutes(app, { webDist: deps.webDist });
@@ -67,7 +71,7 @@ export function liveChatRoutes(
     { config: pub, schema: { body: LiveChatInfoInput, response: { 200: LiveChatInfoAnswer } } },
     async (req) => {
       throttle(req);
-      return liveChatInfo(db, req.body.token, req.body.csrf);
+      return liveChatInfo(db, req.body.token, req.body.csrf, { mailConfigured: deps.mailer?.configured ?? false });
     },
   );
   r.post(
@@ -178,5 +182,6 @@ export function liveChatRoutes(
       data: await visitorDetails(db, req.auth!.accountId, req.params.ticketId),
     }),
   );
+  if (deps.mailer) transcriptRoutes(app, { db, conversations, mailer: deps.mailer, throttle });
   return limits;
 }

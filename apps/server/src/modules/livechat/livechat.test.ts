@@ -251,8 +251,38 @@ describe.each(dialects)('live chat (%s)', (dialect) => {
     expect(ended.body.data.livechat_state).toBe('ended');
   });
 
+  it('PLAN-16 PLAN-21 converting a live chat to a ticket comes with Basic: on Starter refused with the way up, nothing changes', async () => {
+    const { agents, token, admin } = await account(1, 1);
+    await queueVisitor(call, server.url, token, 'Stan', opened);
+    const s = await agentSocket(agents[0]!.token);
+    const a = await s.emitWithAck('acceptLiveChat', null);
+    const ticketId = a.ok ? a.ticket_id : 0;
+    const ticket = () =>
+      db().selectFrom('tickets').select(['channel', 'closed']).where('id', '=', ticketId).executeTakeFirstOrThrow();
+    const messages = async () =>
+      (await db().selectFrom('messages').select('id').where('ticket_id', '=', ticketId).execute()).length;
+    const before = { ticket: await ticket(), messages: await messages() };
+    // A chat that is not this account's is not found, before any word on the plan.
+    const none = await call('POST', '/api/livechat/convert', { token: agents[0]!.token, body: { id: 999_999_999 } });
+    expect(none.status).toBe(404);
+    const r = await call('POST', '/api/livechat/convert', { token: agents[0]!.token, body: { id: ticketId } });
+    expect(r.status).toBe(403);
+    expect(r.body.description).toBe(
+      'Converting a live chat to a ticket comes with the Basic plan and up: upgrade on the Plans page.',
+    );
+    expect((await chats(admin.accountId)).map((c) => c.state)).toEqual(['chatting']);
+    expect({ ticket: await ticket(), messages: await messages() }).toEqual(before);
+    // On Basic the same chat converts.
+    await db().updateTable('accounts').set({ plan: 2 }).where('id', '=', admin.accountId).execute();
+    const ok = await call('POST', '/api/livechat/convert', { token: agents[0]!.token, body: { id: ticketId } });
+    expect(ok.status, ok.text).toBe(200);
+    expect((await chats(admin.accountId)).map((c) => c.state)).toEqual(['converted']);
+    expect((await ticket()).channel).toBe('MANUAL');
+  });
+
   it('RT-35 VISITOR-16 LIVECHAT-09 LIVECHAT-11 LIVECHAT-14 convert, merge (livechat.merged), participant removal', async () => {
-    const { agents, token, admin } = await account(1);
+    // Converting comes with Basic (PLAN-21).
+    const { agents, token, admin } = await account(1, 2);
     const v1 = await queueVisitor(call, server.url, token, 'Cora', opened);
     const v2 = await queueVisitor(call, server.url, token, 'Cora again', opened);
     const s = await agentSocket(agents[0]!.token);

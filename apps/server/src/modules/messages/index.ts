@@ -26,8 +26,10 @@ export { messageRoutes, readableTicket } from './messages.routes.js';
 export { messageSocket } from './messages.socket.js';
 /** Multipart bodies and stored files: what other modules read of an upload. */
 export { type IncomingFile, type MultipartBody, readMultipart, UploadGate } from './multipart.js';
+/** A note on a ticket as a whole, inside the caller's transaction. */
+export { addTicketNoteIn } from './ticketNotes.js';
 /** The translation providers. */
-export { httpTranslator, type Translator } from './translate.js';
+export { httpTranslator, type Translator, type Translators } from './translate.js';
 export { discardUploads, keyOf, sniff, sniffFile, storeUploads, uploadPath } from './uploads.js';
 /** Answers one stored file of an account (the signed-in download, and the knowledge base's public images). */
 export { sendUpload } from './uploads.routes.js';

@@ -6,7 +6,6 @@ import {
   type MessageFile,
   type NewMessageEvent,
   type Note,
-  noAiResults,
   type Reaction,
 } from '@parley/contracts';
 import type { Kysely, Selectable } from 'kysely';
@@ -105,8 +104,10 @@ export function toEvent(
     emotion_2: parse<Record<string, number>>(r.emotion_2, {}),
     context: r.context,
     translated_text: parse<Record<string, string>>(r.translated_text, {}),
-    // MSG-01, AI-02: nothing stores AI results per message yet; the AI work fills these in.
-    ...noAiResults(),
+    // MSG-01, AI-02: what the engine made of a customer's message (empty for the rest).
+    recommendation: r.recommendation,
+    aiqon_results: parse<Record<string, unknown>[]>(r.aiqon_results, []),
+    scam_results: parse<Record<string, unknown>[]>(r.scam_results, []),
     files: parse<MessageFile[]>(r.files, []),
     email: meta
       ? {

@@ -52,7 +52,7 @@ import type { UploadGate } from './multipart.js';
 import { sweepIncoming } from './multipart.js';
 import { replyRoutes } from './reply.routes.js';
 import { ticketNoteRoutes } from './ticketNotes.js';
-import type { Translator } from './translate.js';
+import type { Translators } from './translate.js';
 import { uploadRoutes } from './uploads.routes.js';
 
 export interface MessageDeps {
@@ -60,8 +60,8 @@ export interface MessageDeps {
   /** Who hears and who may read each channel's conversations (this instance's rules). */
   conversations: Conversations;
   dataDir: string;
-  /** MSG-49: the translation provider; null when none is set up (translation answers `not_configured`). */
-  translator: Translator | null;
+  /** MSG-49: each account's translator; none set up: translation answers `not_configured`. */
+  translators: Translators;
   /** E-mail replies (MSG-25) go out through it. */
   mailer: Mailer;
   /** The cap on multipart requests read at once (uploads, replies with attachments). */
@@ -299,8 +299,9 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
         const auth = req.auth!;
         await readableTicket(db, conversations, req, req.body.ticketId);
         const { text, target, source } = req.body;
-        if (!deps.translator) return { result: 'not_configured' as const, description: MESSAGE_STRINGS.translationOff };
-        const translated = await deps.translator.translate(
+        const translator = await deps.translators.forAccount(db, auth.accountId);
+        if (!translator) return { result: 'not_configured' as const, description: MESSAGE_STRINGS.translationOff };
+        const translated = await translator.translate(
           text.map((t) => t.message),
           target,
           source,

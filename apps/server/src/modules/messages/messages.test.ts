@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MESSAGE_STRINGS, type Message, newQueueId } from '@parley/contracts';
+import { MESSAGE_STRINGS, type Message, newQueueId, TRANSLATE_STRINGS } from '@parley/contracts';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRules } from '../../app.js';
+import { startLibreTranslateStandIn } from '../../testing/aiStandIns.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
 import { insertTicket } from '../../testing/messages.js';
 import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
@@ -626,6 +627,81 @@ describe('translation provider', () => {
     } finally {
       await s.stop();
       fake.close();
+    }
+  });
+
+  it('MSG-49 MSG-50 MSG-51 MSG-52 with the LibreTranslate stand-in: /api/translate and /api/translate2 skip texts already in the target, name the source read offline, and pass on its errors clearly', async () => {
+    const lt = await startLibreTranslateStandIn({ key: 'lt-key' });
+    const s = await startTestServer('sqlite', {
+      TRANSLATE_URL: lt.url,
+      TRANSLATE_API_KEY: 'lt-key',
+      AI_TIMEOUT_MS: '500',
+    });
+    try {
+      const call = apiClient(s.url);
+      const admin = await signUpVia(call);
+      const other = await signUpVia(call);
+      const ticket = await insertTicket(s.handle.db, admin.accountId);
+      const en = 'Good morning, my parcel has not arrived yet';
+      const ms = 'Selamat pagi, bungkusan saya belum sampai lagi';
+      for (const path of ['/api/translate', '/api/translate2']) {
+        lt.got.length = 0;
+        const r = await call('POST', path, {
+          token: admin.token,
+          body: {
+            ticketId: ticket,
+            text: [
+              { id: 0, message: en },
+              { id: 0, message: ms },
+            ],
+            target: 'ms',
+          },
+        });
+        expect(r.body, path).toEqual({
+          result: 'success',
+          target: 'ms',
+          data: [
+            { id: 0, message: en, translated: `[ms] ${en}` },
+            { id: 0, message: ms, translated: ms },
+          ],
+        });
+        expect(lt.got.map((g) => g.body)).toEqual([
+          { q: [en], source: 'en', target: 'ms', format: 'text', api_key: 'lt-key' },
+        ]);
+      }
+      // Nothing to translate: no call at all.
+      lt.got.length = 0;
+      const same = await call('POST', '/api/translate', {
+        token: admin.token,
+        body: { ticketId: ticket, text: [{ id: 0, message: ms }], target: 'ms' },
+      });
+      expect(same.body.data[0].translated).toBe(ms);
+      expect(lt.got).toEqual([]);
+      // Another account's ticket is not found before any provider is asked.
+      const theirs = await call('POST', '/api/translate', {
+        token: other.token,
+        body: { ticketId: ticket, text: [{ id: 0, message: en }], target: 'ms' },
+      });
+      expect(theirs.status).toBe(404);
+      expect(lt.got).toEqual([]);
+      lt.faults.push({ status: 429, retryAfter: '9' });
+      const limited = await call('POST', '/api/translate', {
+        token: admin.token,
+        body: { ticketId: ticket, text: [{ id: 0, message: en }], target: 'ms' },
+      });
+      expect(limited.status).toBe(429);
+      expect(limited.body.description).toBe(TRANSLATE_STRINGS.rateLimited(9));
+      lt.faults.push({ slowMs: 2_000 });
+      const slow = await call('POST', '/api/translate', {
+        token: admin.token,
+        body: { ticketId: ticket, text: [{ id: 0, message: en }], target: 'ms' },
+      });
+      expect(slow.status).toBe(502);
+      expect(slow.body.description).toBe(TRANSLATE_STRINGS.timedOut(0.5));
+      expect(slow.text).not.toContain(en);
+    } finally {
+      await s.stop();
+      await lt.close();
     }
   });
 });

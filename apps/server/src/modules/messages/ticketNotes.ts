@@ -15,7 +15,7 @@ import type { AuthContext } from '../../platform/auth/sessions.js';
 import type { DB } from '../../platform/db/db.js';
 import { forbidden, notFound } from '../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../platform/outbox/index.js';
-import type { Conversations } from './messages.realtime.js';
+import type { AudienceTicket, Conversations } from './messages.realtime.js';
 
 type Row = { id: number; ticket_id: number; sender: string; text: string; created_at: number; updated_at: number };
 
@@ -56,6 +56,38 @@ async function ticketFor(db: DB | Trx, conversations: Conversations, auth: AuthC
 }
 
 /**
+ * A note on a ticket as a whole, inside the caller's transaction (the caller has checked the ticket): the row
+ * and `ticket_note.added` to the staff audience (the mention listener hears it).
+ */
+export async function addTicketNoteIn(
+  trx: Trx,
+  conversations: Conversations,
+  n: { accountId: number; ticket: AudienceTicket; sender: string; senderName: string; text: string },
+): Promise<TicketNote> {
+  const at = Date.now();
+  const row = await trx
+    .insertInto('ticket_notes')
+    .values({
+      account_id: n.accountId,
+      ticket_id: n.ticket.id,
+      sender: n.sender,
+      text: n.text,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning(['id', 'ticket_id', 'sender', 'text', 'created_at', 'updated_at'])
+    .executeTakeFirstOrThrow();
+  const note = toNote(row, new Map([[n.sender, n.senderName]]));
+  await appendEvent(trx, {
+    accountId: n.accountId,
+    type: 'ticket_note.added',
+    payload: note,
+    realtime: { name: 'ticketNote', rooms: await conversations.staffAudience(trx, n.ticket) },
+  });
+  return note;
+}
+
+/**
  * Notes on a ticket as a whole, for the team (the side panel's Notes). Stored apart from messages, so they
  * are never in a conversation's history and never reach a visitor; events go to the staff audience only.
  * `ticket_note.added` is heard by the notifications' mention listener like a message note's `note.added`.
@@ -93,27 +125,13 @@ export function ticketNoteRoutes(app: FastifyInstance, deps: { db: DB; conversat
       const auth = req.auth!;
       const note = await runCommand(db, async (trx) => {
         const ticket = await ticketFor(trx, conversations, auth, req.body.ticketId);
-        const at = Date.now();
-        const row = await trx
-          .insertInto('ticket_notes')
-          .values({
-            account_id: auth.accountId,
-            ticket_id: ticket.id,
-            sender: auth.username,
-            text: req.body.text,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning(['id', 'ticket_id', 'sender', 'text', 'created_at', 'updated_at'])
-          .executeTakeFirstOrThrow();
-        const n = toNote(row, new Map([[auth.username, auth.name]]));
-        await appendEvent(trx, {
+        return addTicketNoteIn(trx, conversations, {
           accountId: auth.accountId,
-          type: 'ticket_note.added',
-          payload: n,
-          realtime: { name: 'ticketNote', rooms: await conversations.staffAudience(trx, ticket) },
+          ticket,
+          sender: auth.username,
+          senderName: auth.name,
+          text: req.body.text,
         });
-        return n;
       });
       return { result: 'success' as const, data: note };
     },

@@ -3,6 +3,7 @@ import {
   AnalyticsAnswer,
   AnalyticsInput,
   AuxAnswer,
+  CallReportAnswer,
   CsatAnswer,
   ExportLinkAnswer,
   ExportParams,
@@ -26,6 +27,7 @@ import { hashToken, newToken } from '../../platform/auth/tokens.js';
 import type { DB } from '../../platform/db/db.js';
 import { unauthorized } from '../../platform/http/errors.js';
 import { requireViewReport } from '../users/index.js';
+import { callReport } from './calls.queries.js';
 import { exportReport } from './export.js';
 import { auxReport, csatReport, intervalReport, performanceReport } from './omnichannel.queries.js';
 import { ticketSummary } from './reports.queries.js';
@@ -137,6 +139,15 @@ export function reportRoutes(app: FastifyInstance, deps: { db: DB; now?: () => n
     async (req) => {
       await assertViewReport(deps.db, req.auth!);
       return auxReport(deps.db, { accountId: req.auth!.accountId }, req.query, now());
+    },
+  );
+  // The call report (/report/call): the calls started in the range, from the stored calls.
+  r.get(
+    '/api/report/call',
+    { config: { auth: 'user' }, schema: { querystring: ReportRangeQuery, response: { 200: CallReportAnswer } } },
+    async (req) => {
+      await assertViewReport(deps.db, req.auth!);
+      return callReport(deps.db, { accountId: req.auth!.accountId }, req.query, now());
     },
   );
   r.get(

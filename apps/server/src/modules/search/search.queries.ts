@@ -2,7 +2,9 @@ import {
   CHANNEL_CODES,
   LIVECHAT_CODES,
   SEARCH_MAX_WORDS,
+  SEARCH_MIN_PREFIX,
   SEARCH_PAGE_SIZE,
+  SEARCH_RANKED_MAX,
   type SearchAgent,
   type SearchAnswer,
   type SearchContact,
@@ -44,10 +46,45 @@ export function searchWords(text: string | undefined): string[] {
   return words.slice(0, SEARCH_MAX_WORDS).map((w) => w.slice(0, 64));
 }
 
-/** FTS5: every word as a quoted prefix term, all required. */
-export const ftsMatch = (words: string[]) => words.map((w) => `"${w}"*`).join(' ');
-/** Postgres: every word as a prefix lexeme, all required (words are letters and digits only). */
-export const tsQuery = (words: string[]) => words.map((w) => `'${w}':*`).join(' & ');
+/** A word long enough to be searched as a prefix (SEARCH_MIN_PREFIX); a shorter one is matched whole. */
+const isPrefix = (w: string) => [...w].length >= SEARCH_MIN_PREFIX;
+/** FTS5: every word as a quoted prefix term (a one-letter word as a whole word), all required. */
+export const ftsMatch = (words: string[]) => words.map((w) => (isPrefix(w) ? `"${w}"*` : `"${w}"`)).join(' ');
+/** Postgres: every word as a prefix lexeme (a one-letter word whole), all required (letters and digits only). */
+export const tsQuery = (words: string[]) => words.map((w) => (isPrefix(w) ? `'${w}':*` : `'${w}'`)).join(' & ');
+
+/**
+ * A relevance score of a text for the words, computed here for the newest SEARCH_RANKED_MAX matches of a
+ * search that matched more: BM25's term-frequency and length part (k1 1.2, b 0.75) summed over the words, a
+ * word counting every token that starts with it (or equals it, when shorter than SEARCH_MIN_PREFIX). Every
+ * candidate holds every word, so the part BM25 adds per word (its rarity) is the same for all and left out.
+ */
+export function rankCandidates<T extends { text: string; created_at: number; id: number }>(
+  rows: T[],
+  words: string[],
+): T[] {
+  const folded = words.map(fold);
+  const prefix = folded.map(isPrefix);
+  // The whole text folded once (a token at a time is ten times slower over a thousand rows).
+  const tokenized = rows.map((r) =>
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, for the fast path
+    /^[\x00-\x7f]*$/.test(r.text)
+      ? (r.text.toLowerCase().match(/[a-z0-9]+/g) ?? [])
+      : (fold(r.text).match(/[\p{L}\p{N}]+/gu) ?? []),
+  );
+  const avg = tokenized.reduce((n, t) => n + t.length, 0) / Math.max(1, tokenized.length) || 1;
+  const scored = rows.map((r, i) => {
+    const tokens = tokenized[i]!;
+    const tf = new Array<number>(folded.length).fill(0);
+    for (const t of tokens)
+      for (let k = 0; k < folded.length; k++) if (prefix[k] ? t.startsWith(folded[k]!) : t === folded[k]) tf[k]!++;
+    const norm = 1.2 * (0.25 + (0.75 * tokens.length) / avg);
+    return { r, s: tf.reduce((sum, n) => sum + (n * 2.2) / (n + norm), 0) };
+  });
+  return scored
+    .sort((x, y) => y.s - x.s || Number(y.r.created_at) - Number(x.r.created_at) || Number(y.r.id) - Number(x.r.id))
+    .map((x) => x.r);
+}
 
 /** Escapes HTML, then turns the database's match marks into `<mark>`: the only markup a snippet carries. */
 export function highlight(raw: string): string {
@@ -180,10 +217,10 @@ async function searchMessages(
   who: Searcher,
   p: Plan,
   offset: number,
-): Promise<{ rows: SearchMessage[]; count: number }> {
+): Promise<{ rows: SearchMessage[]; count: number; capped: boolean }> {
   const words = [...p.words, ...p.messageWords].slice(0, SEARCH_MAX_WORDS);
   // The Message group needs words or a sender; filters alone (a number, a label) list tickets, not messages.
-  if (words.length === 0 && !p.from) return { rows: [], count: 0 };
+  if (words.length === 0 && !p.from) return { rows: [], count: 0, capped: false };
   const pg = onPostgres(db);
   const where = sql`${readable(conversations, who)} and m.account_id = ${who.accountId} and m.deleted_at is null
     ${ticketFilters(db, who.accountId, p)}
@@ -201,6 +238,7 @@ async function searchMessages(
   };
   let rows: Row[];
   let countRows: () => Promise<number>;
+  let capped = false;
   if (words.length === 0) {
     // A sender only: the newest of their messages, the start of each as the snippet.
     rows = (
@@ -216,47 +254,58 @@ async function searchMessages(
           where ${where}`.execute(db)
         ).rows[0]?.n ?? 0,
       );
-  } else if (pg) {
+  } else {
     const q = tsQuery(words);
     const match = sql`to_tsvector('simple', m.message) @@ to_tsquery('simple', ${q})`;
-    // The headline is made for the page's rows only, after the sort and the limit.
-    rows = (
-      await sql<Row>`select s.id, s.ticket_id, s.channel, s.ticket_number, s.sender, s.sender_name, s.created_at, s.total,
-          ts_headline('simple', s.message, to_tsquery('simple', ${q}),
-            ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`}) as snip
-        from (select m.id, m.ticket_id, t.channel, t.ticket_number, m.message, m.sender, m.sender_name, m.created_at,
-            ts_rank(to_tsvector('simple', m.message), to_tsquery('simple', ${q})) as r, count(*) over () as total
+    // The newest matches first, one more than are ranked: a search that matches more than SEARCH_RANKED_MAX
+    // ranks these here instead of every match (on SQLite FTS5 reads the doclist newest first and stops; on
+    // Postgres the newest rows are walked by id while matches are common, the GIN index used while rare).
+    const newest = pg
+      ? sql`select m.id, m.ticket_id, t.channel, t.ticket_number, m.sender, m.sender_name, m.created_at,
+            substr(m.message, 1, 4000) as text
           from messages m join tickets t on t.id = m.ticket_id
-          where ${match} and ${where}
-          order by r desc, m.created_at desc, m.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}) s
-        order by s.r desc, s.created_at desc, s.id desc`.execute(db)
-    ).rows;
-    countRows = async () =>
-      Number(
-        (
-          await sql<{ n: string }>`select count(*) as n from messages m join tickets t on t.id = m.ticket_id
-          where ${match} and ${where}`.execute(db)
-        ).rows[0]?.n ?? 0,
-      );
-  } else {
-    const match = ftsMatch(words);
-    rows = (
-      await sql<Row>`select m.id, m.ticket_id, t.channel, t.ticket_number, m.sender, m.sender_name, m.created_at,
-          null as total, m.message as snip
-        from messages_fts f join messages m on m.id = f.rowid join tickets t on t.id = m.ticket_id
-        where messages_fts match ${match} and ${where}
-        order by bm25(messages_fts), m.created_at desc, m.id desc
-        limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
-    ).rows;
-    for (const r of rows) r.snip = snippetOf(r.snip, words);
-    countRows = async () =>
-      Number(
-        (
-          await sql<{ n: number }>`select count(*) as n
+          where ${match} and ${where} order by m.id desc limit ${SEARCH_RANKED_MAX + 1}`
+      : sql`select m.id, m.ticket_id, t.channel, t.ticket_number, m.sender, m.sender_name, m.created_at,
+            substr(m.message, 1, 4000) as text
           from messages_fts f join messages m on m.id = f.rowid join tickets t on t.id = m.ticket_id
-          where messages_fts match ${match} and ${where}`.execute(db)
-        ).rows[0]?.n ?? 0,
-      );
+          where messages_fts match ${ftsMatch(words)} and ${where} order by f.rowid desc limit ${SEARCH_RANKED_MAX + 1}`;
+    const candidates = (await sql<Row & { text: string }>`${newest}`.execute(db)).rows;
+    if (candidates.length > SEARCH_RANKED_MAX) {
+      capped = true;
+      rows = rankCandidates(candidates.slice(0, SEARCH_RANKED_MAX), words)
+        .slice(offset, offset + SEARCH_PAGE_SIZE)
+        .map((r) => ({ ...r, snip: snippetOf(r.text, words), total: SEARCH_RANKED_MAX }));
+      countRows = async () => SEARCH_RANKED_MAX;
+    } else if (candidates.length === 0) {
+      rows = [];
+      countRows = async () => 0;
+    } else if (pg) {
+      // The headline is made for the page's rows only, after the sort and the limit.
+      rows = (
+        await sql<Row>`select s.id, s.ticket_id, s.channel, s.ticket_number, s.sender, s.sender_name, s.created_at,
+            ${candidates.length} as total,
+            ts_headline('simple', s.message, to_tsquery('simple', ${q}),
+              ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`}) as snip
+          from (select m.id, m.ticket_id, t.channel, t.ticket_number, m.message, m.sender, m.sender_name, m.created_at,
+              ts_rank(to_tsvector('simple', m.message), to_tsquery('simple', ${q})) as r
+            from messages m join tickets t on t.id = m.ticket_id
+            where m.id in (${sql.join(candidates.map((c) => Number(c.id)))}) and ${where}
+            order by r desc, m.created_at desc, m.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}) s
+          order by s.r desc, s.created_at desc, s.id desc`.execute(db)
+      ).rows;
+      countRows = async () => candidates.length;
+    } else {
+      rows = (
+        await sql<Row>`select m.id, m.ticket_id, t.channel, t.ticket_number, m.sender, m.sender_name, m.created_at,
+            ${candidates.length} as total, m.message as snip
+          from messages_fts f join messages m on m.id = f.rowid join tickets t on t.id = m.ticket_id
+          where messages_fts match ${ftsMatch(words)} and ${where}
+          order by bm25(messages_fts), m.created_at desc, m.id desc
+          limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
+      ).rows;
+      for (const r of rows) r.snip = snippetOf(r.snip, words);
+      countRows = async () => candidates.length;
+    }
   }
   const count = await total(rows, offset, countRows);
   const out: SearchMessage[] = [];
@@ -278,7 +327,7 @@ async function searchMessages(
         sender_name: r.sender_name,
         created_at: Number(r.created_at),
       });
-  return { rows: out, count };
+  return { rows: out, count, capped };
 }
 
 /** Tickets (`liveChat` false) or live chats (true) that match. */
@@ -289,11 +338,11 @@ async function searchTickets(
   p: Plan,
   offset: number,
   liveChat: boolean,
-): Promise<{ rows: SearchTicket[]; count: number }> {
+): Promise<{ rows: SearchTicket[]; count: number; capped: boolean }> {
   // `from:` and `message:` are about messages: the ticket groups answer nothing for them.
-  if (p.from || p.messageWords.length > 0) return { rows: [], count: 0 };
+  if (p.from || p.messageWords.length > 0) return { rows: [], count: 0, capped: false };
   if (p.words.length === 0 && p.contactWords.length === 0 && !p.label && p.number === null)
-    return { rows: [], count: 0 };
+    return { rows: [], count: 0, capped: false };
   const pg = onPostgres(db);
   const kind = liveChat
     ? sql`t.channel in (${sql.join(LIVECHAT_CODES)})`
@@ -312,6 +361,7 @@ async function searchTickets(
   };
   let rows: Row[];
   let countRows: () => Promise<number>;
+  let capped = false;
   const cols = sql`t.id, t.ticket_number, t.title, t.channel, t.name, t.closed, t.updated_at`;
   if (p.words.length === 0) {
     rows = (
@@ -322,42 +372,51 @@ async function searchTickets(
       Number(
         (await sql<{ n: number }>`select count(*) as n from tickets t where ${where}`.execute(db)).rows[0]?.n ?? 0,
       );
-  } else if (pg) {
+  } else {
     const q = tsQuery(p.words);
     const match = sql`to_tsvector('simple', ${TICKET_SEARCH_TEXT_T}) @@ to_tsquery('simple', ${q})`;
-    rows = (
-      await sql<Row>`select s.id, s.ticket_number, s.title, s.channel, s.name, s.closed, s.updated_at, s.total,
-          ts_headline('simple', s.text, to_tsquery('simple', ${q}),
-            ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=24, MinWords=12`}) as snip
-        from (select ${cols}, ${TICKET_SEARCH_TEXT_T} as text,
-            ts_rank(to_tsvector('simple', ${TICKET_SEARCH_TEXT_T}), to_tsquery('simple', ${q})) as r,
-            count(*) over () as total
-          from tickets t where ${match} and ${where}
-          order by r desc, t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}) s
-        order by s.r desc, s.updated_at desc, s.id desc`.execute(db)
-    ).rows;
-    countRows = async () =>
-      Number(
-        (await sql<{ n: string }>`select count(*) as n from tickets t where ${match} and ${where}`.execute(db)).rows[0]
-          ?.n ?? 0,
-      );
-  } else {
-    const match = ftsMatch(p.words);
-    rows = (
-      await sql<Row>`select ${cols}, null as total,
-          t.title || ' · ' || t.name || ' · ' || t.email || ' · ' || t.phone as snip
-        from tickets_fts f join tickets t on t.id = f.rowid
-        where tickets_fts match ${match} and ${where}
-        order by bm25(tickets_fts), t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db)
-    ).rows;
-    for (const r of rows) r.snip = snippetOf(r.snip, p.words);
-    countRows = async () =>
-      Number(
-        (
-          await sql<{ n: number }>`select count(*) as n from tickets_fts f join tickets t on t.id = f.rowid
-          where tickets_fts match ${match} and ${where}`.execute(db)
-        ).rows[0]?.n ?? 0,
-      );
+    const text = sql`coalesce(t.title, '') || ' · ' || coalesce(t.name, '') || ' · ' || coalesce(t.email, '') || ' · ' || coalesce(t.phone, '')`;
+    // As for messages: the newest SEARCH_RANKED_MAX + 1 matches first; more than that are ranked here.
+    const newest = pg
+      ? sql`select ${cols}, ${text} as text, t.updated_at as created_at from tickets t
+          where ${match} and ${where} order by t.id desc limit ${SEARCH_RANKED_MAX + 1}`
+      : sql`select ${cols}, ${text} as text, t.updated_at as created_at from tickets_fts f join tickets t on t.id = f.rowid
+          where tickets_fts match ${ftsMatch(p.words)} and ${where} order by f.rowid desc limit ${SEARCH_RANKED_MAX + 1}`;
+    const candidates = (await sql<Row & { text: string; created_at: number }>`${newest}`.execute(db)).rows;
+    if (candidates.length > SEARCH_RANKED_MAX) {
+      capped = true;
+      rows = rankCandidates(candidates.slice(0, SEARCH_RANKED_MAX), p.words)
+        .slice(offset, offset + SEARCH_PAGE_SIZE)
+        .map((r) => ({ ...r, snip: snippetOf(r.text, p.words), total: SEARCH_RANKED_MAX }));
+      countRows = async () => SEARCH_RANKED_MAX;
+    } else if (candidates.length === 0) {
+      rows = [];
+      countRows = async () => 0;
+    } else if (pg) {
+      rows = (
+        await sql<Row>`select s.id, s.ticket_number, s.title, s.channel, s.name, s.closed, s.updated_at,
+            ${candidates.length} as total,
+            ts_headline('simple', s.text, to_tsquery('simple', ${q}),
+              ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=24, MinWords=12`}) as snip
+          from (select ${cols}, ${TICKET_SEARCH_TEXT_T} as text,
+              ts_rank(to_tsvector('simple', ${TICKET_SEARCH_TEXT_T}), to_tsquery('simple', ${q})) as r
+            from tickets t where t.id in (${sql.join(candidates.map((c) => Number(c.id)))}) and ${where}
+            order by r desc, t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}) s
+          order by s.r desc, s.updated_at desc, s.id desc`.execute(db)
+      ).rows;
+      countRows = async () => candidates.length;
+    } else {
+      rows = (
+        await sql<Row>`select ${cols}, ${candidates.length} as total, ${text} as snip
+          from tickets_fts f join tickets t on t.id = f.rowid
+          where tickets_fts match ${ftsMatch(p.words)} and ${where}
+          order by bm25(tickets_fts), t.updated_at desc, t.id desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(
+          db,
+        )
+      ).rows;
+      for (const r of rows) r.snip = snippetOf(r.snip, p.words);
+      countRows = async () => candidates.length;
+    }
   }
   const count = await total(rows, offset, countRows);
   const out: SearchTicket[] = [];
@@ -373,7 +432,7 @@ async function searchTickets(
         updated_at: Number(r.updated_at),
         snippet: highlight(r.snip ?? ''),
       });
-  return { rows: out, count };
+  return { rows: out, count, capped };
 }
 /** The ticket text of the migration's index, over the alias `t` (Postgres uses the index only for the same expression). */
 const TICKET_SEARCH_TEXT_T = sql.raw(
@@ -431,5 +490,8 @@ export async function search(
     label: await searchLabels(db, who, q),
     contact: await searchContacts(db, who, p),
     agent: await searchAgents(db, who, q),
+    ...(tickets.capped ? { postCountCapped: true } : {}),
+    ...(messages.capped ? { messageCountCapped: true } : {}),
+    ...(chats.capped ? { liveChatCountCapped: true } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { parseSearch, SEARCH_STRINGS, type SearchAnswer } from '@parley/contracts';
+import { parseSearch, SEARCH_RANKED_MAX, SEARCH_STRINGS, type SearchAnswer } from '@parley/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountRows } from '../../testing/accountRows.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
@@ -179,6 +179,62 @@ describe.each(dialects)('global search (%s)', (dialect) => {
     const strong = await send(alice.token, ticket, 'capybara capybara');
     await send(alice.token, ticket, `capybara ${'and a great many other words '.repeat(6)}`);
     expect((await find(a.token, 'capybara')).message[0]!.id).toBe(strong);
+  });
+
+  it('SEARCH-05 a prefix matching more than SEARCH_RANKED_MAX ranks the newest that many; one letter is a whole word', async () => {
+    const word = `quokka${uniq().replace(/\d/g, 'q')}`;
+    const ticket = await rows.ticket(a.accountId);
+    const at = Date.now();
+    // An old message where the word weighs most, then SEARCH_RANKED_MAX + 5 newer ones, written straight in.
+    const old = Number(
+      (
+        await db()
+          .insertInto('messages')
+          .values({
+            account_id: a.accountId,
+            ticket_id: ticket,
+            type: 'text',
+            message: `${word} ${word} ${word}`,
+            sender: 'x',
+            created_at: at - 10_000,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const many = SEARCH_RANKED_MAX + 5;
+    for (let lo = 0; lo < many; lo += 200)
+      await db()
+        .insertInto('messages')
+        .values(
+          Array.from({ length: Math.min(200, many - lo) }, (_, k) => ({
+            account_id: a.accountId,
+            ticket_id: ticket,
+            type: 'text',
+            message: `${lo + k === many - 3 ? `${word} ${word}` : word} note ${lo + k} and a few more words here`,
+            sender: 'x',
+            created_at: at + lo + k,
+          })),
+        )
+        .execute();
+    const r = await find(a.token, word.slice(0, 8));
+    expect(r.messageCount).toBe(SEARCH_RANKED_MAX);
+    expect(r.messageCountCapped).toBe(true);
+    // Ranked within the newest SEARCH_RANKED_MAX: the one with the word twice first; the old one is not among them.
+    const plain = (html: string) => html.replace(/<\/?mark>/g, '');
+    expect(plain(r.message[0]!.message)).toContain(`note ${many - 3} `);
+    expect(r.message[0]!.message).toContain('<mark>');
+    expect(r.message.map((m) => m.id)).not.toContain(old);
+    expect(r.message).toHaveLength(6);
+    // Below the cap the count is exact: notes 100 and 1000..1004 (a number is a prefix too).
+    const exact = await find(a.token, `${word} note 100`);
+    expect(exact.messageCountCapped).toBeUndefined();
+    expect(exact.messageCount).toBe(6);
+    // A one-letter word is matched whole, not as a prefix of every word.
+    await send(alice.token, ticket, `${word} plan b`);
+    const letter = await find(a.token, `${word} b`);
+    expect(letter.messageCount).toBe(1);
+    expect((await find(a.token, `${word} n`)).messageCount).toBe(0);
   });
 
   it("another account's data and conversations the user may not read never appear", async () => {

@@ -120,6 +120,8 @@ export interface AlertWait {
 
 /** `sla.breached`: a ticket's SLA target ran out, appended with its `sla_breaches` row. Payload `{ id }`. */
 export const SLA_BREACHED = 'sla.breached';
+/** `sla.warned`: a ticket's SLA target reached its warning point (once per wait). Payload `{ id, target }`. */
+export const SLA_WARNED = 'sla.warned';
 
 /** Sends one warning or violation about a ticket to its recipients. */
 export async function sendSlaAlert(

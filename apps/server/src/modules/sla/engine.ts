@@ -1,9 +1,9 @@
 import { DONE_TICKET_STATUSES, type SlaTargetName } from '@parley/contracts';
 import type pino from 'pino';
 import type { DB } from '../../platform/db/db.js';
-import { type Listener, runCommand, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
+import { appendEvent, type Listener, runCommand, type StoredEvent, type Trx } from '../../platform/outbox/index.js';
 import type { Task } from '../../platform/scheduler.js';
-import { type AlertTicket, recordBreach, sendSlaAlert, takeAlert } from './alerts.js';
+import { type AlertTicket, recordBreach, SLA_WARNED, sendSlaAlert, takeAlert } from './alerts.js';
 import { countedMinutes, nextCheck, numOrNull, policySchedule } from './policies.js';
 import { dueResolutionTimers, dueTimers, syncSlaTimer, ticketsWithMessagesAfter } from './timers.js';
 
@@ -162,6 +162,8 @@ export class SlaEngine {
         }
       } else if (Number(timer.warn_at) <= now && timer.warned_at === null && (await take('warned_at'))) {
         out.warning = true;
+        // A domain event (no socket event) for what acts on warnings, such as automation rules.
+        await appendEvent(trx, { accountId, type: SLA_WARNED, payload: { id: ticketId, target } });
         const wait = { target, startedAt, sla, waited: countedMinutes(startedAt, now, hours, pausedMs) } as const;
         if (await takeAlert(trx, accountId, now)) await sendSlaAlert(trx, ticket, 'warning', wait, now);
       }

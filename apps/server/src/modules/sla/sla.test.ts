@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParley, type Parley } from '../../app.js';
 import { addUserVia, apiClient, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { dialects, freshDatabase, testConfig } from '../../testing/support.js';
+import { SLA_BREACHED, SLA_WARNED } from './alerts.js';
 
 const T0 = Date.UTC(2030, 0, 15, 12, 0, 0);
 const S = 1000;
@@ -129,7 +130,7 @@ describe.each(dialects)('SLA engine (%s)', (dialect) => {
     await fresh?.drop();
   });
 
-  it('SLA LABEL-03 a 1-minute label raises exactly one warning at 80 % and one violation, to assignee and admins', async () => {
+  it('SLA LABEL-03 a 1-minute label raises exactly one warning at 80 % and one violation, to assignee and admins, each one event for automation', async () => {
     now = T0;
     const t = await ticket({ assignee: agent.username });
     const sla = nodes.at(-1)!.sla;
@@ -158,6 +159,15 @@ describe.each(dialects)('SLA engine (%s)', (dialect) => {
     expect(facts[0]).toMatchObject({ sla_minutes: 1, alerted: 1 });
     expect(Number(facts[0]!.waited_from)).toBe(T0);
     expect(Number(facts[0]!.breached_at)).toBe(T0 + 60 * S);
+    // The events automation rules run on ("SLA warning", "SLA breach"): one of each for this wait.
+    const events = await db()
+      .selectFrom('events')
+      .select(['type', 'payload'])
+      .where('account_id', '=', a.accountId)
+      .where('type', 'in', [SLA_WARNED, SLA_BREACHED])
+      .execute();
+    const mine = events.filter((e) => (JSON.parse(String(e.payload)) as { id: number }).id === t.id);
+    expect(mine.map((e) => e.type).sort()).toEqual([SLA_BREACHED, SLA_WARNED].sort());
   });
 
   it('SLA no alert when an agent answers in time; the next customer message starts a new wait', async () => {

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
   OkAnswer,
-  PLANS,
   PublicSurveyAnswer,
-  planEntitlements,
   SURVEY_STRINGS,
   SurveyAnswerBody,
   SurveyLinkAnswer,
@@ -16,6 +14,7 @@ import type { DB } from '../../platform/db/db.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import { IdParams } from '../../platform/http/params.js';
 import { appendEvent, runCommand } from '../../platform/outbox/index.js';
+import { requirePlanFeature } from '../accounts/index.js';
 import { takeHits } from '../auth/index.js';
 import { type Conversations, readableTicket } from '../messages/index.js';
 import { TICKET_RATED, type TicketRated } from '../tickets/index.js';
@@ -38,11 +37,10 @@ export function surveyRoutes(app: FastifyInstance, deps: { db: DB; conversations
     async (req) => {
       const { accountId } = req.auth!;
       await readableTicket(db, conversations, req, req.params.id);
-      const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-      if (!planEntitlements(account?.plan ?? PLANS.trial).surveys)
-        throw new AppError(403, ErrorCode.forbidden, SURVEY_STRINGS.notOnPlan);
       // Made once per ticket: a second ask (or two at once) reads the first link.
       const token = await runCommand(db, async (trx) => {
+        // PLAN-21: surveys come with Basic and up.
+        await requirePlanFeature(trx, accountId, 'surveys', SURVEY_STRINGS.notOnPlan);
         await trx
           .insertInto('ticket_surveys')
           .values({

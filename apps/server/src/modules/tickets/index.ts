@@ -14,6 +14,7 @@ export {
   assignTicket,
   assignTicketIn,
   changeTicketIn,
+  departmentPlan,
   type Plan as TicketChangePlan,
   setTicketDepartment,
   setTicketLabels,
@@ -43,10 +44,17 @@ export { ticketInfo } from './ticketInfo.js';
 /** Custom ticket statuses. */
 export { listTicketStatuses } from './ticketStatuses.js';
 /** Domain events other modules listen to. */
-export { TICKET_ASSIGNED, TICKET_RATED, type TicketAssigned, type TicketRated } from './tickets.events.js';
+export {
+  TICKET_ASSIGNED,
+  TICKET_RATED,
+  TICKET_STATUS_CHANGED,
+  type TicketAssigned,
+  type TicketRated,
+  type TicketStatusChanged,
+} from './tickets.events.js';
 /** The condition that a ticket is one the viewer may see (a Workspace chat: its members only). */
 export {
-  listCampaigns,
+  checkFilterIds,
   loadTickets,
   parseEmotionCounts,
   ticketItem,

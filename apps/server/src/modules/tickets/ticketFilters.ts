@@ -1,12 +1,15 @@
 import type { AdvCondition, TicketLoadQuery } from '@parley/contracts';
-import { TICKET_STATUS } from '@parley/contracts';
+import { type CallFilterQueryFields, hasCallFilters, TICKET_STATUS } from '@parley/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { type DB, likeEscape, onPostgres } from '../../platform/db/db.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Trx } from '../../platform/outbox/index.js';
 
 type Eb = ExpressionBuilder<Database, 'tickets'>;
-type Filters = Pick<TicketLoadQuery, 'advFilter' | 'automatic' | 'automaticStatus' | 'noAutomaticStatus' | 'replyTAT'>;
+type Filters = Pick<
+  TicketLoadQuery,
+  'advFilter' | 'automatic' | 'automaticStatus' | 'noAutomaticStatus' | 'replyTAT' | keyof typeof CallFilterQueryFields
+>;
 
 /**
  * Whether a page uses one of the filters of this file (`advFilter`, `automatic`, `automaticStatus`,
@@ -20,7 +23,8 @@ export function hasAdvancedFilters(q: Filters): boolean {
     q.automatic !== undefined ||
     q.automaticStatus === '1' ||
     q.noAutomaticStatus === '1' ||
-    q.replyTAT !== undefined
+    q.replyTAT !== undefined ||
+    hasCallFilters(q)
   );
 }
 
@@ -130,6 +134,49 @@ export function ticketFilterConditions(
     }
 
     for (const c of q.advFilter ?? []) out.push(advCondition(eb, c));
+    out.push(...callConditions(eb, accountId, q));
     return out;
   };
+}
+
+/**
+ * CALL-30, REC-10: the call list's filters (`CallFilterQueryFields`). Direction, number, DID, assignee,
+ * emotion and date read the ticket; energy, pace and personality the call's row (account-scoped).
+ */
+function callConditions(eb: Eb, accountId: number, q: Filters): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (q.direction) out.push(eb('tickets.call_direction', '=', q.direction));
+  if (q.DID) out.push(eb('tickets.did', '=', q.DID));
+  if (q.number) out.push(sql<SqlBool>`tickets.phone like ${`%${likeEscape(q.number)}%`} escape '!'`);
+  if (q.assignee) {
+    const a = q.assignee;
+    out.push(sql<SqlBool>`(',' || tickets.assignee || ',') like ${`%,${likeEscape(a)},%`} escape '!'`);
+  }
+  if (q.emotion?.length) out.push(eb('tickets.emotion', 'in', q.emotion));
+  if (q.date) {
+    const from = Date.parse(`${q.date}T00:00:00Z`);
+    out.push(eb('tickets.created_at', '>=', from), eb('tickets.created_at', '<', from + 86_400_000));
+  }
+  const call = (cond: (c: ExpressionBuilder<Database, 'calls'>) => Expression<SqlBool>) =>
+    eb.exists(
+      eb
+        .selectFrom('calls')
+        .select('calls.id')
+        .where('calls.account_id', '=', accountId)
+        .whereRef('calls.ticket_id', '=', 'tickets.id')
+        .where((c) => cond(c as unknown as ExpressionBuilder<Database, 'calls'>)),
+    );
+  if (q.energy?.length) {
+    const steps = q.energy.map(Number);
+    out.push(call((c) => c('calls.energy', 'in', steps)));
+  }
+  if (q.pace?.length) {
+    const steps = q.pace.map(Number);
+    out.push(call((c) => c('calls.pace', 'in', steps)));
+  }
+  if (q.personality?.length) {
+    const p = q.personality;
+    out.push(call((c) => c('calls.personality', 'in', p)));
+  }
+  return out;
 }

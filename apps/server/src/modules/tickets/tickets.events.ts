@@ -23,3 +23,15 @@ export interface TicketRated {
   /** 1 to 5. */
   rating: number;
 }
+
+/**
+ * `ticket.status_changed`: a ticket's status changed (by hand, a macro, a rule, a bulk change), appended with
+ * its `ticket.updated`. No socket event; automation rules listen to it.
+ */
+export const TICKET_STATUS_CHANGED = 'ticket.status_changed';
+export interface TicketStatusChanged {
+  /** The ticket's id. */
+  id: number;
+  from: number;
+  to: number;
+}

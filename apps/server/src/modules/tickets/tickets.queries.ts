@@ -1,7 +1,6 @@
 import {
   APPOINTMENT_KEY,
   assigneeList,
-  type Campaign,
   ErrorCode,
   openCodes,
   TICKET_LIST_TYPES,
@@ -277,7 +276,7 @@ export async function statusCodes(db: Db, accountId: number, status: number): Pr
 export async function checkFilterIds(
   db: Db,
   accountId: number,
-  q: TicketLoadQuery,
+  q: Pick<TicketLoadQuery, 'labelFilter' | 'depFilter'>,
   checked: { labels?: number[]; departments?: number[] } = {},
 ): Promise<void> {
   const check = async (
@@ -455,7 +454,15 @@ export async function touchTicketItem(
   trx: Db,
   accountId: number,
   id: number,
-  set: { updated_at: number; last_message_at?: number; has_responded?: number; closed?: number },
+  set: {
+    updated_at: number;
+    last_message_at?: number;
+    has_responded?: number;
+    closed?: number;
+    /** A call's recording was read (calls' `endCall`). */
+    emotion?: string;
+    emotion_2?: string;
+  },
 ): Promise<Omit<TicketListItem, 'read' | 'newMessage'> | undefined> {
   const row = await trx
     .updateTable('tickets')
@@ -479,30 +486,4 @@ export async function assertOwned(db: Db, accountId: number, table: 'departments
     .executeTakeFirst();
   if (!found)
     throw notFound(table === 'departments' ? TICKET_STRINGS.departmentNotFound : TICKET_STRINGS.labelNotFound);
-}
-
-/** TICKET-10: one page of the account's campaigns, newest first, and how many there are. */
-export async function listCampaigns(
-  db: Db,
-  accountId: number,
-  pageSize: number,
-  page: number,
-): Promise<{ data: Campaign[]; total: number }> {
-  const total = await db
-    .selectFrom('campaigns')
-    .where('account_id', '=', accountId)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom('campaigns')
-    .select(['id', 'name', 'created_at'])
-    .where('account_id', '=', accountId)
-    .orderBy('id', 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  return {
-    data: rows.map((r) => ({ id: Number(r.id), name: r.name, created_at: Number(r.created_at) })),
-    total: Number(total.n),
-  };
 }

@@ -1,6 +1,4 @@
 import {
-  CampaignListAnswer,
-  CampaignListQuery,
   parseTicketFilter,
   TICKET_LIST_TYPES,
   TICKET_LOAD2_STEP,
@@ -37,7 +35,7 @@ import { ticketLiveRoutes } from './live.routes.js';
 import { myWorkRoutes } from './myWork.routes.js';
 import { ticketStatusRoutes } from './statuses.routes.js';
 import { ticketInfo } from './ticketInfo.js';
-import { assertOwned, listCampaigns, loadTickets, OpenCodesSeen, ticketItem, type Viewer } from './tickets.queries.js';
+import { assertOwned, loadTickets, OpenCodesSeen, ticketItem, type Viewer } from './tickets.queries.js';
 import { typingBoardOf } from './typing.js';
 
 const statusOf = (filter: string) => {
@@ -55,7 +53,7 @@ const offsetOf = (offset: string) => {
 };
 const viewer = (req: FastifyRequest): Viewer => ({ accountId: req.auth!.accountId, userId: req.auth!.userId });
 
-/** TICKET-30..38, TICKET-51, TICKET-10: the ticket lists, one ticket, its priority and the campaigns. */
+/** TICKET-30..38, TICKET-51: the ticket lists, one ticket and its priority. */
 export function ticketRoutes(app: FastifyInstance, deps: { db: DB; conversations: Conversations }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, conversations } = deps;
@@ -194,11 +192,5 @@ export function ticketRoutes(app: FastifyInstance, deps: { db: DB; conversations
       });
       return { result: 'success' as const, assignee, data: await ticketItem(db, viewer(req), req.body.id) };
     },
-  );
-
-  r.get(
-    '/api/campaign/list',
-    { config: { auth: 'user' }, schema: { querystring: CampaignListQuery, response: { 200: CampaignListAnswer } } },
-    async (req) => listCampaigns(db, req.auth!.accountId, req.query.pagination, req.query.page),
   );
 }

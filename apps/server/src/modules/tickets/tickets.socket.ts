@@ -32,6 +32,7 @@ export function ticketRoomSocket(db: DB, clock?: Clock) {
         if (!found) return reply({ ok: false, error: 'Not found.' });
         await socket.join(rooms.ticket(id.data));
         reply({ ok: true });
+        void announceViewers(socket, id.data);
       } catch {
         reply({ ok: false, error: 'Unavailable.' });
       }
@@ -58,9 +59,48 @@ export function ticketRoomSocket(db: DB, clock?: Clock) {
         ack({ ok: false, error: 'Unavailable.' });
       }
     });
-    socket.on('leaveRoom', (ticketId) => {
+    socket.on('leaveRoom', async (ticketId) => {
       const id = TicketId.safeParse(ticketId);
-      if (id.success) void socket.leave(rooms.ticket(id.data));
+      if (!id.success || !socket.rooms.has(rooms.ticket(id.data))) return;
+      await socket.leave(rooms.ticket(id.data));
+      void announceViewers(socket, id.data);
+    });
+    // The rooms are known while disconnecting; the others hear once the socket has gone from them.
+    let open: number[] = [];
+    socket.on('disconnecting', () => {
+      open = [...socket.rooms].flatMap((r) => {
+        const id = ticketOfRoom(r);
+        return id === null ? [] : [id];
+      });
+    });
+    socket.on('disconnect', () => {
+      for (const id of open) void announceViewers(socket, id);
     });
   };
+}
+
+const ticketRoomPrefix = rooms.ticket(0).slice(0, -1);
+function ticketOfRoom(room: string): number | null {
+  if (!room.startsWith(ticketRoomPrefix)) return null;
+  const id = Number(room.slice(ticketRoomPrefix.length));
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * Who has the ticket open: the people of every socket in its room, on every node (the adapter asks them),
+ * each once, told to the room. A node that does not answer in time leaves its viewers out of this one.
+ */
+async function announceViewers(socket: AppSocket, ticketId: number): Promise<void> {
+  const room = rooms.ticket(ticketId);
+  try {
+    const sockets = await socket.nsp.in(room).fetchSockets();
+    const seen = new Map<string, { username: string; name: string }>();
+    for (const s of sockets) {
+      const a = s.data.auth;
+      if (a && !seen.has(a.username)) seen.set(a.username, { username: a.username, name: a.name || a.username });
+    }
+    socket.nsp.to(room).emit('ticketViewers', { ticketId, viewers: [...seen.values()] });
+  } catch {
+    // Presence is a courtesy: a failed look-up leaves the last list shown until the next change.
+  }
 }

@@ -1,12 +1,10 @@
 import { type ChatItem, newQueueId, WORKSPACE_STRINGS as W } from '@parley/contracts';
-import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Parley } from '../../app.js';
-import { createParley } from '../../app.js';
 import { addUserVia, apiClient, type Call, signUpVia, uniq } from '../../testing/api.js';
+import { type Cluster, startCluster } from '../../testing/cluster.js';
 import { insertTicket } from '../../testing/messages.js';
 import { connectSocket, flushSockets, type TestSocket, waitFor } from '../../testing/sockets.js';
-import { dialects, freshPostgres, redisUrl, startTestServer, tempDir, testConfig } from '../../testing/support.js';
+import { dialects, redisUrl, startTestServer } from '../../testing/support.js';
 import { clockPast } from '../../testing/waitFor.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -495,27 +493,17 @@ describe.each(dialects)('workspace chats (%s)', (dialect) => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL || !redisUrl)('workspace chats on two nodes (postgres + redis)', () => {
-  const nodes: Parley[] = [];
-  const urls: string[] = [];
+  let cluster: Cluster;
+  let urls: string[] = [];
   const opened: TestSocket[] = [];
-  let drop: () => Promise<void> = async () => {};
 
   beforeAll(async () => {
-    const pgdb = await freshPostgres();
-    drop = pgdb.drop;
-    for (const name of ['ws-a', 'ws-b']) {
-      const p = await createParley(
-        testConfig({ DATABASE_URL: pgdb.url, DATA_DIR: tempDir(), REDIS_URL: redisUrl, NODE_ID: name }),
-        { logger: pino({ level: 'silent' }) },
-      );
-      nodes.push(p);
-      urls.push(`http://127.0.0.1:${await p.listen()}`);
-    }
+    cluster = await startCluster(['ws-a', 'ws-b']);
+    ({ urls } = cluster);
   });
   afterAll(async () => {
     for (const o of opened.splice(0)) o.disconnect();
-    for (const n of nodes) await n.close();
-    await drop();
+    await cluster?.stop();
   });
 
   it('CHAT-09 CHAT-11 RT-22 meeting counts and messages reach members connected to another node', async () => {

@@ -1,8 +1,9 @@
-import { SESSION_COOKIE } from '@parley/contracts';
+import { ErrorCode, INTEGRATION_STRINGS, SESSION_COOKIE } from '@parley/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { DB } from '../db/db.js';
 import { AppError, forbidden, unauthorized } from '../http/errors.js';
+import { isApiToken, resolveApiToken } from './apiTokens.js';
 import { type AuthContext, resolveSession, SessionCache } from './sessions.js';
 
 /** Every route says who may call it; a route without this fails start-up (see `requireRouteAuth`). */
@@ -90,12 +91,21 @@ export function installAuthGuard(app: FastifyInstance, db: DB, sessionCacheMs = 
     if (!mode || mode === 'public') return;
     const found = tokenAndSource(req);
     if (found?.cookie && UNSAFE.has(req.method) && crossSite(req)) throw forbidden('Cross-site request refused.');
-    req.auth = await resolveSession(db, found?.token, sessions);
+    // An API token comes only as `Authorization: Bearer` (never a cookie or a parameter, which could leak).
+    req.auth =
+      found && !found.cookie && isApiToken(found.token)
+        ? req.headers.authorization?.startsWith('Bearer ')
+          ? await resolveApiToken(db, found.token, clock)
+          : null
+        : await resolveSession(db, found?.token, sessions);
     if (mode === 'optional') return;
     if (!req.auth) throw unauthorized();
     // The account requires two-factor sign-in: a password alone opens only the setup (and sign-out).
     if (req.auth.tfaSetupRequired && !req.routeOptions.config.tfaSetup)
       throw new AppError(403, 'TFA_SETUP_REQUIRED', TFA_SETUP_REQUIRED);
+    // A read-only API token calls GET (and HEAD, OPTIONS) only: a write is refused before anything runs.
+    if (req.auth.apiToken && UNSAFE.has(req.method) && !req.auth.apiToken.scopes.includes('write'))
+      throw new AppError(403, ErrorCode.tokenScope, INTEGRATION_STRINGS.readOnlyToken);
     if (mode === 'admin' && req.auth.type !== 'admin') throw forbidden();
   });
 }

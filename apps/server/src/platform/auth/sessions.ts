@@ -18,7 +18,12 @@ export interface AuthContext {
    * and sign-out answer them (see the auth guard). Set on every resolved session.
    */
   tfaSetupRequired?: boolean;
+  /** Set when the caller is an API token (`sessionId` is then 0): which one and what it may do. */
+  apiToken?: { id: number; scopes: readonly string[] };
 }
+
+/** What an AuthContext needs of the user (`u`) and the account (`a`), besides the ids. */
+export const USER_AUTH_COLUMNS = ['u.username', 'u.name', 'u.type', 'u.totp_enabled', 'a.require_2fa'] as const;
 
 /** The live sessions (not revoked or expired, their user active) with what an AuthContext needs. */
 function liveSessions(db: DB, at: number) {
@@ -33,18 +38,15 @@ function liveSessions(db: DB, at: number) {
       's.last_seen_at',
       's.expires_at',
       's.token_expires_at',
-      'u.username',
-      'u.name',
-      'u.type',
-      'u.totp_enabled',
-      'a.require_2fa',
+      ...USER_AUTH_COLUMNS,
     ])
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', at)
     .where('u.active', '=', 1);
 }
 
-function authOf(row: {
+/** The caller of a row with the session's (`id`), user's and account's columns. */
+export function authOf(row: {
   id: number;
   account_id: number;
   user_id: number;

@@ -243,6 +243,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       SECRETS_KEY: WALK_SECRETS_KEY,
       INBOUND_SMTP_PORT: '0',
       PAYMENT_PROVIDER: 'sandbox',
+      // A language model's Test may name this closed loopback port (it answers "failed", reaching nothing).
+      AI_ALLOWED_HOSTS: '127.0.0.1:1',
+      AI_TIMEOUT_MS: '1000',
     });
     try {
       await walkAsAnotherAccount(own);
@@ -534,6 +537,49 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         undone_at: null,
       })
       .execute();
+    // An automation rule of A naming A's label, a run of it and the chain of an event it caused.
+    const ruleName = `rule-a-${sfx}`;
+    const rule = await db()
+      .insertInto('automation_rules')
+      .values({
+        account_id: aAccountId,
+        name: ruleName,
+        position: 1,
+        enabled: 1,
+        event: 'customer_message',
+        conditions: JSON.stringify([{ field: 'text', contains: `rule-text-a-${sfx}` }]),
+        actions: JSON.stringify([{ type: 'add_labels', labels: [await idOf('labels', label)] }]),
+        author_id: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('automation_runs')
+      .values({
+        account_id: aAccountId,
+        rule_id: Number(rule.id),
+        event_id: 1,
+        event: 'customer_message',
+        ticket_id: 1,
+        ticket_number: 1,
+        outcome: 'applied',
+        matched: JSON.stringify([`rule-matched-a-${sfx}`]),
+        did: '[]',
+        reason: '',
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('automation_chains')
+      .values({
+        event_id: 987_654_321,
+        account_id: aAccountId,
+        chain: JSON.stringify([Number(rule.id)]),
+        created_at: Date.now(),
+      })
+      .execute();
     // A's business hours, holiday and SLA policy (their tables are compared like every account table).
     const holiday = `holiday-a-${sfx}`;
     const policy = `policy-a-${sfx}`;
@@ -750,6 +796,88 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         expires_at: Date.now() + 600_000,
       })
       .execute();
+    // A's single sign-on: B may not read, change, test or remove it.
+    await db()
+      .insertInto('sso_configs')
+      .values({
+        account_id: aAccountId,
+        slug: `sso-a-${sfx}`,
+        kind: 'oidc',
+        enabled: 1,
+        sso_only: 0,
+        jit_type: 'agent',
+        jit_department_id: null,
+        oidc_issuer: `https://idp-a-${sfx}.example`,
+        oidc_client_id: `client-a-${sfx}`,
+        oidc_client_secret: 'v1.sealed-a',
+        oidc_scopes: 'openid email',
+        updated_by: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
+    // A's API token (of A's agent), A's webhook and a delivery in its log: B may not list, revoke, change,
+    // read or redeliver them by id.
+    await db()
+      .insertInto('api_tokens')
+      .values({
+        account_id: aAccountId,
+        user_id: agent.id,
+        kind: 'personal',
+        name: `token-a-${sfx}`,
+        token_hash: `api-token-hash-a-${sfx}`,
+        hint: 'prl_aaaa',
+        scopes: '["read","write"]',
+        created_at: Date.now(),
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    // A's language model with its sealed key: B's settings, Test and /api/wauchat never reach them.
+    await db()
+      .insertInto('ai_settings')
+      .values({
+        account_id: aAccountId,
+        provider: 'openai',
+        base_url: `https://llm-a-${sfx}.example/v1`,
+        model: `model-a-${sfx}`,
+        key_sealed: new Secrets(WALK_SECRETS_KEY).seal(aAccountId, `sk-a-key-${sfx}`),
+        key_last4: 'qQzZ',
+        translator: 'openai',
+        updated_by: null,
+        updated_at: Date.now(),
+      })
+      .execute();
+    const aHook = await db()
+      .insertInto('webhooks')
+      .values({
+        account_id: aAccountId,
+        url: `https://hooks.a.example/${sfx}`,
+        events: '["ticket.created"]',
+        secret: `whsec_a_${sfx}`,
+        active: 0,
+        created_by: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('webhook_deliveries')
+      .values({
+        account_id: aAccountId,
+        webhook_id: Number(aHook.id),
+        event: 'ticket.created',
+        body: `{"secret-of-a":"${sfx}"}`,
+        state: 'failed',
+        attempts: 1,
+        status_code: 500,
+        error: 'HTTP 500',
+        created_at: Date.now(),
+        last_attempt_at: Date.now(),
+        redelivery_of: null,
+      })
+      .execute();
     // A reply of A's agent waiting for its time.
     await db()
       .insertInto('scheduled_messages')
@@ -810,6 +938,61 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // A's call on its ticket, with a transcript entry, and a DID's description (B's call routes show none).
+    await db()
+      .insertInto('calls')
+      .values({
+        account_id: aAccountId,
+        ticket_id: aTicketId,
+        call_id: `call-id-a-${sfx}`,
+        user_id: agent.id,
+        started_at: Date.now(),
+        ended_at: null,
+        energy: 50,
+        pace: 25,
+        personality: `personality-a-${sfx}`,
+      })
+      .execute();
+    await db()
+      .insertInto('call_transcripts')
+      .values({
+        account_id: aAccountId,
+        ticket_id: aTicketId,
+        source: 'customer',
+        transcription: `transcript-a-${sfx}`,
+        energy: null,
+        pace: null,
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('call_dids')
+      .values({ account_id: aAccountId, did: `did-a-${sfx}`, description: `did-description-a-${sfx}` })
+      .execute();
+    // A's call flagged as a scam (B's Scam Calls feed, with the feature on, lists none of A's calls).
+    await db()
+      .insertInto('call_transcripts')
+      .values({
+        account_id: aAccountId,
+        ticket_id: aTicketId,
+        source: 'customer',
+        transcription: `scam-line-a-${sfx}: read me the one-time code we just sent you.`,
+        energy: null,
+        pace: null,
+        created_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('call_scams')
+      .values({
+        account_id: aAccountId,
+        ticket_id: aTicketId,
+        kind: 'credential_request',
+        confidence: 84,
+        flagged_at: Date.now(),
+      })
+      .execute();
+
     // A's knowledge base: its public token, a category, a published article with a question.
     const kbToken = crypto.randomBytes(18).toString('base64url');
     const kbWord = `kbarticle${sfx}`;
@@ -854,11 +1037,24 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
 
     const markers = [
       messageText,
+      `llm-a-${sfx}`,
+      `model-a-${sfx}`,
+      `sk-a-key-${sfx}`,
+      'qQzZ',
+      `sso-a-${sfx}`,
+      `idp-a-${sfx}`,
+      `client-a-${sfx}`,
       kbToken,
       kbWord,
       `kb-category-a-${sfx}`,
       `kb-slug-a-${sfx}`,
       `kb-question-a-${sfx}`,
+      `call-id-a-${sfx}`,
+      `personality-a-${sfx}`,
+      `transcript-a-${sfx}`,
+      `scam-line-a-${sfx}`,
+      `did-a-${sfx}`,
+      `did-description-a-${sfx}`,
       mailboxAddress,
       mailboxUser,
       'a imap password',
@@ -882,6 +1078,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       campaign,
       canned,
       macroName,
+      ruleName,
+      `rule-text-a-${sfx}`,
+      `rule-matched-a-${sfx}`,
       ticketTitle,
       `customer-a-${sfx}`,
       `contact-a-${sfx}`,
@@ -962,6 +1161,46 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
 
     // Account B, whose admin walks the whole table with A's ids.
     const b = await signUpVia(call);
+    // B has Scam Calls, so its feed is walked, not refused.
+    await db().updateTable('accounts').set({ features: '["scam_calls"]' }).where('id', '=', b.accountId).execute();
+    // A customer's message of B's own, for B to ask the AI about with A's words (what to say finds none of A's).
+    const bTicket = await db()
+      .insertInto('tickets')
+      .values({
+        account_id: b.accountId,
+        ticket_number: 1,
+        title: 'b ticket',
+        channel: 'EMAIL',
+        closed: 0,
+        priority: '',
+        label: '[]',
+        department_id: null,
+        assignee: '',
+        name: 'B customer',
+        email: 'customer@b.example',
+        phone: '',
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const bMessage = await db()
+      .insertInto('messages')
+      .values({
+        account_id: b.accountId,
+        ticket_id: Number(bTicket.id),
+        type: 'text',
+        message: 'b question',
+        sender: 'visitor',
+        client_id: null,
+        created_at: Date.now(),
+        reply_id: null,
+        deleted_at: null,
+        deleted_by: null,
+        email_meta: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     let bToken = b.token;
     let pendingSecret: string | null = null;
     let bSecret: string | null = null;
@@ -977,6 +1216,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       expect(r.status, r.text).toBe(200);
       bToken = r.body.token;
     };
+    const bRule = { name: 'b rule', event: 'ticket_created', actions: [{ type: 'priority', priority: 'L' }] };
     const known: Record<string, () => Promise<unknown>> = {
       'POST /api/users': async () => ({
         username: `b-${uniq()}`,
@@ -1086,6 +1326,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       // B (a trial) starts a payment of its own; the sandbox page's button for a ref that is not B's is 404.
       'POST /api/payment/create': async () => ({ plan: 2, quantity: '3' }),
       'POST /api/payment/sandbox/:ref': async () => ({ outcome: 'decline' }),
+      // A well-formed number of users: B has no subscription to change (409); A's is never reached.
+      'POST /api/payment/seats': async () => ({ quantity: '4' }),
       'PUT /api/mailboxes/:id': async () => ({
         address: `b-${uniq()}@example.org`,
         active: false,
@@ -1101,6 +1343,27 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         name: 'Taken over',
         settings: { kind: 'whatsapp', phoneNumberId: '2222' },
       }),
+      // B's own webhook (paused, so nothing is sent anywhere); A's by id are 404.
+      'POST /api/webhooks': async () => ({
+        url: 'https://hooks.b.example/in',
+        events: ['ticket.created'],
+        active: false,
+      }),
+      // B's own settings (the built-in engine); a Test of a model at a closed loopback port (allowed): failed.
+      'PUT /api/ai/settings': async () => ({ provider: 'offline', translator: 'installation' }),
+      'POST /api/ai/settings/test': async () => ({ base_url: 'http://127.0.0.1:1/v1', model: 'b-model', api_key: 'b' }),
+      // B's own single sign-on (off), then removed by the DELETE that follows; A's is never touched.
+      'PUT /api/sso/config': async () => ({
+        kind: 'oidc',
+        enabled: false,
+        slug: `sso-b-${uniq()}`,
+        oidc: { issuer: 'https://idp.b.example', clientId: 'b client', clientSecret: 'b secret' },
+      }),
+      'PUT /api/webhooks/:id': async () => ({
+        url: 'https://hooks.b.example/taken',
+        events: ['ticket.created'],
+        active: false,
+      }),
       // A scheduled reply on a ticket that is nobody's (404); A's by id are 404.
       'POST /api/ticket/scheduled': async () => ({
         ticket_id: 987654321,
@@ -1112,6 +1375,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       'POST /api/sms/send': async () => ({ to: '+14155550123', message: 'b sms' }),
       // A template to a ticket that is nobody's: 404.
       'POST /api/channels/template': async () => ({ ticketId: 987654321, template: 'order_update', language: 'en' }),
+      // A private reply to a ticket that is nobody's: 404.
+      'POST /api/channels/private-reply': async () => ({ ticketId: 987654321, message: 'b private' }),
       // B's own contacts: one made by hand, an import of two rows, a merge of two of B's.
       'POST /api/contacts': async () => ({
         name: 'B contact',
@@ -1140,6 +1405,39 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       'POST /api/kb/articles': async () => ({ type: 'kb', lang: 'en', title: 'b article' }),
       // B removes its own picture; A's uploads as B's picture are refused in profilePhoto.test.ts.
       'PUT /api/user/photo': async () => ({ file: null }),
+      // A good rule of B's own (sampled label, status or department ids are A's: refused with 400).
+      'POST /api/automation/rules': async () => bRule,
+      // B's own message, A's article as the source of a "what to say" verdict: not found, nothing written.
+      'POST /api/wauchat/feedback': async () => ({
+        messageId: Number(bMessage.id),
+        kind: 'what_to_say',
+        verdict: 'dismissed',
+        source: { kind: 'article', id: Number(kbArticle.id) },
+      }),
+      'PUT /api/automation/rules/:id': async () => bRule,
+      'POST /api/automation/dry-run': async () => bRule,
+      // A good retention rule of B's own (A's rules by id are 404); B's preview of it writes nothing.
+      'POST /api/retention/rules': async () => ({ target: 'closed_tickets', action: 'delete', days: 30, channel: '' }),
+      'PUT /api/retention/rules/:id': async () => ({ target: 'audit_log', action: 'delete', days: 365, channel: '' }),
+      'POST /api/retention/preview': async () => ({
+        target: 'closed_tickets',
+        action: 'anonymise',
+        days: 1,
+        channel: '',
+      }),
+      // Erasing A's contact by its id, typed as the confirmation: 404, nothing of A's touched.
+      'POST /api/contacts/:id/erase': async () => ({ confirm: String(keptContact) }),
+      // B's own rules in a new order (A's ids among them are refused).
+      'PUT /api/automation/rules/order': async () => ({
+        ids: (
+          await db()
+            .selectFrom('automation_rules')
+            .select('id')
+            .where('account_id', '=', b.accountId)
+            .orderBy('id', 'desc')
+            .execute()
+        ).map((r) => Number(r.id)),
+      }),
     };
     const today = new Date().toISOString().slice(0, 10);
     /** GET routes that search: B asks for A's words, which must find nothing of A's. */
@@ -1160,6 +1458,10 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       '/api/kb/search': [`?q=${kbWord}`, `?q=${encodeURIComponent('kb body')}`],
       '/api/kb/articles': [`?q=${kbWord}`, '?status=published'],
       '/api/kb/categories': ['?type=kb&lang=en'],
+      // B's own message asked about with A's words: B's classification and what to say know nothing of A's.
+      '/api/wauchat/ticket_recommendation': [kbWord, `${kbWord} title kb body`, messageText].map(
+        (text) => `?text=${encodeURIComponent(text)}&messageId=${bMessage.id}&channel=EMAIL`,
+      ),
       // B's report over every day up to today: none of A's tickets.
       '/report/generate': ['all', 'ticket', 'livechat'].map(
         (type) => `?type=${type}&status=all&startDate=2000-01-01&endDate=${new Date().toISOString().slice(0, 10)}`,
@@ -1169,6 +1471,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       '/api/report/aux': [`?startDate=2000-01-01&endDate=${today}`],
       '/api/report/csat': [`?startDate=2000-01-01&endDate=${today}`],
       '/api/report/performance': [`?startDate=2000-01-01&endDate=${today}`],
+      // B's call report over every day up to today: none of A's calls, agents or DIDs.
+      '/api/report/call': [`?startDate=2000-01-01&endDate=${today}`],
     };
     /** Routes that cannot answer anything but 400 to a JSON walk, each with the reason. */
     const ONLY_BAD_REQUEST: Record<string, string> = {
@@ -1233,7 +1537,13 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
             calls++;
             const what = `${r.method} ${url}${query} ${JSON.stringify(body)?.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`;
             expect(res.status, what).toBeLessThan(500);
-            for (const m of markers) expect(res.text.includes(m), `${what} shows A's ${m}`).toBe(false);
+            // The engine's reading of B's own words quotes them back as its cues: what is checked there is
+            // what the account's data answered (classification, what to say).
+            const seen =
+              r.url === '/api/wauchat/ticket_recommendation' && res.status === 200
+                ? JSON.stringify({ ...res.body, results: null, scam: null })
+                : res.text;
+            for (const m of markers) expect(seen.includes(m), `${what} shows A's ${m}`).toBe(false);
             expect(leakedIds(res.body), what).toEqual([]);
             answered.set(key, [...(answered.get(key) ?? []), res.status]);
             if (r.url === '/api/user/2fa/setup' && res.status === 200) pendingSecret = res.body.secret;

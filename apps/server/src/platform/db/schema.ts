@@ -20,6 +20,10 @@ export interface Database {
   departments: DepartmentsTable;
   labels: LabelsTable;
   tickets: TicketsTable;
+  calls: CallsTable;
+  call_transcripts: CallTranscriptsTable;
+  call_dids: CallDidsTable;
+  call_scams: CallScamsTable;
   ticket_reads: TicketReadsTable;
   ticket_counts: TicketCountsTable;
   ticket_labels: TicketLabelsTable;
@@ -69,6 +73,11 @@ export interface Database {
   report_dashboards: ReportDashboardsTable;
   report_slots: ReportSlotsTable;
   report_periods: ReportPeriodsTable;
+  automation_rules: AutomationRulesTable;
+  automation_runs: AutomationRunsTable;
+  automation_chains: AutomationChainsTable;
+  retention_rules: RetentionRulesTable;
+  retention_runs: RetentionRunsTable;
   livechats: LiveChatsTable;
   chat_members: ChatMembersTable;
   workspace_chats: WorkspaceChatsTable;
@@ -78,11 +87,21 @@ export interface Database {
   mailboxes: MailboxesTable;
   email_message_ids: EmailMessageIdsTable;
   pricing: PricingTable;
+  api_tokens: ApiTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  sso_configs: SsoConfigsTable;
+  sso_requests: SsoRequestsTable;
+  sso_assertions: SsoAssertionsTable;
+  sso_sessions: SsoSessionsTable;
   payments: PaymentsTable;
   kb_sites: KbSitesTable;
   kb_categories: KbCategoriesTable;
   kb_articles: KbArticlesTable;
   kb_questions: KbQuestionsTable;
+  ai_models: AiModelsTable;
+  ai_feedback: AiFeedbackTable;
+  ai_settings: AiSettingsTable;
 }
 
 export interface AccountsTable {
@@ -101,8 +120,12 @@ export interface AccountsTable {
   settings: Generated<string>;
   /** CALL-14: the account's own call server (SIP over WebSocket), or null for the installation's. */
   sip_ws_url: string | null;
+  /** Migration 0048: the after-call wrap-up in seconds (CALL-40). */
+  acw_seconds: Generated<number>;
   /** 0033: the number of users the subscription is paid for (0 none). */
   seats: Generated<number>;
+  /** 0065: the admin cancelled the subscription: it ends then and does not renew; null while it renews. */
+  subscription_cancel_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -332,6 +355,8 @@ export interface TicketsTable {
   channel_connection_id: Generated<number | null>;
   /** 0041: the customer's id at the provider (a WhatsApp number, a Telegram chat id). */
   channel_peer: Generated<string | null>;
+  /** 0054: when a retention rule or an erasure anonymised it; null while it holds the customer's data. */
+  anonymised_at: Generated<number | null>;
 }
 
 /** Per-user read state (TICKET-21 `reader`, TICKET-41): the last time each user read each ticket. */
@@ -399,6 +424,10 @@ export interface MessagesTable {
   translated_text: Generated<string>;
   emotion_2: Generated<string>;
   context: Generated<string>;
+  /** 0052, AI-02: the engine's next best action in words ('' for none) and its findings (JSON lists). */
+  recommendation: Generated<string>;
+  aiqon_results: Generated<string>;
+  scam_results: Generated<string>;
   reply_id: number | null;
   /** Soft delete: the message leaves every view; `syncDelete` and `/event` tell clients. */
   deleted_at: number | null;
@@ -703,6 +732,10 @@ export interface LiveChatsTable {
   /** The page the chat was started from and the visitor's browser (User-Agent); '' when not known. */
   page: Generated<string>;
   browser: Generated<string>;
+  /** 0054: when a retention rule anonymised the visitor's details; null while they are kept. */
+  anonymised_at: Generated<number | null>;
+  /** 0064: when the visitor had the transcript e-mailed (once per chat); null while not sent. */
+  transcript_sent_at: Generated<number | null>;
 }
 
 /** Migration 0012: the members of a Workspace chat (a 'chat' ticket). */
@@ -853,6 +886,8 @@ export interface PaymentsTable {
   provider: string;
   provider_ref: Generated<string>;
   provider_subscription: Generated<string>;
+  /** 0065: the provider's customer of a paid checkout (Stripe refunds find the account by it). */
+  provider_customer: Generated<string>;
   plan: number;
   quantity: number;
   country: string;
@@ -880,6 +915,8 @@ export interface ContactsTable {
   last_seen_at: number;
   created_at: number;
   updated_at: number;
+  /** Migration 0059: how many of its tickets are open, kept by triggers on `tickets`. */
+  open_tickets: Generated<number>;
 }
 
 /** Migration 0034: an address a contact owns, in its canonical form; one owner per value in an account. */
@@ -1190,4 +1227,288 @@ export interface ReportDashboardsTable {
   token_hash: string;
   created_by: string;
   created_at: number;
+}
+
+/** Migration 0049: an API token (its secret as SHA-256), whose it is, what it may do; revoking stamps `revoked_at`. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  /** personal | account */
+  kind: string;
+  name: string;
+  token_hash: string;
+  /** The token's first characters, shown to tell tokens apart. */
+  hint: string;
+  /** JSON array: read, write. */
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** Migration 0049: an outgoing webhook: where to post which events, signed with `secret`. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** JSON array of event names (WEBHOOK_EVENTS). */
+  events: string;
+  secret: string;
+  active: number;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0049: one delivery of an event to a webhook: the body as sent and its last attempt's outcome. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  webhook_id: number;
+  event: string;
+  body: string;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  status_code: number | null;
+  error: string;
+  created_at: number;
+  last_attempt_at: number | null;
+  redelivery_of: number | null;
+}
+
+/** Migration 0055: an account's single sign-on (docs/sso.md). */
+export interface SsoConfigsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The sign-in name users type on the sign-in page (unique across the installation). */
+  slug: string;
+  /** oidc | saml */
+  kind: string;
+  enabled: Generated<number>;
+  sso_only: Generated<number>;
+  /** What a user created on first sign-in becomes: agent, supervisor or admin. */
+  jit_type: Generated<string>;
+  jit_department_id: number | null;
+  oidc_issuer: Generated<string>;
+  oidc_client_id: Generated<string>;
+  /** Sealed with SECRETS_KEY; never answered. */
+  oidc_client_secret: Generated<string>;
+  oidc_scopes: Generated<string>;
+  /** The IdP metadata XML as uploaded ('' when entered by hand). */
+  saml_metadata: Generated<string>;
+  saml_idp_entity_id: Generated<string>;
+  saml_entry_point: Generated<string>;
+  saml_logout_url: Generated<string>;
+  /** JSON list of the IdP's signing certificates (base64 DER, no PEM armour). */
+  saml_certs: Generated<string>;
+  saml_sp_entity_id: Generated<string>;
+  updated_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0055: a sign-in under way (OIDC state or SAML request id, by SHA-256); used once. */
+export interface SsoRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  key_hash: string;
+  nonce: Generated<string>;
+  verifier: Generated<string>;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Migration 0055: a SAML assertion id already used, kept until it expires. */
+export interface SsoAssertionsTable {
+  id: Generated<number>;
+  account_id: number;
+  assertion_id: string;
+  expires_at: number;
+}
+
+/** Migration 0055: a Parley session opened through single sign-on. */
+export interface SsoSessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  session_id: number;
+  kind: string;
+  /** OIDC: the ID token, the `id_token_hint` of the identity provider's sign-out. */
+  id_token: Generated<string>;
+  created_at: number;
+  /** 0061, SAML: the NameID (and its format) and SessionIndex of the assertion that opened the session. */
+  name_id: Generated<string>;
+  name_id_format: Generated<string>;
+  session_index: Generated<string>;
+}
+
+/** 0047: an automation rule; `conditions` and `actions` are JSON (contracts/automation.ts). */
+export interface AutomationRulesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  position: number;
+  enabled: number;
+  event: string;
+  conditions: string;
+  actions: string;
+  /** The admin who last saved it: replies and notes of the rule go out in their name. */
+  author_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** 0047: one run of a rule on one event (unique per rule and event); `matched` and `did` are JSON lists. */
+export interface AutomationRunsTable {
+  id: Generated<number>;
+  account_id: number;
+  rule_id: number;
+  event_id: number;
+  event: string;
+  ticket_id: number;
+  ticket_number: number;
+  outcome: string;
+  matched: string;
+  did: string;
+  reason: string;
+  created_at: number;
+  /** 0060: the live chat of a run on "Live chat queued" (its ticket_id and ticket_number are 0); else null. */
+  livechat_id: Generated<number | null>;
+}
+
+/** 0047: the rule ids (JSON list, oldest first) whose changes led to an event; the loop guard reads it. */
+export interface AutomationChainsTable {
+  event_id: number;
+  account_id: number;
+  chain: string;
+  created_at: number;
+}
+
+/** Migration 0048: what only a call has; the CALL ticket holds direction, number, DID and assignees. */
+export interface CallsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  /** The call server's id of the call, unique per account. */
+  call_id: string;
+  /** The user whose softphone reported the call. */
+  user_id: number | null;
+  started_at: number;
+  ended_at: number | null;
+  /** Seconds. */
+  duration: Generated<number>;
+  /** The recording, an upload of the account ('' none), and its file name. */
+  recording_key: Generated<string>;
+  recording_name: Generated<string>;
+  /** CALL-31 steps read from the recording; null until read. */
+  energy: number | null;
+  pace: number | null;
+  personality: Generated<string>;
+}
+
+/** Migration 0048: one transcript entry of a call (CALL-32). */
+export interface CallTranscriptsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  source: string;
+  transcription: string;
+  translated_transcription: Generated<string>;
+  interim: Generated<number>;
+  data_id: Generated<string>;
+  energy: number | null;
+  pace: number | null;
+  emotion: Generated<string>;
+  personality: Generated<string>;
+  created_at: number;
+}
+
+/** Migration 0066: a call the offline engine read as a possible scam (Scam Calls). */
+export interface CallScamsTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  kind: string;
+  /** Hundredths (0..100). */
+  confidence: number;
+  flagged_at: number;
+}
+
+/** Migration 0048: a DID of the account and what it is (CALL-35). */
+export interface CallDidsTable {
+  id: Generated<number>;
+  account_id: number;
+  did: string;
+  description: string;
+}
+
+/** Migration 0051: an account's AI settings (one row at most; none: the built-in engine). */
+export interface AiSettingsTable {
+  account_id: number;
+  /** `offline` or `openai` (AI_PROVIDERS). */
+  provider: string;
+  base_url: string;
+  model: string;
+  /** The API key sealed with SECRETS_KEY (bound to the account), '' when none. Never answered. */
+  key_sealed: string;
+  key_last4: string;
+  /** `installation` or `openai` (AI_TRANSLATORS). */
+  translator: string;
+  updated_by: number | null;
+  updated_at: number;
+}
+
+/** Migration 0050: an account's ticket classifier (docs/ai.md). */
+export interface AiModelsTable {
+  account_id: number;
+  /** JSON of the naive Bayes model (classes with their word counts); '' when the tickets were too few. */
+  model: string;
+  /** Labelled tickets it was trained on (or found), and how many labels (classes) they carry. */
+  labelled: number;
+  classes: number;
+  /** 0 with a model; else the labelled tickets "not enough data" says are needed. */
+  needed: number;
+  trained_at: number;
+}
+
+/** Migration 0050: a use or a dismissal of a suggestion; the latest verdict per message, agent, kind and source. */
+export interface AiFeedbackTable {
+  id: Generated<number>;
+  account_id: number;
+  message_id: number;
+  user_id: number;
+  /** what_to_say | next_action | classification | hint. */
+  kind: string;
+  /** used | dismissed. */
+  verdict: string;
+  /** article | reply, or '' when the suggestion has no source. */
+  source_kind: string;
+  /** The article's or the reply's id, or 0. */
+  source_id: number;
+  created_at: number;
+}
+
+/** Migration 0054: an account's retention rule: remove or anonymise `target` after `days` ('' channel: all). */
+export interface RetentionRulesTable {
+  id: Generated<number>;
+  account_id: number;
+  target: string;
+  action: string;
+  days: number;
+  channel: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0054: one retention run of an account (`schedule` or `manual`); `counts` JSON per rule. */
+export interface RetentionRunsTable {
+  id: Generated<number>;
+  account_id: number;
+  trigger: string;
+  counts: string;
+  started_at: number;
+  finished_at: number;
 }

@@ -117,6 +117,9 @@ export async function createHttp(deps: HttpDeps): Promise<FastifyInstance> {
     // bounded by NAME_URL_MAX); the default 100 made longer names impossible to download.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     frameworkErrors: frameworkError,
+    // AI-08 (`GET /api/wauchat/ticket_recommendation`) carries a customer's text of up to 100 kB in its query
+    // string: percent-encoded, up to three times that. Node's default of 16 kB would refuse it with a 431.
+    http: { maxHeaderSize: 320 * 1024 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

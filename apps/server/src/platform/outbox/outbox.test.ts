@@ -1037,3 +1037,61 @@ describe.each(dialects)('SPINE outbox and relay on %s', (dialect) => {
     expect(t.calls.sockets).toBe(2);
   });
 });
+
+describe.skipIf(!dialects.includes('postgres'))('SPINE a command chosen as a deadlock victim (postgres)', () => {
+  it('SPINE two commands locking two rows in opposite order both commit: the victim runs again, once', async () => {
+    const s = await spineDatabase('postgres');
+    try {
+      const accountId = await createAccount(s.db, 'Deadlocks');
+      const row = async (name: string) =>
+        Number(
+          (
+            await s.db
+              .insertInto('departments')
+              .values({ account_id: accountId, name, created_at: Date.now() })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const a = await row('A');
+      const b = await row('B');
+      // Each command locks its first row, waits until the other has locked its own, then asks for the other's:
+      // a deadlock on the first run, which Postgres ends by rolling one of them back.
+      let locked = 0;
+      const bothLocked = () => waitFor(() => locked >= 2, 'both first locks', 5_000, 5);
+      const runs = { ab: 0, ba: 0 };
+      const command = (first: number, second: number, key: 'ab' | 'ba') =>
+        runCommand(s.db, async (trx) => {
+          runs[key] += 1;
+          await trx
+            .updateTable('departments')
+            .set({ name: `${key} first` })
+            .where('id', '=', first)
+            .execute();
+          if (runs[key] === 1) {
+            locked += 1;
+            await bothLocked();
+          }
+          await trx
+            .updateTable('departments')
+            .set({ name: `${key} second` })
+            .where('id', '=', second)
+            .execute();
+          await appendEvent(trx, { accountId, type: 'test.deadlock', payload: { key } });
+          return key;
+        });
+      expect((await Promise.all([command(a, b, 'ab'), command(b, a, 'ba')])).sort()).toEqual(['ab', 'ba']);
+      // One of them was the victim and ran twice; the other ran once. Both events were committed, once each.
+      expect([runs.ab, runs.ba].sort()).toEqual([1, 2]);
+      const events = await s.db
+        .selectFrom('events')
+        .select('payload')
+        .where('account_id', '=', accountId)
+        .where('type', '=', 'test.deadlock')
+        .execute();
+      expect(events.map((e) => JSON.parse(e.payload).key).sort()).toEqual(['ab', 'ba']);
+    } finally {
+      await s.drop();
+    }
+  });
+});

@@ -147,18 +147,43 @@ export async function appendEvents(
 /** True when events were appended in this transaction (so the relay should look again once it commits). */
 export const appendedIn = (trx: Trx): boolean => appended.has(trx);
 
+/** The events this transaction appended so far, oldest first (a listener tells which its own work caused). */
+export const eventsAppendedIn = (trx: Trx): readonly StoredEvent[] => appended.get(trx) ?? [];
+
+/** How many times a command runs when Postgres rolls it back as a deadlock's victim. */
+export const COMMAND_ATTEMPTS = 3;
+/** deadlock_detected and serialization_failure: transient, the whole transaction rolled back. */
+const retryable = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+};
+
 /**
  * Runs a command: its rows and its events commit together or not at all. After commit the events go to
  * whoever listens on `db` (`onCommitted`: this node's relay, which wakes and runs its immediate effects on them
- * at once); other nodes find the events on their next poll.
+ * at once); other nodes find the events on their next poll. A transaction Postgres rolls back as a deadlock's
+ * victim runs again (up to COMMAND_ATTEMPTS in all), so `fn` must do nothing outside `trx` it cannot repeat.
  */
 export async function runCommand<R>(db: DB, fn: (trx: Trx) => Promise<R>): Promise<R> {
   let events: StoredEvent[] | undefined;
-  const result = await db.transaction().execute(async (trx) => {
-    const r = await fn(trx);
-    events = appended.get(trx);
-    return r;
-  });
+  const once = () =>
+    db.transaction().execute(async (trx) => {
+      const r = await fn(trx);
+      events = appended.get(trx);
+      return r;
+    });
+  let result: R;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      result = await once();
+      break;
+    } catch (err) {
+      // Postgres chose this transaction as a deadlock's victim (or could not serialize it): it was rolled
+      // back whole, so running the command again is what its caller would do, only sooner.
+      if (attempt >= COMMAND_ATTEMPTS || !retryable(err)) throw err;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+    }
+  }
   if (events) {
     // The command has committed: nothing a hook does may turn that into a failure for its caller.
     for (const hook of committedHooks.get(db) ?? [])

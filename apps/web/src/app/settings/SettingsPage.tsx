@@ -2,16 +2,21 @@ import { Container, Stack, Tabs, Title } from '@mantine/core';
 import { type AuthCheckAnswer, SETTINGS_SECTIONS } from '@parley/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
+import { AiSettingsCard } from '../../features/aiSettings/AiSettingsCard';
 import { TwoFactorCard } from '../../features/auth/TwoFactorCard';
+import { AutomationCard } from '../../features/automation/AutomationCard';
 import { ChannelsCard } from '../../features/channels/ChannelsCard';
 import { FailedDeliveriesCard } from '../../features/channels/FailedDeliveriesCard';
 import { DepartmentsCard } from '../../features/departments/DepartmentsCard';
 import { MailboxesCard } from '../../features/email/MailboxesCard';
+import { ApiTokensCard } from '../../features/integrations/ApiTokensCard';
+import { WebhooksCard } from '../../features/integrations/WebhooksCard';
 import { LabelsCard } from '../../features/labels/LabelsCard';
 import { LiveChatSettingsCard } from '../../features/livechat/LiveChatSettingsCard';
 import { NotificationSettingsCard } from '../../features/notifications/NotificationSettingsCard';
 import { CannedRepliesCard } from '../../features/replies/CannedRepliesCard';
 import { MacrosCard } from '../../features/replies/MacrosCard';
+import { RetentionCard } from '../../features/retention/RetentionCard';
 import { AccountCard } from '../../features/settings/AccountCard';
 import { AnnouncementsCard } from '../../features/settings/AnnouncementsCard';
 import { AppearanceCard } from '../../features/settings/AppearanceCard';
@@ -22,6 +27,7 @@ import { SessionsCard } from '../../features/settings/SessionsCard';
 import { t } from '../../features/settings/strings';
 import { UsersAdmin } from '../../features/settings/UsersAdmin';
 import { SlaSettings } from '../../features/sla/SlaSettings';
+import { SsoCard } from '../../features/sso/SsoCard';
 import { CustomStatusesCard } from '../../features/status/CustomStatusesCard';
 import { TicketSettings } from '../../features/tickets/TicketSettings';
 import { useRefreshSession } from '../../lib/session';
@@ -58,12 +64,22 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     livechat: <LiveChatSettingsCard />,
     replies: <CannedRepliesCard admin={admin} me={session.userId ?? 0} />,
     macros: <MacrosCard />,
+    automation: <AutomationCard />,
+    retention: <RetentionCard />,
+    sso: <SsoCard />,
     sla: <SlaSettings />,
     mailboxes: <MailboxesCard />,
     channels: (
       <Stack>
         <ChannelsCard />
         <FailedDeliveriesCard />
+      </Stack>
+    ),
+    ai: <AiSettingsCard />,
+    integrations: (
+      <Stack>
+        <ApiTokensCard admin={admin} />
+        {admin && <WebhooksCard />}
       </Stack>
     ),
   };

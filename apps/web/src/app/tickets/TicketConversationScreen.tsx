@@ -11,6 +11,7 @@ import { T } from '../../features/tickets/strings';
 import { TicketInfoPanel, TicketInfoToggle } from '../../features/tickets/TicketInfoPanel';
 import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { useSession } from '../../lib/session';
+import { useFitHeight } from '../../lib/useFitHeight';
 import { EmptyScreen } from '../../ui/EmptyScreen';
 import { Conversation } from '../conversations/Conversation';
 import { TicketListScreen } from './TicketListScreen';
@@ -55,6 +56,9 @@ export function TicketConversationScreen() {
   const [chosen, setPanel] = useLocalStorage<'open' | 'closed' | ''>({ key: 'parley.ticketInfo', defaultValue: '' });
   const panel = chosen || (roomy ? 'open' : 'closed');
   const [drawer, setDrawer] = useState(false);
+  // Below Mantine's sm breakpoint the bottom tabs take 60 px of the window.
+  const phone = useMediaQuery('(max-width: 48em)') ?? false;
+  const { box, height } = useFitHeight(phone ? 60 : 0);
   // PLAN-09, SHELL-30: a console account (plan 99) has no conversation view.
   if (state.phase === 'signedIn' && state.session.plan === PLANS.console) return <Navigate to="/" replace />;
   const ticketId = Number(id);
@@ -79,9 +83,17 @@ export function TicketConversationScreen() {
       <Box style={{ flex: '1 1 420px', minWidth: 0 }} visibleFrom={side ? 'xl' : 'lg'}>
         <TicketListScreen />
       </Box>
-      <Box style={{ flex: '1 1 480px', minWidth: 0 }}>
+      {/* The conversation fills the window's height below the banners, so its composer sits at the foot
+          of the screen (above the bottom tabs on a phone), as in a live chat. */}
+      <Box
+        ref={box}
+        style={{ flex: '1 1 480px', minWidth: 0, height, minHeight: 360, display: 'flex', flexDirection: 'column' }}
+        data-testid="ticket-conversation"
+      >
         <TicketHeader ticketId={ticketId} infoOpen={wide ? side : drawer} onToggle={toggle} />
-        <Conversation key={ticketId} ticketId={ticketId} />
+        <Box style={{ flex: 1, minHeight: 0 }}>
+          <Conversation key={ticketId} ticketId={ticketId} />
+        </Box>
       </Box>
       {side && (
         <Box style={{ flex: '0 0 300px', maxHeight: 'calc(100dvh - 100px)', overflowY: 'auto' }}>

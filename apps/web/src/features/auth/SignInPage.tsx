@@ -1,11 +1,12 @@
 import { Alert, Button, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
-import { type SignInInput, TFA_REQUIRED } from '@parley/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { type SignInInput, SSO_STRINGS, TFA_REQUIRED } from '@parley/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { authApi } from '../../lib/api/auth';
 import { errorText } from '../../lib/http';
 import { useRefreshSession, useSetupState } from '../../lib/session';
 import { AuthLayout, AuthLink } from '../../ui/AuthLayout';
+import { SSO_ERROR_WORDS, SsoSignIn } from './SsoSignIn';
 import { t } from './strings';
 
 type SignInType = NonNullable<SignInInput['type']>;
@@ -31,7 +32,21 @@ export function SignInPage() {
   const [tfa, setTfa] = useState('');
   const [needTfa, setNeedTfa] = useState(false);
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  // A single sign-on the server refused comes back as `/?sso_error=<code>`: said once, then the URL is cleaned.
+  const [failure, setFailure] = useState<string | null>(() => {
+    const code = new URLSearchParams(window.location.search).get('sso_error');
+    if (!code) return null;
+    window.history.replaceState(null, '', window.location.pathname);
+    return SSO_ERROR_WORDS[code] ?? SSO_ERROR_WORDS.failed!;
+  });
+  const [sso, setSso] = useState(false);
+  // "Sign in with SSO" only when some account has it on: never shown where it is not set up.
+  const ssoOffered = useQuery({
+    queryKey: ['sso', 'offered'],
+    queryFn: authApi.ssoOffered,
+    staleTime: 5 * 60_000,
+    retry: false,
+  }).data;
   const refresh = useRefreshSession();
   const signIn = useMutation({
     mutationFn: (input: SignInInput) => authApi.signIn(input),
@@ -76,58 +91,67 @@ export function SignInPage() {
         </>
       }
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <SegmentedControl
-            aria-label={t.signInAs}
-            fullWidth
-            value={type}
-            onChange={(v) => setType(v === 'admin' ? 'admin' : 'agent')}
-            data={[
-              { value: 'agent', label: t.agent },
-              { value: 'admin', label: t.admin },
-            ]}
-          />
-          <TextInput
-            label={t.username}
-            name="username"
-            autoComplete="username"
-            autoFocus
-            value={username}
-            onChange={(e) => setUsername(e.currentTarget.value)}
-            error={errors.username}
-          />
-          <PasswordInput
-            label={t.password}
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errors.password}
-          />
-          {needTfa && (
-            <TextInput
-              label={t.twoFactor}
-              description={t.twoFactorHint}
-              autoFocus
-              name="tfa"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={11}
-              value={tfa}
-              onChange={(e) => setTfa(e.currentTarget.value)}
+      {sso ? (
+        <SsoSignIn onBack={() => setSso(false)} />
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            {failure && (
+              <Alert color="red" variant="light" role="alert">
+                {failure}
+              </Alert>
+            )}
+            <SegmentedControl
+              aria-label={t.signInAs}
+              fullWidth
+              value={type}
+              onChange={(v) => setType(v === 'admin' ? 'admin' : 'agent')}
+              data={[
+                { value: 'agent', label: t.agent },
+                { value: 'admin', label: t.admin },
+              ]}
             />
-          )}
-          <Button type="submit" loading={signIn.isPending} fullWidth>
-            {t.signIn}
-          </Button>
-        </Stack>
-      </form>
+            <TextInput
+              label={t.username}
+              name="username"
+              autoComplete="username"
+              autoFocus
+              value={username}
+              onChange={(e) => setUsername(e.currentTarget.value)}
+              error={errors.username}
+            />
+            <PasswordInput
+              label={t.password}
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors.password}
+            />
+            {needTfa && (
+              <TextInput
+                label={t.twoFactor}
+                description={t.twoFactorHint}
+                autoFocus
+                name="tfa"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={11}
+                value={tfa}
+                onChange={(e) => setTfa(e.currentTarget.value)}
+              />
+            )}
+            <Button type="submit" loading={signIn.isPending} fullWidth>
+              {t.signIn}
+            </Button>
+            {ssoOffered && (
+              <Button variant="default" fullWidth onClick={() => setSso(true)} data-testid="sso-offer">
+                {SSO_STRINGS.signInWithSso}
+              </Button>
+            )}
+          </Stack>
+        </form>
+      )}
     </AuthLayout>
   );
 }

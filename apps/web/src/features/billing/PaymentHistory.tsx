@@ -8,7 +8,7 @@ import { Pager } from '../../ui/Pagination';
 import { billingApi } from './api';
 import { PAYMENT_HISTORY as H } from './strings';
 
-const STATUS_COLOR = { SUCCESS: 'green', FAILED: 'red', PENDING: 'gray' } as const;
+const STATUS_COLOR = { SUCCESS: 'green', FAILED: 'red', PENDING: 'gray', CHANGED: 'blue', REFUNDED: 'orange' } as const;
 
 /**
  * Admins: the account's payments, newest first, 20 a page, each with what was bought, the total and how it
@@ -58,7 +58,7 @@ export function PaymentHistory() {
                       <Badge variant="light" color={STATUS_COLOR[p.status]}>
                         {H.statuses[p.status]}
                       </Badge>
-                      {p.status === 'FAILED' && p.payment_desc && (
+                      {(p.status === 'FAILED' || p.status === 'CHANGED') && p.payment_desc && (
                         <Text size="xs" c="dimmed">
                           {p.payment_desc}
                         </Text>

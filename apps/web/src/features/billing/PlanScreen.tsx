@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session';
 import { billingApi } from './api';
 import { PaymentDialog } from './PaymentDialog';
 import { PaymentHistory } from './PaymentHistory';
+import { SubscriptionCard } from './SubscriptionCard';
 import { PLAN_CARDS, PLAN_SCREEN } from './strings';
 
 /**
@@ -31,7 +32,9 @@ export function PlanScreen() {
   const allDisabled = current === PLANS.enterprise;
 
   return (
-    <Container size="lg" py="lg">
+    // Full width up to its size: centred by its margins in the shell's column, it would otherwise take the
+    // width of its widest content (the history table) and widen the page on a phone.
+    <Container size="lg" py="lg" w="100%">
       <Stack>
         <Title order={2}>{PLAN_SCREEN.title}</Title>
         <Text c="dimmed">
@@ -89,6 +92,7 @@ export function PlanScreen() {
             );
           })}
         </SimpleGrid>
+        {admin && <SubscriptionCard />}
         {admin && <PaymentHistory />}
       </Stack>
       {buying && (
@@ -101,6 +105,7 @@ export function PlanScreen() {
             setBusy(false);
             // The payment just made (or given up) joins the history.
             void queryClient.invalidateQueries({ queryKey: billingKeys.history(1).slice(0, 2) });
+            void queryClient.invalidateQueries({ queryKey: billingKeys.subscription });
           }}
         />
       )}

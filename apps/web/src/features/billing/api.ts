@@ -1,4 +1,10 @@
-import type { PaymentCreateAnswer, PaymentHistoryAnswer, PaymentStatusAnswer, PricingAnswer } from '@parley/contracts';
+import type {
+  PaymentCreateAnswer,
+  PaymentHistoryAnswer,
+  PaymentStatusAnswer,
+  PricingAnswer,
+  SubscriptionAnswer,
+} from '@parley/contracts';
 import { api } from '../../lib/http';
 
 export const billingApi = {
@@ -11,4 +17,9 @@ export const billingApi = {
   status: (ref: string) => api<PaymentStatusAnswer>('GET', `/api/payment/status?ref=${encodeURIComponent(ref)}`),
   /** The account's payments, newest first; `page` is 0-based on the wire. */
   history: (page: number) => api<PaymentHistoryAnswer>('GET', `/api/payment/history?page=${page}`),
+  /** The running subscription, or null. */
+  subscription: () => api<SubscriptionAnswer>('GET', '/api/payment/subscription'),
+  seats: (quantity: string) => api<SubscriptionAnswer>('POST', '/api/payment/seats', { quantity }),
+  cancel: () => api<SubscriptionAnswer>('POST', '/api/payment/cancel', {}),
+  resume: () => api<SubscriptionAnswer>('POST', '/api/payment/resume', {}),
 };

@@ -42,7 +42,16 @@ export function ChannelForm({
   ];
   /** A write-only field: a stored secret is never shown, the placeholder says one is stored. */
   const secretField = (
-    key: 'accessToken' | 'appSecret' | 'botToken' | 'channelSecret' | 'channelAccessToken' | 'authToken',
+    key:
+      | 'accessToken'
+      | 'appSecret'
+      | 'botToken'
+      | 'channelSecret'
+      | 'channelAccessToken'
+      | 'authToken'
+      | 'consumerKey'
+      | 'consumerSecret'
+      | 'accessTokenSecret',
     label: string,
     hint: string,
     stored: boolean,
@@ -186,6 +195,23 @@ export function ChannelForm({
               data-testid="channel-from-number"
             />
             {secretField('authToken', C.authToken, C.authTokenHint, d.hasToken)}
+          </SimpleGrid>
+        )}
+        {d.kind === 'x' && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="channel-x">
+            <TextInput
+              label={C.xUserId}
+              description={C.xUserIdHint}
+              inputMode="numeric"
+              autoComplete="off"
+              value={d.userId}
+              onChange={(e) => setD({ ...d, userId: e.currentTarget.value })}
+              data-testid="channel-user-id"
+            />
+            {secretField('consumerKey', C.consumerKey, C.consumerKeyHint, d.hasToken)}
+            {secretField('consumerSecret', C.consumerSecret, C.consumerSecretHint, d.hasAppSecret)}
+            {secretField('accessToken', C.xAccessToken, C.xAccessTokenHint, d.hasToken)}
+            {secretField('accessTokenSecret', C.accessTokenSecret, C.accessTokenSecretHint, d.hasToken)}
           </SimpleGrid>
         )}
         <Switch

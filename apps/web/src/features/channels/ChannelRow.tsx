@@ -1,10 +1,11 @@
-import { ActionIcon, Badge, Button, Code, CopyButton, Group, Paper, Stack, Switch, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Switch, Text } from '@mantine/core';
 import { type ChannelKind, type ChannelTestAnswer, type ChannelView, KIND_NAMES } from '@parley/contracts';
 import { IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/dates';
 import { channelKeys } from '../../lib/queryKeys';
 import { useWrite } from '../../lib/useWrite';
+import { CopyLine } from '../../ui/CopyLine';
 import { EntryActions } from '../../ui/ModalFormCard';
 import { channelsApi } from './api';
 import { activeBody, channelAddress } from './channelDraft';
@@ -21,40 +22,8 @@ const WHERE: Record<ChannelKind, string> = {
   telegram: C.telegramWhere,
   line: C.lineWhere,
   sms: C.smsWhere,
+  x: C.xWhere,
 };
-
-/** A value to paste elsewhere (the webhook URL, the verify token): its label, the value, and Copy. */
-function CopyLine({
-  label,
-  copyLabel,
-  value,
-  testId,
-}: {
-  label: string;
-  copyLabel: string;
-  value: string;
-  testId: string;
-}) {
-  return (
-    <Stack gap={2}>
-      <Text size="sm" fw={500}>
-        {label}
-      </Text>
-      <Group gap="xs" wrap="nowrap" align="flex-start">
-        <Code data-testid={testId} style={{ overflowWrap: 'anywhere', wordBreak: 'break-all', minWidth: 0, flex: 1 }}>
-          {value}
-        </Code>
-        <CopyButton value={value}>
-          {({ copied, copy }) => (
-            <Button size="compact-xs" variant="light" onClick={copy} style={{ flexShrink: 0 }} aria-label={copyLabel}>
-              {copied ? C.copied : C.copy}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
-    </Stack>
-  );
-}
 
 /**
  * A channel in the list: its name, provider, number or bot, department and whether it is active; when the
@@ -65,6 +34,7 @@ export function ChannelRow({
   channel: c,
   department,
   configured,
+  offPlan,
   onEdit,
   onDelete,
 }: {
@@ -72,6 +42,8 @@ export function ChannelRow({
   department: string | undefined;
   /** Without SECRETS_KEY only Remove is offered: every other write would be refused. */
   configured: boolean;
+  /** The plan no longer includes its provider (kept from a plan that had it): why, and only Remove. */
+  offPlan?: string | undefined;
   onEdit(): void;
   onDelete(): void;
 }) {
@@ -79,6 +51,8 @@ export function ChannelRow({
   const test = useWrite({ invalidate: channelKeys.list });
   const [result, setResult] = useState<ChannelTestAnswer['data'] | null>(null);
   const address = channelAddress(c);
+  // The server refuses any change to a channel the plan leaves out: only Remove is offered.
+  const editable = configured && !offPlan;
   return (
     <Paper withBorder p="sm" data-testid="channel-row" data-kind={c.kind}>
       <Stack gap="xs">
@@ -109,7 +83,7 @@ export function ChannelRow({
             labelPosition="left"
             aria-label={C.activeFor(c.name)}
             checked={c.active}
-            disabled={!configured || write.busy}
+            disabled={!editable || write.busy}
             onChange={(e) => {
               // Read now: the event's target is gone by the time the write runs.
               const body = activeBody(c, e.currentTarget.checked);
@@ -146,6 +120,11 @@ export function ChannelRow({
             </Text>
           </Stack>
         )}
+        {offPlan && (
+          <Text size="sm" c={ERROR_TEXT} data-testid="channel-off-plan">
+            {C.offPlan(offPlan)}
+          </Text>
+        )}
         {(write.error || test.error) && (
           <Text size="sm" c={ERROR_TEXT} role="alert">
             {write.error || test.error}
@@ -169,7 +148,7 @@ export function ChannelRow({
           ) : (
             <span />
           )}
-          {configured ? (
+          {editable ? (
             <EntryActions name={c.name} editLabel={C.edit} deleteLabel={C.delete} onEdit={onEdit} onDelete={onDelete} />
           ) : (
             <ActionIcon variant="subtle" color="red" aria-label={`${C.delete} ${c.name}`} onClick={onDelete}>

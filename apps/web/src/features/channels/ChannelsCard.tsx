@@ -1,24 +1,26 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import type { ChannelView } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDepartments } from '../../lib/api/departments';
 import { errorText } from '../../lib/http';
 import { channelKeys } from '../../lib/queryKeys';
-import { ModalFormCard } from '../../ui/ModalFormCard';
+import { ConfirmDelete, ModalFormCard } from '../../ui/ModalFormCard';
 import { toastWrite } from '../../ui/toast';
 import { channelsApi } from './api';
 import { ChannelForm } from './ChannelForm';
 import { ChannelRow } from './ChannelRow';
 import { blankChannel, type ChannelDraft, draftOf } from './channelDraft';
+import { NotOnPlan } from './NotOnPlan';
 import { C } from './strings';
 
 /** The last event and last error move while the screen is open: the list is read again this often. */
 const REFRESH_MS = 30_000;
 
 /**
- * Settings -> Channels (admins): the account's WhatsApp numbers and Telegram bots. Add offers only the
- * providers the plan allows (none: said once). Without SECRETS_KEY on the server the card says so once, in
+ * Settings -> Channels (admins): the account's messaging channels. Add offers only the providers the plan
+ * allows (none: said once); those it leaves out are listed with the plan that has them and the way to the
+ * Plans page. A channel kept from a plan that had it says so and offers only Remove. Without SECRETS_KEY on the server the card says so once, in
  * the server's words, and offers no form. Without PUBLIC_URL the webhook addresses cannot be given: said once.
  */
 export function ChannelsCard() {
@@ -29,6 +31,7 @@ export function ChannelsCard() {
   const refresh = () => qc.invalidateQueries({ queryKey: channelKeys.list });
   const data = list.data;
   const allowed = data?.allowed ?? [];
+  const notOnPlan = data?.notOnPlan ?? [];
   const configured = data?.configured ?? false;
   const departmentName = (id: number | null) => departments.data?.find((d) => d.id === id)?.name;
   const remove = async (c: ChannelView) => {
@@ -89,27 +92,22 @@ export function ChannelsCard() {
               channel={c}
               department={departmentName(c.departmentId)}
               configured={data.configured}
+              offPlan={notOnPlan.find((n) => n.kind === c.kind)?.description}
               onEdit={() => edit(draftOf(c))}
               onDelete={() => setDeleting(c)}
             />
           ))}
-          <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={C.deleteTitle}>
-            <Stack>
-              <Text>{deleting && C.deleteConfirm(deleting.name)}</Text>
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setDeleting(null)}>
-                  {C.cancel}
-                </Button>
-                <Button
-                  color="red.8"
-                  onClick={() => deleting && void remove(deleting)}
-                  data-testid="channel-delete-confirm"
-                >
-                  {C.delete}
-                </Button>
-              </Group>
-            </Stack>
-          </Modal>
+          {data?.configured && <NotOnPlan items={notOnPlan} />}
+          <ConfirmDelete
+            item={deleting}
+            title={C.deleteTitle}
+            message={(c) => <Text>{C.deleteConfirm(c.name)}</Text>}
+            cancelLabel={C.cancel}
+            confirmLabel={C.delete}
+            testId="channel-delete-confirm"
+            onClose={() => setDeleting(null)}
+            onConfirm={(c) => void remove(c)}
+          />
         </Stack>
       )}
     </ModalFormCard>

@@ -73,6 +73,29 @@ describe('the channel form', () => {
     expect(channelAddress(view({ kind: 'instagram', settings: { igAccountId: '1784' } }))).toBe('1784');
   });
 
+  it('CHANNEL X sends its user ID and its four keys, each write-only; the list names it by the user ID', () => {
+    const x = {
+      ...blankChannel('x'),
+      name: 'Acme on X',
+      userId: ' 1400 ',
+      consumerKey: 'ck',
+      consumerSecret: 'cs',
+      accessToken: 'at',
+      accessTokenSecret: 'ats',
+    };
+    expect(channelBody(x).settings).toEqual({
+      kind: 'x',
+      userId: '1400',
+      consumerKey: 'ck',
+      consumerSecret: 'cs',
+      accessToken: 'at',
+      accessTokenSecret: 'ats',
+    });
+    const stored = draftOf(view({ kind: 'x', channel: 'TW_DM', settings: { userId: '1400' } }));
+    expect(channelBody(stored).settings).toEqual({ kind: 'x', userId: '1400' });
+    expect(channelAddress(view({ kind: 'x', settings: { userId: '1400' } }))).toBe('1400');
+  });
+
   it('CHANNEL the list names a number by its display number, else its ID', () => {
     expect(channelAddress(view())).toBe('+1 555 0100');
     expect(channelAddress(view({ settings: { phoneNumberId: '1065' } }))).toBe('1065');

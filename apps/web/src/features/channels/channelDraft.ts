@@ -27,6 +27,11 @@ export interface ChannelDraft {
   accountSid: string;
   fromNumber: string;
   authToken: string;
+  /** X: the account's user ID, the app's keys and the account's access token (OAuth 1.0a). */
+  userId: string;
+  consumerKey: string;
+  consumerSecret: string;
+  accessTokenSecret: string;
   /**
    * Whether the server holds the token (WhatsApp's access token, the bot token, LINE's channel access token,
    * the SMS auth token) and the webhook secret (WhatsApp's app secret, LINE's channel secret).
@@ -53,6 +58,10 @@ export const blankChannel = (kind: ChannelKind): ChannelDraft => ({
   accountSid: '',
   fromNumber: '',
   authToken: '',
+  userId: '',
+  consumerKey: '',
+  consumerSecret: '',
+  accessTokenSecret: '',
   hasToken: false,
   hasAppSecret: false,
 });
@@ -70,6 +79,7 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
   igAccountId: c.settings.igAccountId ?? '',
   accountSid: c.settings.accountSid ?? '',
   fromNumber: c.settings.fromNumber ?? '',
+  userId: c.settings.userId ?? '',
   hasToken: c.hasToken,
   hasAppSecret: c.hasAppSecret,
 });
@@ -124,6 +134,18 @@ export function channelBody(d: ChannelDraft): ChannelInput {
           ...secret('authToken', d.authToken),
         },
       };
+    case 'x':
+      return {
+        ...base,
+        settings: {
+          kind: 'x',
+          userId: d.userId.trim(),
+          ...secret('consumerKey', d.consumerKey),
+          ...secret('consumerSecret', d.consumerSecret),
+          ...secret('accessToken', d.accessToken),
+          ...secret('accessTokenSecret', d.accessTokenSecret),
+        },
+      };
     default:
       return {
         ...base,
@@ -151,6 +173,7 @@ export function channelAddress(c: ChannelView): string {
   if (c.kind === 'messenger') return c.settings.pageId ?? '';
   if (c.kind === 'instagram') return c.settings.igAccountId ?? '';
   if (c.kind === 'sms') return c.settings.fromNumber ?? '';
+  if (c.kind === 'x') return c.settings.userId ?? '';
   const user = c.kind === 'telegram' ? (c.settings.username ?? '') : '';
   return user ? `@${user.replace(/^@/, '')}` : '';
 }

@@ -5,12 +5,17 @@ export const C = {
   ...CHANNEL_STRINGS,
   title: 'Channels',
   intro:
-    'WhatsApp numbers, Facebook Pages (Messenger), Instagram accounts, Telegram bots, LINE Official Accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
+    'WhatsApp numbers, Facebook Pages (Messenger and comments on posts), Instagram accounts (messages, comments and mentions), X accounts (DMs and mentions), Telegram bots, LINE Official Accounts and SMS numbers whose messages become tickets. Replies from the conversation go back on the same channel.',
   add: 'Add channel',
   editTitle: 'Edit channel',
   empty: 'No channels yet. Connect a WhatsApp number to turn its messages into tickets.',
   /** The plan allows no messaging channel at all: said once, and nothing can be added. */
   noneOnPlan: 'Your plan includes no messaging channel. See the Plans page for the plans that do.',
+  /** The providers the plan leaves out, each with the plan that has it. */
+  notOnPlanTitle: 'Not on your plan',
+  seePlans: 'See the plans',
+  /** A channel kept from a plan that had it: it still works, but only Remove is offered. */
+  offPlan: (words: string) => `${words} It still takes messages, but cannot be changed.`,
   provider: 'Provider',
   providerFixedHint: 'A channel keeps its provider; to change it, remove the channel and add it again.',
   name: 'Name',
@@ -55,12 +60,25 @@ export const C = {
   whatsappWhere:
     'In Meta\u2019s App Dashboard, WhatsApp, Configuration: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to the messages field.',
   messengerWhere:
-    'In Meta\u2019s App Dashboard, Messenger, Settings, Webhooks: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe the Page to messages, message_echoes, message_deliveries and message_reads.',
+    'In Meta\u2019s App Dashboard, Messenger, Settings, Webhooks: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe the Page to messages, message_echoes, message_deliveries and message_reads, and to feed for the comments on its posts.',
   instagramWhere:
-    'In Meta\u2019s App Dashboard, Instagram (Messenger API settings), Webhooks: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to messages and message_reactions; allow access to messages in the Instagram app\u2019s settings.',
+    'In Meta\u2019s App Dashboard, Instagram (Messenger API settings), Webhooks: paste the webhook URL as the Callback URL and the verify token as the Verify token, then subscribe to messages and message_reactions, and to comments and mentions for its posts; allow access to messages in the Instagram app\u2019s settings.',
   telegramWhere: 'Test tells Telegram to post its updates to this address: run it once the bot is saved.',
   lineWhere:
     'In the LINE Developers Console, Messaging API: paste the webhook URL as the Webhook URL, turn on Use webhook, and turn off the automatic greeting and auto-replies.',
+  xWhere:
+    'In the X Developer Portal, with the Account Activity API: register the webhook URL (X checks it with a CRC, which Parley answers) and subscribe the account to it.',
+  xUserId: 'User ID',
+  xUserIdHint:
+    'The account\u2019s numeric ID (Developer Portal, Keys and tokens: the digits before the dash of the access token).',
+  consumerKey: 'API key',
+  consumerKeyHint: 'The app\u2019s API key (consumer key).',
+  consumerSecret: 'API key secret',
+  consumerSecretHint: 'The app\u2019s API key secret: signs X\u2019s webhooks.',
+  xAccessToken: 'Access token',
+  xAccessTokenHint: 'The account\u2019s access token, with read, write and Direct Messages permission.',
+  accessTokenSecret: 'Access token secret',
+  accessTokenSecretHint: 'Shown with the access token.',
   smsWhere:
     'In the Twilio Console, the number\u2019s Messaging configuration: paste the webhook URL for "A message comes in" (HTTP POST). Delivery reports come to the same address.',
   copy: 'Copy',

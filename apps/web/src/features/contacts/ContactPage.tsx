@@ -31,15 +31,17 @@ import {
 import { IconArrowLeft, IconPencil, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { conversationPath } from '../../lib/conversationPath';
 import { formatDateTime, listDate } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { contactKeys } from '../../lib/queryKeys';
+import { useSession } from '../../lib/session';
 import { useWrite } from '../../lib/useWrite';
 import { toast } from '../../ui/toast';
 import { contactsApi } from './api';
 import { ContactFormModal } from './ContactFormModal';
+import { ContactPrivacy } from './ContactPrivacy';
 import { T } from './strings';
 
 /** `/contacts/:id`: who the contact is, their addresses, every conversation on every channel, merges. */
@@ -55,6 +57,9 @@ export function ContactPage() {
   const [editing, setEditing] = useState(false);
   const refresh = () => qc.invalidateQueries({ queryKey: contactKeys.all });
   const c = q.data;
+  const { state } = useSession();
+  const admin = state.phase === 'signedIn' && state.session.type === 'admin';
+  const navigate = useNavigate();
 
   return (
     <Stack gap="md" data-testid="contact-page">
@@ -83,6 +88,15 @@ export function ContactPage() {
               </Button>
             )}
           </Group>
+          {admin && c.merged_into === null && (
+            <ContactPrivacy
+              contact={{ id, name: c.name }}
+              onErased={() => {
+                void refresh();
+                navigate('/contacts');
+              }}
+            />
+          )}
           {c.merged_into !== null && (
             <Alert color="yellow" data-testid="contact-merged-away">
               {T.mergedAway}{' '}

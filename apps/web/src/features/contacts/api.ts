@@ -38,4 +38,7 @@ export const contactsApi = {
     api<ImportAnswer>('POST', '/api/contacts/import', { csv, dry_run: dryRun }),
   /** The export downloads through the browser (the session cookie goes with it). */
   exportUrl: '/api/contacts/export',
+  /** Admins: one contact's data as a ZIP (downloaded through the browser), and its erasure. */
+  dataExportUrl: (id: number) => `/api/contacts/${id}/export`,
+  erase: (id: number, confirm: string) => api('POST', `/api/contacts/${id}/erase`, { confirm }),
 };

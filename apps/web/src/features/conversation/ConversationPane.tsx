@@ -1,5 +1,12 @@
 import { Alert, Button, Center, Divider, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
-import { isEmailChannel, LIVECHAT_STRINGS, META_WINDOW_CHANNELS, type Message } from '@parley/contracts';
+import {
+  isEmailChannel,
+  LIVECHAT_STRINGS,
+  META_WINDOW_CHANNELS,
+  type Message,
+  TICKET_CHANNELS_WITHOUT_AI,
+  wantsAiHint,
+} from '@parley/contracts';
 import { IconPinFilled } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -15,8 +22,9 @@ import { Composer } from './Composer';
 import { EmailComposer } from './EmailComposer';
 import { onSendFailed } from './live';
 import { MessageItem } from './MessageItem';
-import { groupByDate, type ShownMessage, seenByMessage, shownMessages } from './model';
+import { groupByDate, othersRepliedSince, type ShownMessage, seenByMessage, shownMessages } from './model';
 import { outbox } from './outbox';
+import { PostReplyChoice, type PostReplyMode, PrivateReplyForm } from './PostReplyChoice';
 import { CONVERSATION_STRINGS as S } from './strings';
 import {
   useConversationData,
@@ -24,6 +32,7 @@ import {
   useOutboxItems,
   useReadReceipts,
   useTicketRoom,
+  useTicketViewers,
   useTyping,
 } from './useConversation';
 import { MetaWindowClosed, useWhatsAppWindow, WhatsAppTemplateForm } from './WhatsAppWindow';
@@ -99,6 +108,7 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   const valid = Number.isInteger(ticketId) && ticketId > 0;
   const { query, loadOlder, loadingOlder, jumpToLatest } = useConversationData(ticketId);
   useTicketRoom(ticketId);
+  const viewers = useTicketViewers(ticketId, me.username);
   const typing = useTyping(ticketId, me.username);
   const reads = useReadReceipts(ticketId, query.data, me.username);
   const items = useOutboxItems();
@@ -132,6 +142,19 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
     [data, items, me.username, me.name],
   );
   const entries = useMemo(() => groupByDate(shown, data?.count ?? 0), [shown, data?.count]);
+
+  // AI-03: guidance on the customer's newest message (which the rule allows: never the agent's own or the
+  // translation bot's; a colleague's line is not advised on either), until the agent has answered it.
+  // Not in the team's own chats.
+  const guided = useMemo(() => {
+    if (!data || !me.username || TICKET_CHANNELS_WITHOUT_AI.includes(data.channel ?? '')) return undefined;
+    const i = data.messages.findLastIndex(
+      (m) => m.id > 0 && m.sender === CUSTOMER_SENDER && wantsAiHint(m, me.username),
+    );
+    const target = data.messages[i];
+    if (!target || data.messages.slice(i + 1).some((m) => m.sender === me.username)) return undefined;
+    return { message: target, channel: data.channel ?? '' };
+  }, [data, me.username]);
 
   // Someone whose message just arrived is no longer typing.
   const last = data?.messages.at(-1);
@@ -179,6 +202,8 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
     [data?.messages],
   );
   const whatsappWindow = useWhatsAppWindow(ticketId, valid && metaWindow, lastCustomerId);
+  // A Facebook post's comments: the reply goes under the post, or privately by Messenger.
+  const [postReply, setPostReply] = useState<PostReplyMode>('public');
 
   // Who has read up to which message: shown under the newest message each has read.
   const seenBy = useMemo(() => seenByMessage(reads, data?.messages ?? []), [reads, data?.messages]);
@@ -203,6 +228,11 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
   const windowClosed = metaWindow && whatsappWindow.data?.open === false;
   return (
     <Stack gap="xs" h="100%" mih={0} data-testid="conversation-pane" data-ticket={ticketId}>
+      {viewers.length > 0 && (
+        <Text size="xs" c="dimmed" ta="right" data-testid="ticket-viewers">
+          {S.alsoViewing(viewers)}
+        </Text>
+      )}
       <PinnedBar pinned={pinned} onUnpin={(m) => void conversationApi.pin(m.id, false).catch(() => {})} />
       {!connected && items.some((i) => i.ticket_id === ticketId) && (
         <Alert color="yellow" py={6} data-testid="offline-queued">
@@ -285,6 +315,16 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
             stick.current = true;
           }}
         />
+      ) : data.channel === 'FB_PAGE_POST' && postReply === 'private' ? (
+        <Stack gap={6}>
+          <PostReplyChoice mode={postReply} onChange={setPostReply} />
+          <PrivateReplyForm
+            ticketId={ticketId}
+            onSent={() => {
+              stick.current = true;
+            }}
+          />
+        </Stack>
       ) : email ? (
         <EmailComposer
           ticketId={ticketId}
@@ -296,16 +336,21 @@ export function ConversationPane({ ticketId }: { ticketId: number }) {
           }}
         />
       ) : (
-        <Composer
-          ticketId={ticketId}
-          encryption={encryption}
-          replyTo={replyTo}
-          ticket={info.data}
-          onClearReply={() => setReplyTo(null)}
-          onSent={() => {
-            stick.current = true;
-          }}
-        />
+        <>
+          {data.channel === 'FB_PAGE_POST' && <PostReplyChoice mode={postReply} onChange={setPostReply} />}
+          <Composer
+            ticketId={ticketId}
+            encryption={encryption}
+            replyTo={replyTo}
+            ticket={info.data}
+            guidance={guided}
+            repliedSince={(since) => othersRepliedSince(data.messages, me.username, since)}
+            onClearReply={() => setReplyTo(null)}
+            onSent={() => {
+              stick.current = true;
+            }}
+          />
+        </>
       )}
       <SendFailedModal />
     </Stack>

@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Anchor,
   Badge,
   Box,
   Button,
@@ -12,7 +13,14 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { CHANNEL_STRINGS, channelName, type DeliveryState, MESSAGE_STRINGS, type Message } from '@parley/contracts';
+import {
+  CHANNEL_STRINGS,
+  channelName,
+  type DeliveryState,
+  MESSAGE_STRINGS,
+  type Message,
+  POST_CHANNELS,
+} from '@parley/contracts';
 import { IconDots, IconMoodSmile, IconPinFilled } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -247,6 +255,9 @@ export function MessageItem({ m, me, admin, seenBy, channel = '', onReply }: Pro
     }
   };
   const stored = typeof m.id === 'number' ? (m as Message) : null;
+  // The post a comment thread is under: its first message, shown as a card above the comments.
+  if (m.sender === 'server' && POST_CHANNELS.includes(channel as never) && m.message.startsWith('Post: '))
+    return <PostContext text={m.message} />;
   if (m.type === 'system' || m.sender === 'server')
     return (
       <Text ta="center" size="xs" c="dimmed" py={4} data-testid="message" data-id={m.id} data-type="system">
@@ -283,7 +294,7 @@ export function MessageItem({ m, me, admin, seenBy, channel = '', onReply }: Pro
             {time(m.created_at)}
           </Text>
           {m.pinned && <IconPinFilled size={12} aria-label={S.pinned} />}
-          <MessageReading emotion_2={m.emotion_2} context={m.context} />
+          <MessageReading emotion_2={m.emotion_2} context={m.context} scam_results={m.scam_results} />
         </Group>
         <Paper
           p="xs"
@@ -379,5 +390,26 @@ export function MessageItem({ m, me, admin, seenBy, channel = '', onReply }: Pro
         )}
       </Stack>
     </Box>
+  );
+}
+
+/** The post above a comment thread: its words and its link, which opens the post on the network. */
+function PostContext({ text }: { text: string }) {
+  const lines = text.slice('Post: '.length).split('\n');
+  const link = lines.at(-1)?.startsWith('https://') ? lines.pop() : undefined;
+  return (
+    <Paper withBorder p="sm" radius="md" data-testid="post-context">
+      <Text size="xs" c="dimmed" fw={600}>
+        {S.postContext}
+      </Text>
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {lines.join('\n')}
+      </Text>
+      {link && (
+        <Anchor href={link} target="_blank" rel="noreferrer noopener" size="xs" data-testid="post-context-link">
+          {S.openPost}
+        </Anchor>
+      )}
+    </Paper>
   );
 }

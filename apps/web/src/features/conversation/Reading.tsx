@@ -1,5 +1,5 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
-import { dominantEmotion, emotionColor } from '@parley/contracts';
+import { AI_GUIDANCE_STRINGS, dominantEmotion, emotionColor, SCAM_KINDS, type ScamKind } from '@parley/contracts';
 
 /** What the reading badges say (ours: the spec names the fields, not their captions). */
 export const READING_STRINGS = {
@@ -47,10 +47,27 @@ export function EmotionBadge({
  * RT-24, RT-25, AI-02: under a customer's message, its emotion and what it is about, as the reader found
  * them (they arrive live with `textEmotion` and `newContext`, and with history afterwards).
  */
-export function MessageReading({ emotion_2, context }: { emotion_2: Record<string, number>; context: string }) {
-  if (!context && !Object.keys(emotion_2).some((e) => e !== 'neutral')) return null;
+export function MessageReading({
+  emotion_2,
+  context,
+  scam_results = [],
+}: {
+  emotion_2: Record<string, number>;
+  context: string;
+  scam_results?: Record<string, unknown>[];
+}) {
+  // AI-02, AI-15: a scam finding the engine kept on the message stays visible in the history.
+  const scam = scam_results
+    .map((f) => f.value)
+    .find((v): v is ScamKind => (SCAM_KINDS as readonly unknown[]).includes(v));
+  if (!context && !scam && !Object.keys(emotion_2).some((e) => e !== 'neutral')) return null;
   return (
     <Group gap={4} data-testid="message-reading">
+      {scam && (
+        <Badge size="xs" color="red.9" variant="filled" data-testid="message-scam">
+          {AI_GUIDANCE_STRINGS.scamWarning}: {AI_GUIDANCE_STRINGS.scam[scam]}
+        </Badge>
+      )}
       <EmotionBadge counts={emotion_2} label={READING_STRINGS.emotion} testId="message-emotion" />
       {context && (
         <Badge

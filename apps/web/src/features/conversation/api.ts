@@ -4,6 +4,7 @@ import type {
   HistoryAnswer,
   Message,
   Note,
+  PrivateReplyInput,
   RetryDeliveryAnswer,
   RetryEmailAnswer,
   SendAck,
@@ -32,8 +33,8 @@ export const conversationApi = {
   react: (messageId: number, reaction: string, emojiText: string, remove: boolean) =>
     api('POST', '/api/ticket/reaction', { message_id: messageId, reaction, emoji_text: emojiText, remove }),
   pin: (messageId: number, pinned: boolean) => api('POST', '/api/ticket/pin', { message_id: messageId, pinned }),
-  translate: (ticketId: number, text: { id: number; message: string }[], target: string) =>
-    api<TranslateAnswer>('POST', '/api/translate', { ticketId, text, target }),
+  translate: (ticketId: number, text: { id: number; message: string }[], target: string, source?: string) =>
+    api<TranslateAnswer>('POST', '/api/translate', { ticketId, text, target, ...(source ? { source } : {}) }),
   /** Sends a failed mailbox reply again (its state comes back by `messageEmailState`). */
   retryEmail: (messageId: number) =>
     api<RetryEmailAnswer>('POST', '/api/ticket/message/reply/retry', { id: messageId }),
@@ -45,6 +46,7 @@ export const conversationApi = {
     api<ChannelWindowAnswer>('GET', `/api/channels/window/${ticketId}`).then((r) => r.data),
   /** An approved WhatsApp template to the customer, once the window is closed. */
   sendTemplate: (input: SendTemplateInput) => api<{ result: 'success' }>('POST', '/api/channels/template', input),
+  privateReply: (input: PrivateReplyInput) => api<{ result: 'success' }>('POST', '/api/channels/private-reply', input),
 };
 
 /** A multipart POST's answer as it came: the status, the raw text and the parsed JSON (when it is JSON). */

@@ -201,7 +201,9 @@ export function installLive(qc: QueryClient, me: string, accountId: number, user
       update(qc, e.ticketId, (d) => applyPin(d, e.messageId, false));
     }),
     realtime.on('textEmotion', (e) => {
-      update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { emotion_2: e.emotion_2 }));
+      const { emotion_2, recommendation, aiqon_results, scam_results } = e;
+      const findings = scam_results ? { recommendation, aiqon_results, scam_results } : {};
+      update(qc, e.ticketId, (d) => applyReading(d, e.messageId, { emotion_2, ...findings }));
     }),
     realtime.on('voiceEmotion', (e) => {
       update(qc, e.ticketId, (d) =>

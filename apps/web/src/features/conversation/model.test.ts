@@ -12,6 +12,7 @@ import {
   dropNote,
   groupByDate,
   mergeMessages,
+  othersRepliedSince,
   readEventFor,
   removeMessages,
   seenByMessage,
@@ -130,5 +131,24 @@ describe('conversation model', () => {
     const sent = applyEmailState(failed, { ticketId: 7, messageId: 1, state: 'sent', error: null });
     expect(sent.messages[0]!.email).toEqual({ ...email, state: 'sent' });
     expect(applyEmailState(d, { ticketId: 7, messageId: 2, state: 'sent', error: null }).messages[1]!.email).toBeNull();
+  });
+});
+
+describe('othersRepliedSince', () => {
+  const at = (id: number, sender: string, created_at: number, type = 'text') =>
+    ({ ...msg(id), sender, senderName: sender === 'bob' ? 'Bob Agent' : sender, created_at, type }) as Message;
+  it('names the other agents who replied after the time, once each; not me, the customer, the server or a bot', () => {
+    const list = [
+      at(1, 'bob', 100),
+      at(2, 'bob', 300),
+      at(3, 'bob', 400),
+      at(4, 'visitor', 500),
+      at(5, 'server', 500, 'system'),
+      at(6, 'translatebot', 500),
+      at(7, 'amy', 500),
+    ];
+    expect(othersRepliedSince(list, 'amy', 200)).toEqual(['Bob Agent']);
+    expect(othersRepliedSince(list, 'amy', 450)).toEqual([]);
+    expect(othersRepliedSince(list, 'bob', 0)).toEqual(['amy']);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  BOT_NAMES,
   MESSAGE_WINDOW,
   type Message,
   type MessageDeliveryEvent,
@@ -7,6 +8,7 @@ import {
   type Note,
   noAiResults,
   type Reaction,
+  SENDERS,
   type SendStatus,
 } from '@parley/contracts';
 import type { ConversationData } from '../../lib/conversationData';
@@ -191,7 +193,7 @@ export const applyPin = (d: ConversationData, messageId: number, pinned: boolean
 export const applyReading = (
   d: ConversationData,
   messageId: number,
-  reading: Partial<Pick<Message, 'emotion_2' | 'context'>>,
+  reading: Partial<Pick<Message, 'emotion_2' | 'context' | 'recommendation' | 'aiqon_results' | 'scam_results'>>,
 ): ConversationData => mapMessage(d, messageId, (m) => ({ ...m, ...reading }));
 
 /** A mailbox reply's e-mail state, as `messageEmailState` brings it. */
@@ -261,4 +263,16 @@ export function seenByMessage(reads: Record<string, number>, messages: Message[]
     if (at !== undefined) out.set(at, [...(out.get(at) ?? []), user]);
   }
   return out;
+}
+
+/**
+ * The names of the other people of the team who replied after `since` (ms): a customer, the server and the
+ * bots are not the team. What the composer warns about before an agent sends a reply written meanwhile.
+ */
+export function othersRepliedSince(messages: Message[], me: string, since: number): string[] {
+  const notTeam = new Set<string>([...Object.values(SENDERS), ...BOT_NAMES, me]);
+  const names = messages
+    .filter((m) => m.id > 0 && m.created_at > since && m.type !== 'system' && !notTeam.has(m.sender))
+    .map((m) => m.senderName || m.sender);
+  return [...new Set(names)];
 }

@@ -19,6 +19,8 @@ export interface OutboxItem {
   files: string[];
   /** Files as shown while pending. */
   fileInfo: Message['files'];
+  /** A translated reply: what the agent wrote, in their language (kept on the message). */
+  original?: { lang: string; text: string };
   /** When it was written (ms): the order of sending. */
   at: number;
   status: Exclude<SendStatus, 'success'>;
@@ -60,6 +62,7 @@ export const toInput = (i: OutboxItem): SendMessageInput => ({
   client_id: i.client_id,
   reply_id: i.reply_id,
   ...(i.files.length ? { files: i.files } : {}),
+  ...(i.original ? { original: i.original } : {}),
 });
 
 /**

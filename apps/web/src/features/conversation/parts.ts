@@ -14,6 +14,8 @@ export interface ReplyTicket {
   name: string;
   email: string;
   channel: string;
+  /** MSG-52: the customer's language ('' unknown): a reply can be translated into it. */
+  language?: string;
 }
 
 /** A message's sender, whose profile opens from the message. */

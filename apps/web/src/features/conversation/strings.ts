@@ -18,10 +18,20 @@ export const CONVERSATION_STRINGS = {
   templateName: 'Template name',
   templateLanguage: 'Language code',
   templateHint: 'The name and language code of a template approved in WhatsApp Manager.',
+  /** Above a comment thread: the post the comments are under. */
+  postContext: 'The post',
+  openPost: 'Open the post',
+  /** A Facebook post's comments: where the reply goes. */
+  replyWhere: 'Reply',
+  privateReplyPlaceholder: 'A Messenger message to the latest commenter',
+  privateReplySend: 'Send privately',
+  privateReplySent: 'Sent as a private reply.',
   sendTemplate: 'Send template',
   templateSent: 'Template sent.',
   sendFailedTitle: 'Message not sent',
   placeholder: 'Write a message… (Enter sends, Shift+Enter adds a line)',
+  /** A phone's keyboard has its own Enter: the hint about keys is left out there. */
+  placeholderPhone: 'Write a message…',
   send: 'Send',
   schedule: 'Send later',
   scheduleWhen: 'Send at',
@@ -49,10 +59,20 @@ export const CONVERSATION_STRINGS = {
   typing: (names: string[]) =>
     names.length === 1 ? `${names[0]} is typing…` : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are typing…`,
   seenBy: (names: string[]) => `Seen by ${names.join(', ')}`,
+  alsoViewing: (names: string[]) => `Also viewing: ${names.join(', ')}`,
+  repliedMeanwhile: (names: string[]) =>
+    `${names.join(' and ')} replied while you were writing. Read the reply before you send yours?`,
+  sendAnyway: 'Send anyway',
+  readFirst: 'Read it first',
   download: 'Download',
   offlineQueued: 'No connection: messages wait and go out when the connection is back.',
   noMessages: 'No messages yet.',
   translation: 'Translation',
+  /** "Translate my reply": the agent writes in their language, the customer reads theirs. */
+  translateReply: (customer: string, mine: string) => `Send in ${customer} (you write in ${mine})`,
+  translateReplyOff: (customer: string) =>
+    `The customer writes in ${customer}. Translation is not configured, so replies go as written.`,
+  translating: 'Translating…',
   translate: 'Translate',
   caseTitle: 'Case',
   emailTo: 'To',

@@ -123,6 +123,17 @@ export function useTicketRoom(ticketId: number) {
   }, [ticketId]);
 }
 
+/** Who else has this ticket open (the server tells the room on each join and leave, across nodes). */
+export function useTicketViewers(ticketId: number, me: string): string[] {
+  const [viewers, setViewers] = useState<{ ticketId: number; names: string[] }>({ ticketId, names: [] });
+  useEphemeralEvent('ticketViewers', (e) => {
+    if (e.ticketId === ticketId)
+      setViewers({ ticketId, names: e.viewers.filter((v) => v.username !== me).map((v) => v.name) });
+  });
+  // A list of another ticket (the pane switched) is not shown.
+  return viewers.ticketId === ticketId ? viewers.names : [];
+}
+
 /** RT-11, RT-39: who is typing here (RemoteTyping: a socket event clears after 5 s unless repeated). */
 export function useTyping(ticketId: number, me: string) {
   const [names, setNames] = useState<string[]>([]);

@@ -13,6 +13,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Department } from '@parley/contracts';
 import { useState } from 'react';
 import { useWrite } from '../../lib/useWrite';
@@ -127,15 +128,19 @@ function GraphFields({ value, onChange }: { value: GraphDraft; onChange(next: Gr
 export function MailboxForm({
   draft,
   departments,
+  forwarding,
   onClose,
   onSaved,
 }: {
   draft: MailboxDraft;
   departments: Department[];
+  /** Whether the server takes forwarded mail: a new forwarding-only mailbox needs it. */
+  forwarding: boolean;
   onClose(): void;
   onSaved(): void;
 }) {
   const [d, setD] = useState(draft);
+  const narrow = useMediaQuery('(max-width: 480px)');
   const { run, busy, error, setError } = useWrite();
   const save = async () => {
     const r = mailboxBody(d);
@@ -160,17 +165,23 @@ export function MailboxForm({
     >
       <Stack>
         {/* A mailbox keeps its kind once it exists (the server answers 409 to a change). */}
-        <Input.Wrapper label={M.kind} description={d.id ? M.kindFixedHint : undefined}>
+        <Input.Wrapper
+          label={M.kind}
+          description={d.id ? M.kindFixedHint : forwarding ? undefined : M.forwardingOnlyUnavailable}
+        >
           <SegmentedControl
             display="flex"
             mt={4}
+            // Three ways do not fit side by side on a phone: one under the other there.
+            orientation={narrow ? 'vertical' : 'horizontal'}
             data-testid="mailbox-kind"
             aria-label={M.kind}
             disabled={!!d.id}
             value={d.kind}
-            onChange={(v) => setD({ ...d, kind: v === 'graph' ? 'graph' : 'imap' })}
+            onChange={(v) => setD({ ...d, kind: v === 'graph' || v === 'forwarding' ? v : 'imap' })}
             data={[
               { value: 'imap', label: M.kindImap },
+              { value: 'forwarding', label: M.kindForwarding, disabled: !forwarding && d.kind !== 'forwarding' },
               { value: 'graph', label: M.kindGraph },
             ]}
           />
@@ -210,7 +221,13 @@ export function MailboxForm({
           <GraphFields value={d.graph} onChange={(graph) => setD({ ...d, graph })} />
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <ServerFields kind="imap" value={d.imap} onChange={(imap) => setD({ ...d, imap })} />
+            {d.kind === 'forwarding' ? (
+              <Fieldset legend={M.imap} data-testid="mailbox-forwarding-only" style={{ alignSelf: 'start' }}>
+                <Text size="sm">{M.forwardingOnlyIntro}</Text>
+              </Fieldset>
+            ) : (
+              <ServerFields kind="imap" value={d.imap} onChange={(imap) => setD({ ...d, imap })} />
+            )}
             <Stack gap="sm">
               <ServerFields kind="smtp" value={d.smtp} onChange={(smtp) => setD({ ...d, smtp })} />
               <Fieldset legend={M.dkim} data-testid="mailbox-dkim">

@@ -118,7 +118,7 @@ export function MailboxRow({
         ) : (
           <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-imap-summary">
-              IMAP {serverSummary(m.imap)}
+              {m.kind === 'forwarding' ? M.forwardingOnlySummary : `IMAP ${serverSummary(m.imap)}`}
             </Text>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="mailbox-smtp-summary">
               SMTP {serverSummary(m.smtp)}
@@ -172,9 +172,12 @@ export function MailboxRow({
             )}
           </Stack>
         )}
-        <Text size="sm" c="dimmed" data-testid="mailbox-last-fetch">
-          {m.lastFetchAt ? M.lastFetch(formatDateTime(m.lastFetchAt)) : M.neverFetched}
-        </Text>
+        {/* Nothing is fetched for a forwarding-only mailbox: its mail is pushed to the server. */}
+        {m.kind !== 'forwarding' && (
+          <Text size="sm" c="dimmed" data-testid="mailbox-last-fetch">
+            {m.lastFetchAt ? M.lastFetch(formatDateTime(m.lastFetchAt)) : M.neverFetched}
+          </Text>
+        )}
         {m.lastError && (
           <Text size="sm" c={ERROR_TEXT} data-testid="mailbox-last-error">
             {M.lastError(formatDateTime(m.lastErrorAt))} {m.lastError}
@@ -218,7 +221,7 @@ export function MailboxRow({
           )}
         </Group>
         {result && (
-          <SimpleGrid cols={{ base: 1, sm: result.graph ? 1 : 2 }} spacing="xs" data-testid="mailbox-test-result">
+          <SimpleGrid cols={{ base: 1, sm: result.imap ? 2 : 1 }} spacing="xs" data-testid="mailbox-test-result">
             <TestSide kind="IMAP" result={result.imap} />
             <TestSide kind="SMTP" result={result.smtp} />
             <TestSide kind="Graph" result={result.graph} />

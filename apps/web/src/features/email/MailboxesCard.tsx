@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import type { Mailbox } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,7 +6,7 @@ import { useDepartments } from '../../lib/api/departments';
 import { errorText } from '../../lib/http';
 import { mailboxKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
-import { ModalFormCard } from '../../ui/ModalFormCard';
+import { ConfirmDelete, ModalFormCard } from '../../ui/ModalFormCard';
 import { toastWrite } from '../../ui/toast';
 import { mailboxesApi } from './api';
 import { MailboxForm } from './MailboxForm';
@@ -47,7 +47,14 @@ export function MailboxesCard() {
       editTitle={M.editTitle}
       add={!data?.configured ? 'hidden' : full ? 'disabled' : 'enabled'}
       blank={blankMailbox}
-      form={(draft, done) => <MailboxForm draft={draft} departments={departments.data ?? []} {...done} />}
+      form={(draft, done) => (
+        <MailboxForm
+          draft={draft}
+          departments={departments.data ?? []}
+          forwarding={data?.forwarding ?? false}
+          {...done}
+        />
+      )}
       onSaved={() => void refresh()}
     >
       {(edit) => (
@@ -93,23 +100,16 @@ export function MailboxesCard() {
               onDelete={() => setDeleting(m)}
             />
           ))}
-          <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={M.deleteTitle}>
-            <Stack>
-              <Text>{deleting && M.deleteConfirm(deleting.address)}</Text>
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setDeleting(null)}>
-                  {M.cancel}
-                </Button>
-                <Button
-                  color="red.8"
-                  onClick={() => deleting && void remove(deleting)}
-                  data-testid="mailbox-delete-confirm"
-                >
-                  {M.delete}
-                </Button>
-              </Group>
-            </Stack>
-          </Modal>
+          <ConfirmDelete
+            item={deleting}
+            title={M.deleteTitle}
+            message={(m) => <Text>{M.deleteConfirm(m.address)}</Text>}
+            cancelLabel={M.cancel}
+            confirmLabel={M.delete}
+            testId="mailbox-delete-confirm"
+            onClose={() => setDeleting(null)}
+            onConfirm={(m) => void remove(m)}
+          />
         </Stack>
       )}
     </ModalFormCard>

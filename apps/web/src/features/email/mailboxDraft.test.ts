@@ -107,6 +107,43 @@ describe('the mailbox form', () => {
     expect(JSON.stringify(active)).not.toContain('clientSecret');
   });
 
+  it('EMAIL a forwarding-only mailbox sends no IMAP side (not even what its fields held), only its SMTP; its switch keeps the kind', () => {
+    const draft = {
+      ...blankMailbox(),
+      kind: 'forwarding' as const,
+      address: ' fwd@acme.test ',
+      imap: { ...blankMailbox().imap, host: 'left.over', port: '' as const, password: 'typed before' },
+      smtp: { ...blankMailbox().smtp, host: 'smtp.acme.test', user: 'fwd', password: 's' },
+    };
+    expect(mailboxBody(draft)).toEqual({
+      body: {
+        kind: 'forwarding',
+        address: 'fwd@acme.test',
+        name: '',
+        departmentId: null,
+        active: true,
+        smtp: { host: 'smtp.acme.test', port: 465, tls: true, user: 'fwd', password: 's' },
+        dkimSelector: '',
+      },
+    });
+    expect(mailboxBody({ ...draft, smtp: { ...draft.smtp, port: '' } })).toEqual({ error: M.badPort });
+    const fwd: Mailbox = {
+      ...stored,
+      kind: 'forwarding',
+      imap: { host: '', port: 0, tls: true, user: '', hasPassword: false },
+    };
+    expect(draftOf(fwd).imap.host).toBe('');
+    expect(activeBody(fwd, false)).toEqual({
+      kind: 'forwarding',
+      address: 'help@acme.test',
+      name: 'Acme Support',
+      departmentId: 3,
+      active: false,
+      smtp: { host: 'smtp.acme.test', port: 587, tls: false, user: 'help' },
+      dkimSelector: 'parley',
+    });
+  });
+
   it('TLS moves a usual port to the other mode, and leaves a typed one', () => {
     const d = blankMailbox();
     expect(withTls('imap', d.imap, false).port).toBe(143);

@@ -84,7 +84,7 @@ export const draftOf = (m: Mailbox): MailboxDraft => ({
   departmentId: m.departmentId,
   active: m.active,
   // A Microsoft 365 mailbox's empty IMAP/SMTP are not shown; should it ever become IMAP, it starts blank.
-  imap: m.kind === 'graph' ? blankServer('imap') : { ...m.imap, password: '' },
+  imap: m.kind === 'imap' ? { ...m.imap, password: '' } : blankServer('imap'),
   smtp: m.kind === 'graph' ? blankServer('smtp') : { ...m.smtp, password: '' },
   graph: m.graph
     ? {
@@ -132,7 +132,6 @@ export function mailboxBody(d: MailboxDraft): { body: MailboxBody } | { error: s
         },
       },
     };
-  if (!validPort(d.imap.port) || !validPort(d.smtp.port)) return { error: EMAIL_STRINGS.badPort };
   const server = (s: ServerDraft): MailServerInput => ({
     host: s.host.trim(),
     port: s.port as number,
@@ -140,18 +139,22 @@ export function mailboxBody(d: MailboxDraft): { body: MailboxBody } | { error: s
     user: s.user.trim(),
     ...(s.password === '' ? {} : { password: s.password }),
   });
-  return {
-    body: {
-      address: d.address.trim(),
-      name: d.name.trim(),
-      departmentId: d.departmentId,
-      active: d.active,
-      imap: server(d.imap),
-      smtp: server(d.smtp),
-      dkimSelector: d.dkimSelector.trim(),
-      ...(d.dkimPrivateKey.trim() === '' ? {} : { dkimPrivateKey: d.dkimPrivateKey.trim() }),
-    },
+  const common = {
+    address: d.address.trim(),
+    name: d.name.trim(),
+    departmentId: d.departmentId,
+    active: d.active,
+    smtp: server(d.smtp),
+    dkimSelector: d.dkimSelector.trim(),
+    ...(d.dkimPrivateKey.trim() === '' ? {} : { dkimPrivateKey: d.dkimPrivateKey.trim() }),
   };
+  // Forwarding only: no IMAP side at all (what the IMAP fields may still hold is not sent).
+  if (d.kind === 'forwarding') {
+    if (!validPort(d.smtp.port)) return { error: EMAIL_STRINGS.badPort };
+    return { body: { kind: 'forwarding', ...common } };
+  }
+  if (!validPort(d.imap.port) || !validPort(d.smtp.port)) return { error: EMAIL_STRINGS.badPort };
+  return { body: { ...common, imap: server(d.imap) } };
 }
 
 /**
@@ -169,6 +172,16 @@ export function activeBody(m: Mailbox, active: boolean): MailboxBody {
       graph: { tenantId: m.graph?.tenantId ?? '', clientId: m.graph?.clientId ?? '' },
     };
   const server = (s: Mailbox['imap']): MailServerInput => ({ host: s.host, port: s.port, tls: s.tls, user: s.user });
+  if (m.kind === 'forwarding')
+    return {
+      kind: 'forwarding',
+      address: m.address,
+      name: m.name,
+      departmentId: m.departmentId,
+      active,
+      smtp: server(m.smtp),
+      dkimSelector: m.dkimSelector,
+    };
   const body: MailboxInput = {
     address: m.address,
     name: m.name,

@@ -5,7 +5,7 @@ export const M = {
   ...EMAIL_STRINGS,
   title: 'Mailboxes',
   intro:
-    'Support addresses whose mail becomes tickets. Parley reads each active mailbox by IMAP, or a Microsoft 365 one through Microsoft Graph, and changes nothing in it; replies leave through its SMTP server or Graph.',
+    'Support addresses whose mail becomes tickets. Parley reads each active mailbox by IMAP, or a Microsoft 365 one through Microsoft Graph, and changes nothing in it, or takes the mail you forward to it; replies leave through its SMTP server or Graph.',
   add: 'Add mailbox',
   editTitle: 'Edit mailbox',
   empty: 'No mailboxes yet. Add your support address to turn its mail into tickets.',
@@ -43,6 +43,13 @@ export const M = {
   kind: 'Connection',
   kindImap: 'IMAP and SMTP',
   kindGraph: 'Microsoft 365',
+  kindForwarding: 'Forwarding only',
+  /** The form of a forwarding-only mailbox says why it asks for no IMAP login. */
+  forwardingOnlyIntro:
+    'No IMAP login is needed: Parley does not read this mailbox. Its mail arrives only when your mail server forwards it to the forwarding address shown in the list once it is saved. Replies leave through the SMTP server below.',
+  /** Under the connection switch when the server takes no forwarded mail. */
+  forwardingOnlyUnavailable: 'Forwarding only needs the server\u2019s inbound SMTP listener, which is off.',
+  forwardingOnlySummary: 'Forwarding only (no IMAP)',
   kindFixedHint: 'A mailbox keeps its connection; to change it, remove the mailbox and add it again.',
   graph: 'Microsoft 365 (Microsoft Graph)',
   graphIntro:

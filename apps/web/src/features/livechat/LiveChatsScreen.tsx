@@ -10,24 +10,25 @@ import {
   Stack,
   Text,
   Title,
+  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { LIVECHAT_STRINGS as L, type LiveChatGroup } from '@parley/contracts';
-import { type ComponentType, lazy, Suspense, useState } from 'react';
+import { LIVECHAT_STRINGS as L, type LiveChatGroup, planEntitlements } from '@parley/contracts';
+import { type ComponentType, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../../lib/http';
+import { api, errorText } from '../../lib/http';
 import { useDisplayName } from '../../lib/people';
 import { useRealtimeEvent } from '../../lib/realtime';
+import { useSession } from '../../lib/session';
 import { useFitHeight } from '../../lib/useFitHeight';
 import { toast } from '../../ui/toast';
 import { useLiveChatList, useReadOpenChat } from './api';
 import { MergeSessions } from './MergeSessions';
 import { VISITOR_DETAILS_TEXT as V } from './strings';
+import { TranscriptActions } from './TranscriptActions';
 import { VisitorDetails } from './VisitorDetails';
-
-const AiHints = lazy(() => import('./AiHints').then((m) => ({ default: m.AiHints })));
 
 /** LIVECHAT-03: the banner and the offer prompt (the shell's banner area loads them from here). */
 export { IncomingLiveChats } from './IncomingLiveChats';
@@ -51,6 +52,14 @@ export function LiveChatsScreen({
   const navigate = useNavigate();
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [ending, setEnding] = useState(false);
+  const { state } = useSession();
+  // PLAN-21: converting to a ticket comes with Basic and up; below, the button says why instead.
+  const entitled = planEntitlements(state.phase === 'signedIn' ? (state.session.plan ?? 0) : 0);
+  const mayConvert = entitled.convertToTicket;
+  const convert = (id: number) =>
+    api('POST', '/api/livechat/convert', { id }).catch((e) =>
+      notifications.show({ color: 'red', message: errorText(e) }),
+    );
   // The chat fills the screen's height, as the Workspace does (the bottom tabs take 60 px on a phone).
   const narrow = useMediaQuery('(max-width: 48em)');
   // The visitor's details: a column beside the chat from 75em (open until the user closes it, kept like the
@@ -120,20 +129,37 @@ export function LiveChatsScreen({
           <>
             <Stack h="100%" gap={0}>
               <Group p="xs" gap="xs" justify="flex-end">
-                {current?.state === 'chatting' && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    onClick={() => void api('POST', '/api/livechat/convert', { id: ticketId })}
-                  >
-                    {L.convert}
-                  </Button>
-                )}
+                {current?.state === 'chatting' &&
+                  (mayConvert ? (
+                    <Button size="xs" variant="light" onClick={() => void convert(ticketId)}>
+                      {L.convert}
+                    </Button>
+                  ) : (
+                    <Tooltip
+                      label={L.convertNotOnPlan}
+                      multiline
+                      w={260}
+                      events={{ hover: true, focus: true, touch: true }}
+                    >
+                      <Button
+                        size="xs"
+                        variant="light"
+                        data-disabled
+                        aria-disabled
+                        aria-description={L.convertNotOnPlan}
+                        onClick={(e) => e.preventDefault()}
+                        data-testid="livechat-convert-off-plan"
+                      >
+                        {L.convert}
+                      </Button>
+                    </Tooltip>
+                  ))}
                 {current?.state === 'chatting' && (
                   <Button size="xs" color="red" onClick={() => setEnding(true)}>
                     {L.end}
                   </Button>
                 )}
+                {current && <TranscriptActions ticketId={ticketId} allowed={entitled.chatTranscript} />}
                 <InfoToggle open={wide ? detailsOpen : drawer} onToggle={toggleDetails} />
               </Group>
               <Modal opened={ending} onClose={() => setEnding(false)} title={L.end} centered size="sm">
@@ -158,11 +184,6 @@ export function LiveChatsScreen({
                   </Group>
                 </Stack>
               </Modal>
-              {current?.state === 'chatting' && (
-                <Suspense fallback={null}>
-                  <AiHints ticketId={ticketId} channel="LIVECHAT" />
-                </Suspense>
-              )}
               {current && current.state !== 'chatting' && (
                 <Badge m="xs">{current.state === 'converted' ? L.converted : L.ended}</Badge>
               )}

@@ -1,143 +1,22 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Group,
-  MultiSelect,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import {
-  type Label,
-  MACRO_ACTION_NAMES,
-  type Macro,
-  type MacroAction,
-  type MacroActionType,
-  REPLY_VARIABLE_NAMES,
-  TICKET_PRIORITIES,
-} from '@parley/contracts';
-import { IconPlus, IconX } from '@tabler/icons-react';
+import { Badge, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import type { Label, Macro, MacroAction, MacroActionType } from '@parley/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { labelsApi } from '../../lib/api/labels';
 import { statusOptions, useTicketStatuses } from '../../lib/api/ticketStatuses';
 import { labelKeys, replyKeys } from '../../lib/queryKeys';
 import { useWrite } from '../../lib/useWrite';
+import {
+  describeMacroAction,
+  FRESH_MACRO_ACTION,
+  MACRO_TYPE_OPTIONS,
+  MacroActionValue,
+} from '../../ui/MacroActionFields';
 import { EntryActions, FormActions, ModalFormCard } from '../../ui/ModalFormCard';
+import { StepList } from '../../ui/StepList';
 import { toast, toastWrite } from '../../ui/toast';
 import { repliesApi } from './api';
 import { R } from './strings';
-
-const FRESH: Record<MacroActionType, MacroAction> = {
-  reply: { type: 'reply', text: '' },
-  status: { type: 'status', status: 2 },
-  add_labels: { type: 'add_labels', labels: [] },
-  remove_labels: { type: 'remove_labels', labels: [] },
-  assignee: { type: 'assignee', assignee: [] },
-  priority: { type: 'priority', priority: 'H' },
-};
-const TYPE_OPTIONS = (Object.keys(MACRO_ACTION_NAMES) as MacroActionType[]).map((value) => ({
-  value,
-  label: MACRO_ACTION_NAMES[value],
-}));
-const PRIORITY_OPTIONS = TICKET_PRIORITIES.map((p) => ({ value: p || 'none', label: R.priorityNames[p] ?? p }));
-
-/** One action's value control. */
-function ActionValue({
-  action,
-  onChange,
-  labels,
-  users,
-  statuses,
-}: {
-  action: MacroAction;
-  onChange(a: MacroAction): void;
-  labels: Label[];
-  users: { value: string; label: string }[];
-  statuses: { value: string; label: string }[];
-}) {
-  const labelOptions = labels.filter((l) => !l.removed).map((l) => ({ value: String(l.id), label: l.name }));
-  switch (action.type) {
-    case 'reply':
-      return (
-        <Textarea
-          aria-label={R.body}
-          autosize
-          minRows={2}
-          maxRows={8}
-          value={action.text}
-          placeholder={`Hi {{customer.name}}, ...  (${REPLY_VARIABLE_NAMES.map((n) => `{{${n}}}`).join(' ')})`}
-          onChange={(e) => onChange({ ...action, text: e.currentTarget.value })}
-        />
-      );
-    case 'status':
-      return (
-        <Select
-          aria-label={R.status}
-          data={statuses}
-          value={String(action.status)}
-          allowDeselect={false}
-          onChange={(v) => onChange({ ...action, status: Number(v) })}
-        />
-      );
-    case 'add_labels':
-    case 'remove_labels':
-      return (
-        <MultiSelect
-          aria-label={R.labels}
-          data={labelOptions}
-          value={action.labels.map(String)}
-          searchable
-          onChange={(v) => onChange({ ...action, labels: v.map(Number) })}
-        />
-      );
-    case 'assignee':
-      return (
-        <MultiSelect
-          aria-label={R.assignee}
-          placeholder={action.assignee.length === 0 ? R.assignee : undefined}
-          data={users}
-          value={action.assignee}
-          searchable
-          onChange={(assignee) => onChange({ ...action, assignee })}
-        />
-      );
-    case 'priority':
-      return (
-        <Select
-          aria-label={R.priority}
-          data={PRIORITY_OPTIONS}
-          value={action.priority || 'none'}
-          allowDeselect={false}
-          onChange={(v) =>
-            onChange({ ...action, priority: (v === 'none' ? '' : v) as (typeof TICKET_PRIORITIES)[number] })
-          }
-        />
-      );
-  }
-}
-
-/** A short line saying what an action does, for the list. */
-function describe(a: MacroAction, labels: Label[], statuses: { value: string; label: string }[]): string {
-  const labelNames = (ids: number[]) => ids.map((id) => labels.find((l) => l.id === id)?.name ?? `#${id}`).join(', ');
-  switch (a.type) {
-    case 'reply':
-      return `${MACRO_ACTION_NAMES.reply}: "${a.text.length > 40 ? `${a.text.slice(0, 40)}…` : a.text}"`;
-    case 'status':
-      return `${MACRO_ACTION_NAMES.status}: ${statuses.find((s) => s.value === String(a.status))?.label ?? a.status}`;
-    case 'add_labels':
-    case 'remove_labels':
-      return `${MACRO_ACTION_NAMES[a.type]}: ${labelNames(a.labels)}`;
-    case 'assignee':
-      return `${MACRO_ACTION_NAMES.assignee}: ${a.assignee.join(', ') || R.priorityNames['']}`;
-    case 'priority':
-      return `${MACRO_ACTION_NAMES.priority}: ${R.priorityNames[a.priority]}`;
-  }
-}
 
 /** A macro in the form: a new one has no id yet. */
 interface MacroDraft {
@@ -180,49 +59,22 @@ function MacroForm({
         data-testid="macro-name"
         data-autofocus
       />
-      <Text size="sm" fw={500}>
-        {R.actions}
-      </Text>
-      {actions.map((a, i) => (
-        <Paper key={`${i}-${a.type}`} withBorder p="xs" data-testid="macro-action">
-          <Group align="flex-start" wrap="nowrap" gap="xs">
-            <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
-              <Select
-                aria-label={R.actions}
-                data={TYPE_OPTIONS}
-                value={a.type}
-                allowDeselect={false}
-                onChange={(v) => setActions(actions.map((x, j) => (j === i ? FRESH[v as MacroActionType] : x)))}
-              />
-              <ActionValue
-                action={a}
-                labels={labels}
-                users={users}
-                statuses={statuses}
-                onChange={(next) => setActions(actions.map((x, j) => (j === i ? next : x)))}
-              />
-            </Stack>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              aria-label={R.removeAction}
-              onClick={() => setActions(actions.filter((_, j) => j !== i))}
-            >
-              <IconX size={16} />
-            </ActionIcon>
-          </Group>
-        </Paper>
-      ))}
-      <Group>
-        <Button
-          variant="light"
-          size="compact-sm"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => setActions([...actions, FRESH.reply])}
-        >
-          {R.addAction}
-        </Button>
-      </Group>
+      <StepList
+        title={R.actions}
+        items={actions}
+        onChange={setActions}
+        kindOf={(a) => a.type}
+        kinds={MACRO_TYPE_OPTIONS}
+        fresh={(k: MacroActionType) => FRESH_MACRO_ACTION[k]}
+        render={(a, change) => (
+          <MacroActionValue action={a} labels={labels} users={users} statuses={statuses} onChange={change} />
+        )}
+        testId="macro-action"
+        kindLabel={R.actions}
+        removeLabel={R.removeAction}
+        addLabel={R.addAction}
+        added="reply"
+      />
       <FormActions
         error={error}
         testId="macro"
@@ -258,7 +110,7 @@ export function MacrosCard() {
       addLabel={R.newMacro}
       addTestId="macro-new"
       editTitle={R.editMacro}
-      blank={() => ({ name: '', actions: [FRESH.reply] })}
+      blank={() => ({ name: '', actions: [FRESH_MACRO_ACTION.reply] })}
       form={(macro, done) => (
         <MacroForm macro={macro} labels={labels.data ?? []} users={users} statuses={statuses} {...done} />
       )}
@@ -278,7 +130,7 @@ export function MacrosCard() {
                   <Group gap={4}>
                     {m.actions.map((a, i) => (
                       <Badge key={`${i}-${a.type}`} variant="light" tt="none" maw="100%">
-                        {describe(a, labels.data ?? [], statuses)}
+                        {describeMacroAction(a, labels.data ?? [], statuses)}
                       </Badge>
                     ))}
                   </Group>

@@ -1,8 +1,10 @@
 import { REPLY_STRINGS } from '@parley/contracts';
+import { MACRO_FIELD_STRINGS } from '../../ui/MacroActionFields';
 
 /** The words of the canned replies and macros screens, in one place (beyond the spec: our own). */
 export const R = {
   ...REPLY_STRINGS,
+  ...MACRO_FIELD_STRINGS,
   runFailed: 'Macro not run',
   newCanned: 'New canned reply',
   editCanned: 'Edit canned reply',
@@ -11,7 +13,6 @@ export const R = {
   title: 'Title',
   shortcut: 'Shortcut',
   shortcutHint: 'Type / and the shortcut in a reply to insert it.',
-  body: 'Reply text',
   variables: 'Variables (click to insert)',
   channels: 'Offered on',
   allChannels: 'All channels',
@@ -31,11 +32,6 @@ export const R = {
   actions: 'Actions',
   addAction: 'Add action',
   removeAction: 'Remove action',
-  status: 'Status',
-  labels: 'Labels',
-  assignee: 'Assignees (none: unassign)',
-  priority: 'Priority',
-  priorityNames: { H: 'High', M: 'Medium', L: 'Low', '': 'None' } as Record<string, string>,
   cannedIntro:
     'Your own replies and the shared ones. Variables are written in double braces and filled from the open ticket when inserted.',
   macrosIntro:

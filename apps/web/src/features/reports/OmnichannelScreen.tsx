@@ -19,9 +19,10 @@ import { formatDuration } from '../../lib/dates';
 import { reportKeys } from '../../lib/queryKeys';
 import { useSession } from '../../lib/session';
 import { EmptyScreen } from '../../ui/EmptyScreen';
+import { Figure } from '../../ui/Figure';
 import { AnalyticsFrame } from './AnalyticsFrame';
 import { type ReportDays, reportsApi } from './api';
-import { average, Figure, GROUP_COLORS, PerformanceTable, percent, ReceivedChart } from './parts';
+import { average, GROUP_COLORS, PerformanceTable, percent, ReceivedChart } from './parts';
 import { ReportRangeInputs, useReportRange } from './ReportRange';
 import { ShareDashboards } from './ShareDashboards';
 
@@ -134,11 +135,19 @@ export function OmnichannelScreen() {
       </Paper>
 
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" data-testid="report-totals">
-        <Figure label={O.volume} value={total ? String(total.conversations) : ''} />
-        <Figure label={`${O.firstResponse} (${O.p50})`} value={formatDuration(total?.firstResponseP50)} />
-        <Figure label={`${O.resolution} (${O.p50})`} value={formatDuration(total?.resolutionP50)} />
-        <Figure label={O.slaMet} value={percent(total?.slaMet ?? null)} />
-        <Figure label={O.csat} value={average(total?.csat ?? null)} />
+        <Figure testId="report-figure" label={O.volume} value={total ? String(total.conversations) : ''} />
+        <Figure
+          testId="report-figure"
+          label={`${O.firstResponse} (${O.p50})`}
+          value={formatDuration(total?.firstResponseP50)}
+        />
+        <Figure
+          testId="report-figure"
+          label={`${O.resolution} (${O.p50})`}
+          value={formatDuration(total?.resolutionP50)}
+        />
+        <Figure testId="report-figure" label={O.slaMet} value={percent(total?.slaMet ?? null)} />
+        <Figure testId="report-figure" label={O.csat} value={average(total?.csat ?? null)} />
       </SimpleGrid>
 
       <Paper withBorder radius="md" p="md">

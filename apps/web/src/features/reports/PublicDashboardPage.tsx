@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { formatDuration, formatTime } from '../../lib/dates';
 import { reportKeys } from '../../lib/queryKeys';
+import { Figure } from '../../ui/Figure';
 import { dashboardsApi } from './api';
-import { average, Figure, PerformanceTable, percent, ReceivedChart } from './parts';
+import { average, PerformanceTable, percent, ReceivedChart } from './parts';
 
 /** A public dashboard's figures are read again this often (a wallboard left open all day). */
 const REFRESH_MS = 60_000;
@@ -60,11 +61,19 @@ export function PublicDashboardPage() {
           </Text>
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
-          <Figure label={O.volume} value={String(d.total.conversations)} />
-          <Figure label={`${O.firstResponse} (${O.p50})`} value={formatDuration(d.total.firstResponseP50)} />
-          <Figure label={`${O.resolution} (${O.p50})`} value={formatDuration(d.total.resolutionP50)} />
-          <Figure label={O.slaMet} value={percent(d.total.slaMet)} />
-          <Figure label={O.csat} value={average(d.total.csat)} />
+          <Figure testId="report-figure" label={O.volume} value={String(d.total.conversations)} />
+          <Figure
+            testId="report-figure"
+            label={`${O.firstResponse} (${O.p50})`}
+            value={formatDuration(d.total.firstResponseP50)}
+          />
+          <Figure
+            testId="report-figure"
+            label={`${O.resolution} (${O.p50})`}
+            value={formatDuration(d.total.resolutionP50)}
+          />
+          <Figure testId="report-figure" label={O.slaMet} value={percent(d.total.slaMet)} />
+          <Figure testId="report-figure" label={O.csat} value={average(d.total.csat)} />
         </SimpleGrid>
         <Paper withBorder radius="md" p="md">
           <Title order={2} size="h4" mb="sm">

@@ -1,5 +1,6 @@
 import type {
   AuxAnswer,
+  CallReportAnswer,
   CsatAnswer,
   DashboardItem,
   ExportLinkAnswer,
@@ -44,6 +45,8 @@ export const reportsApi = {
   aux: (r: ReportDays) => api<AuxAnswer>('GET', `/api/report/aux?${rangeQuery(r)}`),
   /** REPORT-19: ratings by chart group and agent. */
   csat: (r: ReportDays) => api<CsatAnswer>('GET', `/api/report/csat?${rangeQuery(r)}`),
+  /** The call report: calls started in the range, in all, per day, agent and DID. */
+  calls: (r: ReportDays) => api<CallReportAnswer>('GET', `/api/report/call?${rangeQuery(r)}`),
   /** Volume, response and resolution times, SLA and CSAT in all, by group, agent and team. */
   performance: (r: ReportDays) => api<PerformanceAnswer>('GET', `/api/report/performance?${rangeQuery(r)}`),
   /**

@@ -57,19 +57,6 @@ export function ReceivedChart({ buckets, days }: { buckets: IntervalAnswer['data
   );
 }
 
-export function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <Paper withBorder radius="md" p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} mih={31} data-testid="report-figure">
-        {value || '—'}
-      </Text>
-    </Paper>
-  );
-}
-
 /** Volume, response and resolution p50/p90, SLA met and CSAT per row (a group, an agent or a team). */
 export function PerformanceTable({ title, rows, testId }: { title: string; rows: Performance[]; testId: string }) {
   if (rows.length === 0) return null;

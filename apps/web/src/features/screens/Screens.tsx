@@ -1,17 +1,6 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
-import {
-  IconBrain,
-  IconClock,
-  IconLink,
-  IconMessages,
-  IconMicrophone,
-  IconPackage,
-  IconPhone,
-  IconShieldExclamation,
-  IconSpeakerphone,
-  IconUserSearch,
-} from '@tabler/icons-react';
+import { IconBrain, IconClock, IconLink, IconMessages, IconPackage } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useSetupState } from '../../lib/session';
@@ -35,35 +24,8 @@ function NotBuilt({ icon, title, will, action }: { icon: Icon; title: string; wi
   );
 }
 
-/** REPORT-03: the call report is not built yet. */
-export const CallReportScreen = () => (
-  <NotBuilt icon={IconPhone} title="Call Report" will="The call report will list calls per agent over time." />
-);
-export const CallScreen = () => (
-  <NotBuilt icon={IconPhone} title="Calls" will="It will list the calls made and taken with the softphone." />
-);
-export const CustomerAnalysisScreen = () => (
-  <NotBuilt
-    icon={IconUserSearch}
-    title="Customer Analysis"
-    will="It will show what your customers ask about and how they feel, from their conversations."
-  />
-);
-export const ScamCallsScreen = () => (
-  <NotBuilt icon={IconShieldExclamation} title="Scam Calls" will="It will list calls flagged as possible scams." />
-);
 export const TradingScreen = () => (
   <NotBuilt icon={IconBrain} title="Trading insight" will="It will show signals and predictions for a trading desk." />
-);
-export const RecordingScreen = () => (
-  <NotBuilt icon={IconMicrophone} title="Recordings" will="It will list recorded calls with their transcripts." />
-);
-export const CampaignScreen = () => (
-  <NotBuilt
-    icon={IconSpeakerphone}
-    title="Campaigns"
-    will="It will group outgoing messages and the tickets they bring back."
-  />
 );
 export const ProductScreen = () => (
   <NotBuilt icon={IconPackage} title="Products" will="It will list the products your customers ask about." />

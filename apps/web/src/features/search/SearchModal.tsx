@@ -51,12 +51,15 @@ export function SearchButton() {
 function Group_({
   title,
   count,
+  capped,
   page,
   onPage,
   children,
 }: {
   title: string;
   count?: number;
+  /** More matched than are ranked: the count reads "1000+". */
+  capped?: boolean;
   page?: number;
   onPage?: (page: number) => void;
   children: ReactNode;
@@ -67,7 +70,7 @@ function Group_({
       <Group justify="space-between">
         <Title order={6} c="dimmed" tt="uppercase">
           {title}
-          {count !== undefined && ` (${count})`}
+          {count !== undefined && ` (${count}${capped ? '+' : ''})`}
         </Title>
         {onPage && page !== undefined && pages > 1 && (
           <Group gap={4}>
@@ -252,7 +255,13 @@ export function SearchModal() {
               </Group_>
             )}
             {data.message.length > 0 && (
-              <Group_ title="Message" count={data.messageCount} page={messagePage} onPage={setMessagePage}>
+              <Group_
+                title="Message"
+                count={data.messageCount}
+                capped={data.messageCountCapped}
+                page={messagePage}
+                onPage={setMessagePage}
+              >
                 {data.message.map((m) => (
                   <Hit
                     key={m.id}
@@ -268,7 +277,7 @@ export function SearchModal() {
               </Group_>
             )}
             {data.post.length > 0 && (
-              <Group_ title="Ticket" count={data.postCount} page={page} onPage={setPage}>
+              <Group_ title="Ticket" count={data.postCount} capped={data.postCountCapped} page={page} onPage={setPage}>
                 {data.post.map((t) => (
                   <Hit key={t.id} onClick={() => open(conversationPath(t.channel, t.id))} testId="search-ticket">
                     <Text size="xs" c="dimmed">
@@ -280,7 +289,13 @@ export function SearchModal() {
               </Group_>
             )}
             {data.liveChat.length > 0 && (
-              <Group_ title="Live Chat" count={data.liveChatCount} page={page} onPage={setPage}>
+              <Group_
+                title="Live Chat"
+                count={data.liveChatCount}
+                capped={data.liveChatCountCapped}
+                page={page}
+                onPage={setPage}
+              >
                 {data.liveChat.map((t) => (
                   <Hit key={t.id} onClick={() => open(conversationPath(t.channel, t.id))} testId="search-livechat">
                     <Text size="xs" c="dimmed">

@@ -253,9 +253,16 @@ export function TicketInfoPanel({
         />
         <Field label={I.campaign}>
           <Group gap="xs" justify="space-between" wrap="nowrap">
-            <Text size="sm" data-testid="ticket-info-campaign">
-              {t.campaignName || T.noCampaign}
-            </Text>
+            {t.campaign_id === null ? (
+              <Text size="sm" data-testid="ticket-info-campaign">
+                {T.noCampaign}
+              </Text>
+            ) : (
+              // The campaign's page: how its other tickets stand.
+              <Anchor component={Link} to={`/campaign/${t.campaign_id}`} size="sm" data-testid="ticket-info-campaign">
+                {t.campaignName}
+              </Anchor>
+            )}
             {t.campaign_id !== null && (
               <Button
                 size="compact-xs"

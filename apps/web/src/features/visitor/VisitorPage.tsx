@@ -1,5 +1,10 @@
 import { Alert, Button, Center, Paper, Rating, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { type LiveChatInfoAnswer, VISITOR_STRINGS as S } from '@parley/contracts';
+import {
+  type LiveChatInfoAnswer,
+  VISITOR_STRINGS as S,
+  TRANSCRIPT_STRINGS as T,
+  type TranscriptSentAnswer,
+} from '@parley/contracts';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../../lib/http';
@@ -230,11 +235,21 @@ export function VisitorRegisterPage() {
         </Text>
       </Frame>
     );
-  return <RatingView token={token} csrf={info?.csrf ?? ''} view={view} />;
+  return <RatingView token={token} csrf={info?.csrf ?? ''} view={view} transcript={info?.transcript === true} />;
 }
 
 /** VISITOR-16, VISITOR-17, VISITOR-36..41: "converted" / "rating" show the stars; "closed" does not. */
-function RatingView({ token, csrf, view }: { token: string; csrf: string; view: View }) {
+function RatingView({
+  token,
+  csrf,
+  view,
+  transcript,
+}: {
+  token: string;
+  csrf: string;
+  view: View;
+  transcript: boolean;
+}) {
   const navigate = useNavigate();
   const [rating, setRating] = useState(0);
   const [reason, setReason] = useState('');
@@ -258,6 +273,7 @@ function RatingView({ token, csrf, view }: { token: string; csrf: string; view: 
         {converted ? S.convertedTitle : S.endedTitle}
       </Title>
       <Text>{converted ? S.convertedBody : S.endedBody}</Text>
+      {transcript && <SendTranscript token={token} csrf={csrf} />}
       {view !== 'closed' && (
         <>
           <Text fw={500}>{S.rateTitle}</Text>
@@ -272,6 +288,45 @@ function RatingView({ token, csrf, view }: { token: string; csrf: string; view: 
         </>
       )}
     </Frame>
+  );
+}
+
+/** PLAN-21 (design): the visitor has the chat's transcript sent to the address of its form, once. */
+function SendTranscript({ token, csrf }: { token: string; csrf: string }) {
+  const [state, setState] = useState<{ busy: boolean; sent: string; error: string }>({
+    busy: false,
+    sent: '',
+    error: '',
+  });
+  async function send() {
+    setState({ busy: true, sent: '', error: '' });
+    try {
+      const r = await api<TranscriptSentAnswer>('POST', '/api/livechat/transcript/visitor', { token, _token: csrf });
+      setState({ busy: false, sent: r.to, error: '' });
+    } catch (err) {
+      setState({ busy: false, sent: '', error: (err as Error).message });
+    }
+  }
+  if (state.sent)
+    return (
+      <Text c="green" role="status" data-testid="transcript-sent">
+        {T.sent(state.sent)}
+      </Text>
+    );
+  return (
+    <Stack gap={4}>
+      <Button variant="light" w="fit-content" loading={state.busy} onClick={() => void send()}>
+        {T.send}
+      </Button>
+      <Text size="xs" c="dimmed">
+        {T.sendHint}
+      </Text>
+      {state.error && (
+        <Text c="red" role="alert">
+          {state.error}
+        </Text>
+      )}
+    </Stack>
   );
 }
 

@@ -219,7 +219,34 @@ function showRating(info: LiveChatInfoAnswer) {
       error.textContent = (err as Error).message;
     }
   };
-  show(...head, h('p', { class: 'strong' }, S.rateTitle), stars, reason.el, error, button(S.submit, send));
+  show(
+    ...head,
+    info.transcript ? transcriptButton(info.csrf) : null,
+    h('p', { class: 'strong' }, S.rateTitle),
+    stars,
+    reason.el,
+    error,
+    button(S.submit, send),
+  );
+}
+
+/** PLAN-21 (design): the chat's transcript to the address of the visitor's form, once. */
+function transcriptButton(csrf: string) {
+  const line = h('p', { class: 'hint' }, S.transcriptHint);
+  const box = h('div', { class: 'transcript' });
+  const b = button(S.sendTranscript, async () => {
+    b.setAttribute('disabled', '');
+    try {
+      const r = await api<{ to: string }>('POST', '/api/livechat/transcript/visitor', { token, _token: csrf });
+      box.replaceChildren(h('p', { role: 'status' }, S.transcriptSent(r.to)));
+    } catch (err) {
+      b.removeAttribute('disabled');
+      line.textContent = (err as Error).message;
+      line.setAttribute('role', 'alert');
+    }
+  });
+  box.append(b, line);
+  return box;
 }
 
 /** VISITOR-08/09: the ended view; Close asks the widget to close its panel, or closes the tab. */

@@ -11,7 +11,16 @@ export const authApi = {
   confirmReset: (token: string, password: string) =>
     api<{ result: string; description?: string }>('POST', '/api/password_reset/confirm', { token, password }),
   check: () => api<AuthCheckAnswer>('POST', '/api/auth/check', {}),
-  signOut: () => api<{ result: string }>('DELETE', '/api/user/signout?current=1'),
+  /**
+   * Ends this session; one opened through OpenID Connect also names the identity provider's sign-out URL
+   * (`redirect`), where the browser goes next. Works for every session, so it is the one sign-out.
+   */
+  signOut: () => api<{ result: string; redirect: string }>('POST', '/api/sso/signout'),
+  /** Whether any account signs in with single sign-on: the sign-in page offers the way only then. */
+  ssoOffered: () => api<{ offered: boolean }>('GET', '/api/sso/offered').then((r) => r.offered),
+  /** The start address of an organisation's single sign-on, by its sign-in name. */
+  ssoLookup: (name: string) =>
+    api<{ result: 'success'; start: string }>('GET', `/api/sso/lookup?name=${encodeURIComponent(name)}`),
   /** Two-factor sign-in of the signed-in user (Settings, and the page an account that requires it shows). */
   tfaSetup: (password: string) =>
     api<{ secret: string; uri: string; qr: string }>('POST', '/api/user/2fa/setup', { password }),

@@ -16,14 +16,19 @@ export function useTicketInfo(id: number) {
   const q = useQuery({ queryKey: ticketKeys.info(id), queryFn: () => ticketsApi.info(id), enabled: valid });
   useRealtimeEvent('updateTicket', (t) => {
     if (t.id !== id) return;
-    const before = qc.getQueryData<TicketInfo>(ticketKeys.info(id));
+    const key = ticketKeys.info(id);
+    // A read still in flight may have been answered before this change, and its answer would undo it when
+    // it lands: it is dropped and the ticket read again (that read is answered after the change).
+    const stale = qc.isFetching({ queryKey: key }) > 0;
+    const before = qc.getQueryData<TicketInfo>(key);
+    if (stale || !before) void qc.invalidateQueries({ queryKey: key });
     if (!before) return;
-    qc.setQueryData<TicketInfo>(ticketKeys.info(id), {
+    qc.setQueryData<TicketInfo>(key, {
       ...before,
       ...t,
       statusName: ticketStatusName(t.closed, custom),
     });
-    if (t.campaign_id !== before.campaign_id) void qc.invalidateQueries({ queryKey: ticketKeys.info(id) });
+    if (!stale && t.campaign_id !== before.campaign_id) void qc.invalidateQueries({ queryKey: key });
   });
   // RT-24, AI-14: the customer's emotion so far, as each of their messages is read.
   useRealtimeEvent('newEmotion', (e) => {

@@ -4,6 +4,7 @@ import { createSession } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { verifyPassword } from '../../accounts/index.js';
 import { recordAudit } from '../../audit/index.js';
+import { passwordRefused } from '../../sso/index.js';
 import { settleAttempt, takeAttempt } from '../throttle.js';
 import { consumeBackupCode, useTotp } from '../twoFactor.js';
 
@@ -68,6 +69,14 @@ export async function signIn(
   const passwordOk = await verifyPassword(user?.password_hash, input.password);
   if (!user || !passwordOk) return fail(user ? 'password' : 'unknown user', BAD_CREDENTIALS);
   if (!user.active) return fail('inactive', 'This user has been deactivated.');
+  // "SSO only": the password was right, but this account signs in through its identity provider. Said only
+  // after the password, so it tells nothing about a username to someone who does not know the password.
+  const ssoOnly = await passwordRefused(db, { accountId: accountId!, userId: Number(user.id) });
+  if (ssoOnly) {
+    await audit('signin.failed', 'sso only');
+    await settleAttempt(db, attempt, 'uncounted');
+    return { ok: false, status: 401, description: ssoOnly };
+  }
   // AUTH-30: Admin on the form is for admins. Checked before the two-factor code so no backup code is used
   // up on a sign-in that is refused anyway; the password was right, so it does not count towards throttling.
   if (input.type === 'admin' && user.type !== 'admin') {

@@ -101,11 +101,22 @@ export async function createPayment(
   } catch (err) {
     // The provider could not start it: the payment is failed, not left pending.
     const desc = err instanceof Error ? err.message : 'The payment provider could not be reached.';
-    await db
-      .updateTable('payments')
-      .set({ status: 'FAILED', payment_desc: desc, settled_at: Date.now() })
-      .where('ref', '=', ref)
-      .execute();
+    await runCommand(db, async (trx) => {
+      await trx
+        .updateTable('payments')
+        .set({ status: 'FAILED', payment_desc: desc, settled_at: Date.now() })
+        .where('ref', '=', ref)
+        .where('status', '=', 'PENDING')
+        .execute();
+      await recordAudit(trx, {
+        accountId: who.accountId,
+        userId: who.userId,
+        actor: who.actor,
+        action: 'payment.failed',
+        detail: { ref, provider: provider.name, plan, quantity, currency: row.currency, total, desc },
+        ip: who.ip,
+      });
+    });
     throw new AppError(502, 'PAYMENT_PROVIDER', desc);
   }
 }

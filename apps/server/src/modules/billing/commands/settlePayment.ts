@@ -40,6 +40,8 @@ export async function settlePayment(
           seats: Number(pay.quantity),
           account_type: isTrialAccount(Number(a?.account_type)) ? ACCOUNT_TYPES.regular : Number(a?.account_type),
           subscription_ends_at: now + PERIOD_MS,
+          // A new subscription renews: a cancellation of the one before it is done with.
+          subscription_cancel_at: null,
           updated_at: now,
         })
         .where('id', '=', accountId)

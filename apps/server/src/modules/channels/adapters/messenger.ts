@@ -8,6 +8,7 @@ import {
   ProviderError,
 } from '../adapter.js';
 import { metaHandshake, metaRefusal, metaSignatureValid } from './meta.js';
+import { type MetaChange, mentionText, postText, readFeedChange, readIgChange, sendPostReply } from './metaPosts.js';
 
 /** One event of a Messenger Platform webhook's `entry[].messaging` (Messenger and Instagram alike). */
 interface MetaMessaging {
@@ -77,12 +78,20 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
     handshake: metaHandshake,
     verify: (req, c) => metaSignatureValid(req, c.secrets.appSecret),
     parse(rawBody, c): Parsed {
-      const body = JSON.parse(rawBody) as { object?: string; entry?: { id?: string; messaging?: MetaMessaging[] }[] };
+      const body = JSON.parse(rawBody) as {
+        object?: string;
+        entry?: { id?: string; time?: number; messaging?: MetaMessaging[]; changes?: MetaChange[] }[];
+      };
       if (body.object !== o.object || !Array.isArray(body.entry)) throw new Error(`not a ${network} webhook`);
       const out: Parsed = { messages: [], statuses: [], unsent: [] };
       for (const entry of body.entry) {
         // Another Page (or account) of the same app: not this connection's to store.
         if (String(entry.id ?? '') !== ownId(c)) continue;
+        // Comments under posts (and Instagram mentions) come as `changes`; other fields are skipped.
+        const at = typeof entry.time === 'number' ? (entry.time < 1e12 ? entry.time * 1000 : entry.time) : Date.now();
+        for (const ch of Array.isArray(entry.changes) ? entry.changes : [])
+          if (o.kind === 'messenger') readFeedChange(ch, ownId(c), at, out);
+          else readIgChange(ch, ownId(c), at, out);
         for (const e of entry.messaging ?? []) {
           const peer = e.sender?.id;
           const m = e.message;
@@ -118,7 +127,10 @@ export function metaMessagingAdapter(apiUrl: string, o: MetaMessagingOptions): C
       }
       return out;
     },
+    contextText: (c, id) => postText(apiUrl, c, id),
+    complete: (c, m) => mentionText(apiUrl, c, m),
     async send(c, out) {
+      if (out.channel !== (o.kind === 'messenger' ? 'FB_PM' : 'IG_PM')) return sendPostReply(apiUrl, c, out);
       // Said before calling rather than in Meta's "(#100) param message[text]" words; splitting is not built.
       if (out.text.length > o.maxText) throw new ProviderError(CHANNEL_STRINGS.tooLong(o.maxText), false);
       const res = await callProvider(`${apiUrl}${o.sendPath(c)}`, {

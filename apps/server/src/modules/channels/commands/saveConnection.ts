@@ -61,6 +61,22 @@ function split(input: ChannelInput) {
       required: { authToken: CHANNEL_STRINGS.authTokenRequired },
     };
   }
+  if (s.kind === 'x')
+    return {
+      settings: { userId: s.userId } as Record<string, string>,
+      given: {
+        consumerKey: s.consumerKey ?? '',
+        consumerSecret: s.consumerSecret ?? '',
+        accessToken: s.accessToken ?? '',
+        accessTokenSecret: s.accessTokenSecret ?? '',
+      },
+      required: {
+        consumerKey: CHANNEL_STRINGS.consumerKeyRequired,
+        consumerSecret: CHANNEL_STRINGS.consumerSecretRequired,
+        accessToken: CHANNEL_STRINGS.tokenRequired,
+        accessTokenSecret: CHANNEL_STRINGS.accessTokenSecretRequired,
+      },
+    };
   return {
     settings: {} as Record<string, string>,
     given: { botToken: s.botToken ?? '' },

@@ -2,6 +2,7 @@ import {
   CHANNEL_STRINGS,
   MESSAGE_STRINGS,
   META_WINDOW_CHANNELS,
+  type PrivateReplyInput,
   type SendTemplateInput,
   WHATSAPP_WINDOW_MS,
 } from '@parley/contracts';
@@ -86,6 +87,28 @@ export async function sendTemplate(deps: ChannelRouteDeps, auth: AuthContext, in
       fromCustomer: false,
       channel: t.channel,
       channelTemplate: { name: input.template, language: input.language },
+    }),
+  );
+}
+
+/**
+ * A Facebook post's latest comment answered privately: the agent's message, sent by Messenger's private reply
+ * (`recipient.comment_id`) instead of under the post. Only on a ticket of a connected Page's post.
+ */
+export async function sendPrivateReply(deps: ChannelRouteDeps, auth: AuthContext, input: PrivateReplyInput) {
+  const t = await readableTicket(deps, auth, input.ticketId);
+  if (t.channel !== 'FB_PAGE_POST' || t.channel_connection_id === null) throw conflict(CHANNEL_STRINGS.notPostTicket);
+  await runCommand(deps.db, (trx) =>
+    postMessage(trx, deps.conversations, {
+      accountId: auth.accountId,
+      ticketId: input.ticketId,
+      sender: auth.username,
+      senderName: auth.name || auth.username,
+      type: 'text',
+      message: input.message,
+      fromCustomer: false,
+      channel: t.channel,
+      channelPrivate: true,
     }),
   );
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import { EMAIL_STRINGS, type Mailbox, type MailboxInput } from '@parley/contracts';
+import { EMAIL_STRINGS, type ForwardingMailboxInput, type Mailbox, type MailboxInput } from '@parley/contracts';
 import type { Insertable } from 'kysely';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../../platform/db/db.js';
@@ -41,11 +41,14 @@ export function checkDkimKey(pem: string): string {
   return `${pem.trim()}\n`;
 }
 
+/** An IMAP mailbox, or a forwarding-only one (no IMAP side): both reply by SMTP. */
+type SmtpMailboxInput = MailboxInput | ForwardingMailboxInput;
+
 /**
  * The sealed DKIM key to store: none without a selector; a new key checked and sealed; else the stored one,
  * which a selector requires.
  */
-function dkimSecretOf(secrets: Secrets, accountId: number, input: MailboxInput, kept: string): string {
+function dkimSecretOf(secrets: Secrets, accountId: number, input: SmtpMailboxInput, kept: string): string {
   const key = input.dkimPrivateKey?.trim() ?? '';
   if (!input.dkimSelector) {
     if (key) throw badRequest(EMAIL_STRINGS.dkimSelectorRequired);
@@ -56,14 +59,28 @@ function dkimSecretOf(secrets: Secrets, accountId: number, input: MailboxInput, 
   return kept;
 }
 
-/** The columns of the input, passwords sealed; a missing or empty password keeps `keep`'s. */
+/**
+ * The columns of the input, passwords sealed; a missing or empty password keeps `keep`'s. A forwarding-only
+ * mailbox has no IMAP side (empty, like a Microsoft 365 mailbox's), so no fetcher ever takes it.
+ */
 function columnsOf(
   secrets: Secrets,
   accountId: number,
-  input: MailboxInput,
+  input: SmtpMailboxInput,
   keep: { imap: string; smtp: string; dkim: string } = { imap: '', smtp: '', dkim: '' },
 ) {
+  const imap =
+    input.kind === 'forwarding'
+      ? { imap_host: '', imap_port: 0, imap_tls: 1, imap_user: '', imap_secret: '' }
+      : {
+          imap_host: input.imap.host,
+          imap_port: input.imap.port,
+          imap_tls: input.imap.tls ? 1 : 0,
+          imap_user: input.imap.user,
+          imap_secret: input.imap.password ? secrets.seal(accountId, input.imap.password) : keep.imap,
+        };
   return {
+    kind: input.kind === 'forwarding' ? 'forwarding' : 'imap',
     dkim_selector: input.dkimSelector,
     dkim_secret: dkimSecretOf(secrets, accountId, input, keep.dkim),
     address: input.address,
@@ -71,11 +88,7 @@ function columnsOf(
     name: input.name,
     department_id: input.departmentId,
     active: input.active ? 1 : 0,
-    imap_host: input.imap.host,
-    imap_port: input.imap.port,
-    imap_tls: input.imap.tls ? 1 : 0,
-    imap_user: input.imap.user,
-    imap_secret: input.imap.password ? secrets.seal(accountId, input.imap.password) : keep.imap,
+    ...imap,
     smtp_host: input.smtp.host,
     smtp_port: input.smtp.port,
     smtp_tls: input.smtp.tls ? 1 : 0,
@@ -119,16 +132,21 @@ export async function takePlanPlace(trx: Trx, accountId: number): Promise<void> 
   );
 }
 
-/** A new mailbox of the account (admins), within the plan's limit; the IMAP password is required. */
+/**
+ * A new mailbox of the account (admins), within the plan's limit. IMAP: the IMAP password is required.
+ * Forwarding only: the server must take forwarded mail (409 otherwise: the mailbox would never get any).
+ */
 export async function createMailbox(
   db: DB,
   secrets: Secrets | null,
   auth: AuthContext,
-  input: MailboxInput,
+  input: SmtpMailboxInput,
   forwardDomain: string | null = null,
 ): Promise<Mailbox> {
   const box = requireSecrets(secrets);
-  if (!input.imap.password) throw badRequest(EMAIL_STRINGS.imapPasswordRequired);
+  if (input.kind === 'forwarding') {
+    if (!forwardDomain) throw conflict(EMAIL_STRINGS.forwardingOnlyOff);
+  } else if (!input.imap.password) throw badRequest(EMAIL_STRINGS.imapPasswordRequired);
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
       const row = await insertMailbox(trx, auth, input, {
@@ -178,21 +196,24 @@ export async function updateMailbox(
   secrets: Secrets | null,
   auth: AuthContext,
   id: number,
-  input: MailboxInput,
+  input: SmtpMailboxInput,
   forwardDomain: string | null = null,
 ): Promise<Mailbox> {
   const box = requireSecrets(secrets);
+  const kind = input.kind === 'forwarding' ? 'forwarding' : 'imap';
   return withAddressGuard(input.address, () =>
     runCommand(db, async (trx) => {
       const current = await findMailbox(trx, auth.accountId, id);
       if (!current) throw notFound(EMAIL_STRINGS.notFound);
-      if (current.kind !== 'imap') throw conflict(EMAIL_STRINGS.kindFixed);
+      if (current.kind === 'graph') throw conflict(EMAIL_STRINGS.kindFixed);
+      if (current.kind !== kind) throw conflict(EMAIL_STRINGS.kindFixedForwarding);
       await checkDepartment(trx, auth.accountId, input.departmentId);
       await refuseTakenAddress(trx, auth.accountId, input.address, id);
       const moved =
-        current.imap_host !== input.imap.host ||
-        Number(current.imap_port) !== input.imap.port ||
-        current.imap_user !== input.imap.user;
+        input.kind !== 'forwarding' &&
+        (current.imap_host !== input.imap.host ||
+          Number(current.imap_port) !== input.imap.port ||
+          current.imap_user !== input.imap.user);
       const row = await trx
         .updateTable('mailboxes')
         .set({
@@ -219,7 +240,7 @@ export async function updateMailbox(
         detail: {
           id,
           address: row.address,
-          imapPasswordChanged: !!input.imap.password,
+          imapPasswordChanged: input.kind !== 'forwarding' && !!input.imap.password,
           smtpPasswordChanged: !!input.smtp.password,
           dkimKeyChanged: row.dkim_secret !== current.dkim_secret,
         },

@@ -7,6 +7,7 @@ import { AppError } from '../../../platform/http/errors.js';
 import { runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { type Conversations, discardUploads, postMessage, storeUploads } from '../../messages/index.js';
 import { type Actor, changeTicketIn, createTicket } from '../../tickets/index.js';
+import { bounceOf } from '../bounces.js';
 import { type InboundMail, subjectTicketNumber, titleOf } from '../parseMail.js';
 import { REFERENCES_MAX } from '../threading.js';
 import { recordBounce } from './recordBounce.js';
@@ -50,15 +51,15 @@ export interface StoreDeps {
 const serverActor = (accountId: number): Actor => ({ accountId, userId: null, username: 'server', name: 'Parley' });
 
 /**
- * Moves the mailbox's last UID to this mail's, first in the transaction: the row lock orders two writers of
- * one mailbox, and the loser finds no row to move and rolls back. No fence (null): the mail came by the
- * inbound SMTP listener, which has no UID to move.
+ * Moves the mailbox's last UID to this mail's (or to `upTo`, the last UID of a batch that starts with this
+ * mail), first in the transaction: the row lock orders two writers of one mailbox, and the loser finds no row
+ * to move and rolls back. No fence (null): the mail came by the inbound SMTP listener, which has no UID to move.
  */
-export async function claim(trx: Trx, box: MailboxRef, fence: MailFence | null): Promise<void> {
+export async function claim(trx: Trx, box: MailboxRef, fence: MailFence | null, upTo = fence?.uid): Promise<void> {
   if (!fence) return;
   const r = await trx
     .updateTable('mailboxes')
-    .set({ last_uid: fence.uid, last_fetch_at: Date.now(), last_error: null, last_error_at: null })
+    .set({ last_uid: upTo, last_fetch_at: Date.now(), last_error: null, last_error_at: null })
     .where('account_id', '=', box.accountId)
     .where('id', '=', box.id)
     .where('lease_owner', '=', fence.nodeId)
@@ -155,6 +156,77 @@ const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
+ * The writes of one mail inside the caller's transaction (after its claim): nothing when its Message-ID is
+ * stored already (another node, another mailbox, an earlier mail of the same batch) or when it is noise that
+ * threads to no ticket; else its message, in its thread's ticket (reopened when done) or a new one, and its
+ * Message-ID row.
+ */
+async function writeMail(
+  trx: Trx,
+  conversations: Conversations,
+  box: MailboxRef,
+  mail: InboundMail,
+  files: MessageFile[],
+  notes: string[],
+): Promise<StoreOutcome> {
+  // Another node (a lease that lapsed mid-mail) or another mailbox stored it meanwhile.
+  if (await knownId(trx, box.accountId, mail.messageId)) return 'duplicate';
+  let ticket = await threadOf(trx, box.accountId, mail);
+  if (!ticket && mail.noise) return 'dropped';
+  const sender = mail.from ?? { name: '', address: '' };
+  if (!ticket) {
+    const id = await createTicket(trx, conversations, {
+      accountId: box.accountId,
+      channel: box.channel ?? 'EMAIL',
+      title: titleOf(mail.subject),
+      name: sender.name || sender.address,
+      email: sender.address,
+      departmentId: box.departmentId,
+      receiverEmail: box.address,
+      mailboxId: box.id,
+      fromCustomer: true,
+    });
+    ticket = { id, closed: TICKET_STATUS.open, channel: box.channel ?? 'EMAIL' };
+  } else if (!mail.noise && isDone(ticket.closed)) {
+    await changeTicketIn(trx, conversations, serverActor(box.accountId), ticket.id, async () => ({
+      set: { closed: TICKET_STATUS.open },
+      message: EMAIL_STRINGS.reopened,
+      action: 'ticket.status_set',
+      detail: { status: TICKET_STATUS.open, reason: 'customer_email' },
+    }));
+  }
+  const body = mail.html + notes.map((n) => `<p><em>${escapeHtml(n)}</em></p>`).join('');
+  const stored = await postMessage(trx, conversations, {
+    accountId: box.accountId,
+    ticketId: ticket.id,
+    sender: SENDERS.visitor,
+    senderName: sender.name || sender.address,
+    type: 'text/html',
+    message: body,
+    files,
+    email: { to: mail.to, cc: mail.cc, subject: mail.subject },
+    // Auto-replies and bounces are kept in their ticket but do not make it wait for the team.
+    fromCustomer: !mail.noise,
+    channel: ticket.channel,
+  });
+  await trx
+    .insertInto('email_message_ids')
+    .values({
+      account_id: box.accountId,
+      message_id: mail.messageId,
+      ticket_id: ticket.id,
+      mailbox_id: box.id,
+      message_row_id: stored.id,
+      direction: 'in',
+      created_at: Date.now(),
+      // Our reply carries the chain on (bounded as the reply's own References).
+      refs: mail.references?.length ? mail.references.slice(-REFERENCES_MAX).join(' ') : null,
+    })
+    .execute();
+  return 'stored';
+}
+
+/**
  * Stores one fetched mail exactly once: its message (and a new ticket, or its ticket reopened), its
  * Message-ID row and the mailbox's last UID in one transaction. A Message-ID already stored is skipped (a
  * UIDVALIDITY change, the same mail sent to two of the account's mailboxes); noise that threads to no ticket
@@ -186,61 +258,7 @@ export async function storeMail(
   try {
     outcome = await runCommand(db, async (trx): Promise<StoreOutcome> => {
       await claim(trx, box, fence);
-      // Another node (a lease that lapsed mid-mail) or another mailbox stored it meanwhile.
-      if (await knownId(trx, box.accountId, mail.messageId)) return 'duplicate';
-      let ticket = await threadOf(trx, box.accountId, mail);
-      if (!ticket && mail.noise) return 'dropped';
-      const sender = mail.from ?? { name: '', address: '' };
-      if (!ticket) {
-        const id = await createTicket(trx, conversations, {
-          accountId: box.accountId,
-          channel: box.channel ?? 'EMAIL',
-          title: titleOf(mail.subject),
-          name: sender.name || sender.address,
-          email: sender.address,
-          departmentId: box.departmentId,
-          receiverEmail: box.address,
-          mailboxId: box.id,
-          fromCustomer: true,
-        });
-        ticket = { id, closed: TICKET_STATUS.open, channel: box.channel ?? 'EMAIL' };
-      } else if (!mail.noise && isDone(ticket.closed)) {
-        await changeTicketIn(trx, conversations, serverActor(box.accountId), ticket.id, async () => ({
-          set: { closed: TICKET_STATUS.open },
-          message: EMAIL_STRINGS.reopened,
-          action: 'ticket.status_set',
-          detail: { status: TICKET_STATUS.open, reason: 'customer_email' },
-        }));
-      }
-      const body = mail.html + notes.map((n) => `<p><em>${escapeHtml(n)}</em></p>`).join('');
-      const stored = await postMessage(trx, conversations, {
-        accountId: box.accountId,
-        ticketId: ticket.id,
-        sender: SENDERS.visitor,
-        senderName: sender.name || sender.address,
-        type: 'text/html',
-        message: body,
-        files,
-        email: { to: mail.to, cc: mail.cc, subject: mail.subject },
-        // Auto-replies and bounces are kept in their ticket but do not make it wait for the team.
-        fromCustomer: !mail.noise,
-        channel: ticket.channel,
-      });
-      await trx
-        .insertInto('email_message_ids')
-        .values({
-          account_id: box.accountId,
-          message_id: mail.messageId,
-          ticket_id: ticket.id,
-          mailbox_id: box.id,
-          message_row_id: stored.id,
-          direction: 'in',
-          created_at: Date.now(),
-          // Our reply carries the chain on (bounded as the reply's own References).
-          refs: mail.references?.length ? mail.references.slice(-REFERENCES_MAX).join(' ') : null,
-        })
-        .execute();
-      return 'stored';
+      return writeMail(trx, conversations, box, mail, files, notes);
     });
   } catch (err) {
     if (fence || !isUniqueViolation(err) || !(await knownId(db, box.accountId, mail.messageId))) throw err;
@@ -249,4 +267,46 @@ export async function storeMail(
     if (outcome !== 'stored' && files.length > 0) await discardUploads(db, deps.dataDir, box.accountId, files);
   }
   return outcome;
+}
+
+/** One fetched mail of a batch: its place in the mailbox and what it says. */
+export interface FencedMail {
+  fence: MailFence;
+  mail: InboundMail;
+}
+
+/**
+ * Whether a mail may be stored in a batch: a plain one. A mail with attachments (stored as uploads before its
+ * own transaction), noise or a bounce goes through `storeMail` alone.
+ */
+export const batchable = (mail: InboundMail): boolean =>
+  mail.attachments.length === 0 && !mail.noise && bounceOf(mail) === null;
+
+/**
+ * Stores consecutive plain mails of one mailbox (ascending UIDs under one lease and UIDVALIDITY) in one
+ * transaction: one claim moves the last UID from below the first mail's to the last mail's, then each mail is
+ * written as `storeMail` writes it (a Message-ID already stored, also earlier in the same batch, is skipped).
+ * All or nothing: a crash before the commit stores none and counts none of their UIDs, so they are fetched
+ * again; after it, none is fetched again. A transaction per mail had cost as much as the mail's own writes.
+ * Throws `StaleFetch` as `storeMail` does; any other failure stores the mails one by one, so one mail the
+ * database refuses does not hold up the rest.
+ */
+export async function storeBatch(deps: StoreDeps, box: MailboxRef, items: FencedMail[]): Promise<StoreOutcome[]> {
+  if (items.length === 0) return [];
+  if (items.length === 1) return [await storeMail(deps, box, items[0]!.fence, items[0]!.mail)];
+  const first = items[0]!.fence;
+  const last = items[items.length - 1]!.fence;
+  try {
+    return await runCommand(deps.db, async (trx) => {
+      await claim(trx, box, first, last.uid);
+      const outcomes: StoreOutcome[] = [];
+      for (const { mail } of items) outcomes.push(await writeMail(trx, deps.conversations, box, mail, [], []));
+      return outcomes;
+    });
+  } catch (err) {
+    if (err instanceof StaleFetch) throw err;
+    const outcomes: StoreOutcome[] = [];
+    for (const { fence, mail } of items) outcomes.push(await storeMail(deps, box, fence, mail));
+    return outcomes;
+  }
 }

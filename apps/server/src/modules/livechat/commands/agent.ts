@@ -17,7 +17,7 @@ import { lockUser } from '../../../platform/db/locks.js';
 import type { LiveChatsTable } from '../../../platform/db/schema.js';
 import { conflict, forbidden, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { requireWithinPlan } from '../../accounts/index.js';
+import { requirePlanFeature, requireWithinPlan } from '../../accounts/index.js';
 import { type Conversations, postMessage } from '../../messages/index.js';
 import { insertNumberedTicket, ticketAudience, ticketItem } from '../../tickets/index.js';
 import { reoffer, withdrawOffers } from '../offering.js';
@@ -212,9 +212,17 @@ async function finish(trx: Trx, conversations: Conversations, who: Who, ticketId
 export const endLiveChat = (db: DB, conversations: Conversations, who: Who, ticketId: number) =>
   runCommand(db, (trx) => finish(trx, conversations, who, ticketId, 'ended'));
 
-/** VISITOR-16: the chat becomes a ticket; the visitor sees "Live Chat Converted" and may rate it. */
+/**
+ * VISITOR-16: the chat becomes a ticket; the visitor sees "Live Chat Converted" and may rate it. PLAN-21:
+ * Basic and up; below, refused with the way up and nothing changes.
+ */
 export const convertLiveChat = (db: DB, conversations: Conversations, who: Who, ticketId: number) =>
-  runCommand(db, (trx) => finish(trx, conversations, who, ticketId, 'converted'));
+  runCommand(db, async (trx) => {
+    // Another account's chat (or none) is not found, whatever this account's plan.
+    await chatOfTicket(trx, who.accountId, ticketId);
+    await requirePlanFeature(trx, who.accountId, 'convertToTicket', LIVECHAT_STRINGS.convertNotOnPlan);
+    return finish(trx, conversations, who, ticketId, 'converted');
+  });
 
 /**
  * LIVECHAT-09, LIVECHAT-10 (design): merges visitor session `ref_id` into `session_id`: every chat of

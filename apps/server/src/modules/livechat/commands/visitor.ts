@@ -1,6 +1,8 @@
 import {
+  LIVECHAT_QUEUED,
   LIVECHAT_STRINGS,
   type LiveChatInfoAnswer,
+  type LiveChatQueued,
   type LiveChatState,
   VISITOR_STRINGS,
   type VisitorForm,
@@ -25,12 +27,18 @@ import {
   visitorByCsrf,
   visitorOf,
 } from '../settings.js';
+import { visitorMaySend } from '../transcript.js';
 
 /**
  * VISITOR-11, VISITOR-13: what the page shows. A browser without a (known) csrf gets a new visitor
  * session; one with a csrf is told where its latest chat stands.
  */
-export async function liveChatInfo(db: DB, token: string, csrf: string | undefined): Promise<LiveChatInfoAnswer> {
+export async function liveChatInfo(
+  db: DB,
+  token: string,
+  csrf: string | undefined,
+  o: { mailConfigured?: boolean } = {},
+): Promise<LiveChatInfoAnswer> {
   const account = await accountByToken(db, token);
   if (!account) throw invalidLink();
   const base = { name: account.name, photo: null, ticket_id: null, queued: false };
@@ -39,11 +47,14 @@ export async function liveChatInfo(db: DB, token: string, csrf: string | undefin
     const chat = await latestChat(db, account.accountId, known.id);
     const ticketId = chat?.ticket_id == null ? null : Number(chat.ticket_id);
     const state = chat?.state as LiveChatState | undefined;
+    // PLAN-21 (design): the ended views offer the transcript when it may be sent.
+    const transcript = chat ? visitorMaySend(Number(account.plan), o.mailConfigured ?? false, chat) : false;
     if (state === 'chatting') return { ...base, result: 'success', ticket_id: ticketId, csrf };
     if (state === 'queued') return { ...base, result: 'success', csrf, queued: true };
     if (state === 'converted')
-      return { ...base, result: chat?.rated_at ? 'closed' : 'converted', ticket_id: ticketId, csrf };
-    if (state === 'ended') return { ...base, result: chat?.rated_at ? 'closed' : 'rating', ticket_id: ticketId, csrf };
+      return { ...base, result: chat?.rated_at ? 'closed' : 'converted', ticket_id: ticketId, csrf, transcript };
+    if (state === 'ended')
+      return { ...base, result: chat?.rated_at ? 'closed' : 'rating', ticket_id: ticketId, csrf, transcript };
     if (state === 'offline') return { ...base, result: 'closed', ticket_id: ticketId, csrf };
   }
   const fresh = known && csrf ? csrf : await newVisitor(db, account.accountId);
@@ -96,6 +107,19 @@ export async function registerQueue(db: DB, token: string, csrf: string, form: V
     await trx.updateTable('livechat_visitors').set({ name: form.name.trim() }).where('id', '=', visitor.id).execute();
     if (account.autoOffer) await offerNext(trx, account, Date.now());
     await announceQueue(trx, account.accountId);
+    // For listeners outside the agents' screens (webhooks): this chat joined the queue. No socket event.
+    await appendEvent(trx, {
+      accountId: account.accountId,
+      type: LIVECHAT_QUEUED,
+      payload: {
+        livechat_id: Number(row.id),
+        name: form.name.trim(),
+        email: form.email.trim(),
+        phone: form.phone.trim(),
+        message: form.message,
+        department_id: account.departmentId,
+      } satisfies LiveChatQueued,
+    });
     return { account, visitorId: visitor.id, livechatId: Number(row.id), ticketId: null };
   });
 }

@@ -1,5 +1,5 @@
 import {
-  CHANNEL_OF_KIND,
+  CHANNELS_OF_KIND,
   ErrorCode,
   isLiveChatChannel,
   LIVECHAT_STRINGS,
@@ -44,6 +44,12 @@ export interface PostMessage {
   emailOut?: boolean;
   /** A WhatsApp template this message sends instead of its text (the customer-service window closed). */
   channelTemplate?: { name: string; language: string };
+  /** A Facebook post's comment answered by Messenger (a private reply) instead of under the post. */
+  channelPrivate?: boolean;
+  /** Its text in other languages (`translated_text`): a translated reply keeps the agent's own words here. */
+  translatedText?: Record<string, string>;
+  /** For the team only (a translatebot line): never sent to a live chat visitor's room. */
+  staffOnly?: boolean;
   /** A customer wrote it (visitor, e-mail, social): the ticket waits for an answer. */
   fromCustomer: boolean;
   /** The ticket's channel, when the caller read the ticket in this same transaction (saves reading it again). */
@@ -117,6 +123,7 @@ export async function postMessages(
           email_meta: m.email ? JSON.stringify(m.email) : null,
           email_state: m.email && m.emailOut ? 'sending' : null,
           delivery_state: goesOut(m) ? 'sending' : null,
+          ...(m.translatedText ? { translated_text: JSON.stringify(m.translatedText) } : {}),
           created_at: at,
         })),
       )
@@ -183,11 +190,16 @@ export async function postMessages(
   // Appended last: the account's sequence stays locked from here to commit only.
   await appendEvents(trx, accountId, [
     ...events.map(
-      (event): NewEvent => ({
+      (event, i): NewEvent => ({
         accountId,
         type: 'message.created',
         payload: event,
-        realtime: { name: 'newMessage', rooms: tickets.get(event.ticketId)!.messageRooms },
+        realtime: {
+          name: 'newMessage',
+          rooms: list[i]!.staffOnly
+            ? tickets.get(event.ticketId)!.staffRooms
+            : tickets.get(event.ticketId)!.messageRooms,
+        },
       }),
     ),
     ...events.flatMap((event, i): NewEvent[] =>
@@ -205,6 +217,7 @@ export async function postMessages(
                 messageId: event.id,
                 ticketId: event.ticketId,
                 ...(list[i]!.channelTemplate ? { template: list[i]!.channelTemplate } : {}),
+                ...(list[i]!.channelPrivate ? { privately: true } : {}),
               },
             },
           ]
@@ -229,7 +242,7 @@ export const isAgentAnswer = (m: Pick<PostMessage, 'fromCustomer' | 'type' | 'se
   m.sender !== SENDERS.visitor;
 
 /** The ticket channels whose conversations a messaging connection carries. */
-const MESSAGING = new Set<string>(Object.values(CHANNEL_OF_KIND));
+const MESSAGING = new Set<string>(Object.values(CHANNELS_OF_KIND).flat());
 
 type TouchSet = Parameters<typeof touchTicketItem>[3];
 
@@ -352,6 +365,7 @@ export async function sendMessage(
     }
     const files = [...(extra.files ?? []), ...(await filesOf(q, auth.accountId, input.files ?? []))];
     checkBody(input.type, input.message, files.length > 0);
+    if (input.original && input.type !== 'text') throw badRequest(MESSAGE_STRINGS.translatedTextOnly);
     if (input.reply_id) {
       const replied = await findMessage(q, auth.accountId, input.reply_id);
       if (!replied || Number(replied.ticket_id) !== input.ticket_id) throw badRequest(MESSAGE_STRINGS.replyNotFound);
@@ -369,6 +383,7 @@ export async function sendMessage(
         files,
         email: extra.email ?? null,
         emailOut: extra.emailOut ?? false,
+        ...(input.original ? { translatedText: { [input.original.lang]: input.original.text } } : {}),
         fromCustomer: false,
         channel: ticket.channel,
       },
@@ -382,7 +397,11 @@ export async function sendMessage(
     });
   try {
     const p = await prepare(db);
-    return forReader('seen' in p ? p.seen : await batcherOf(db, conversations).post(p.post, alone), reader);
+    const stored = 'seen' in p ? p.seen : await batcherOf(db, conversations).post(p.post, alone);
+    // A reply sent translated: the agent's language becomes the conversation's team side (`source_lang`), so
+    // the customer's next messages are translated into it (translatebot).
+    if (input.original) await setSourceLanguage(db, auth.accountId, input.ticket_id, input.original.lang);
+    return forReader(stored, reader);
   } catch (err) {
     // Two sends of one queue- id raced (two nodes, a retry overtaking the first): the loser answers the winner.
     if (input.client_id && isUniqueViolation(err)) {
@@ -391,6 +410,19 @@ export async function sendMessage(
     }
     throw err;
   }
+}
+
+/** The language the team reads and writes a ticket in (`source_lang`); the customer's is `language`. */
+async function setSourceLanguage(db: DB, accountId: number, ticketId: number, lang: string): Promise<void> {
+  await runCommand(db, (trx) =>
+    trx
+      .updateTable('tickets')
+      .set({ source_lang: lang })
+      .where('account_id', '=', accountId)
+      .where('id', '=', ticketId)
+      .where('source_lang', '!=', lang)
+      .execute(),
+  );
 }
 
 /** Messages of one batch at most (one insert, one sequence bump). */

@@ -1,37 +1,20 @@
-import {
-  ErrorCode,
-  fillReplyVariables,
-  isEmailChannel,
-  isLiveChatChannel,
-  LIVECHAT_STRINGS,
-  type MacroAction,
-  type MacroRunAnswer,
-  REPLY_STRINGS,
-  replyValues,
-} from '@parley/contracts';
+import { ErrorCode, LIVECHAT_STRINGS, type MacroRunAnswer, REPLY_STRINGS, replyValues } from '@parley/contracts';
 import type { AuthContext } from '../../../platform/auth/sessions.js';
 import type { DB } from '../../../platform/db/db.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { appendEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
-import { type Conversations, mailboxOf, postMessage } from '../../messages/index.js';
-import {
-  actorOf,
-  assignTicketIn,
-  setTicketLabelsIn,
-  setTicketPriorityIn,
-  setTicketStatusIn,
-} from '../../tickets/index.js';
+import type { Conversations } from '../../messages/index.js';
+import { actorOf } from '../../tickets/index.js';
 import { toMacro } from '../replies.queries.js';
 import { checkMacroActions } from './saveMacro.js';
-
-/** The properties a macro changes and its undo restores. */
-export interface TicketState {
-  closed: number;
-  label: number[];
-  assignee: string[];
-  priority: string;
-}
-export type Field = keyof TicketState;
+import {
+  applyTicketAction,
+  assigneesOf,
+  type Field,
+  labelsOf,
+  replyBlocked,
+  type TicketState,
+} from './ticketActions.js';
 
 /** What a run did to one ticket: its state before, the fields it changed, the messages it sent. */
 export interface TicketChangeRecord {
@@ -40,21 +23,6 @@ export interface TicketChangeRecord {
   changed: Field[];
   messages: number[];
 }
-
-export const labelsOf = (json: string): number[] => {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number') : [];
-  } catch {
-    return [];
-  }
-};
-export const assigneesOf = (s: string) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-const sameSet = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 async function readTicket(trx: Trx, accountId: number, id: number) {
   return trx
@@ -97,21 +65,12 @@ export async function runMacro(
       if (!t || !(await conversations.canRead(trx, { id, accountId: auth.accountId, channel: t.channel }, auth.userId)))
         throw notFound(REPLY_STRINGS.ticketNotFound(id));
       // An e-mail ticket takes a macro's reply only when it can leave by mail: from the mailbox the ticket came
-      // in through (sent after commit with retries, as a reply by hand there), to the customer's address.
-      const mailbox = hasReply && isEmailChannel(t.channel) ? await mailboxOf(trx, auth.accountId, id) : null;
-      if (hasReply && isEmailChannel(t.channel) && (mailbox === null || t.email === ''))
+      // in through (sent after commit with retries, as a reply by hand there), to the customer's address. As for
+      // a reply by hand: an ended live chat takes no more messages.
+      const blocked = hasReply ? await replyBlocked(trx, auth.accountId, { ...t, id }) : null;
+      if (blocked === 'no_way_out')
         throw new AppError(400, ErrorCode.validation, REPLY_STRINGS.noEmailReply(Number(t.ticket_number)));
-      // As for a reply by hand: an ended live chat takes no more messages.
-      if (hasReply && isLiveChatChannel(t.channel)) {
-        const chat = await trx
-          .selectFrom('livechats')
-          .select('state')
-          .where('account_id', '=', auth.accountId)
-          .where('ticket_id', '=', id)
-          .orderBy('id', 'desc')
-          .executeTakeFirst();
-        if (chat?.state === 'ended') throw new AppError(409, 'LIVECHAT_ENDED', LIVECHAT_STRINGS.endedNoSend);
-      }
+      if (blocked === 'chat_ended') throw new AppError(409, 'LIVECHAT_ENDED', LIVECHAT_STRINGS.endedNoSend);
       tickets.push(t);
     }
     const records: TicketChangeRecord[] = [];
@@ -127,12 +86,13 @@ export async function runMacro(
       const now: TicketState = { ...before, label: [...before.label], assignee: [...before.assignee] };
       const changed = new Set<Field>();
       const messages: number[] = [];
+      const by = { actor: actorOf(auth), sender: auth.username, senderName: auth.name || auth.username };
       const values = replyValues(
         { ticket_number: Number(t.ticket_number), title: t.title, name: t.name, email: t.email },
         auth,
       );
       for (const a of macro.actions) {
-        const done = await apply(trx, auth, t, a, now, values);
+        const done = await applyTicketAction(trx, conversations, by, t, a, now, values);
         if (typeof done === 'number') {
           messages.push(done);
           replies++;
@@ -160,64 +120,4 @@ export async function runMacro(
     });
     return { run_id: runId, tickets: ids, replies, description: REPLY_STRINGS.ran(ids.length) };
   });
-
-  /** One action on one ticket: the field it changed, the id of the message it sent, or null for no change. */
-  async function apply(
-    trx: Trx,
-    auth: AuthContext,
-    t: { id: number | string; channel: string; title: string; email: string },
-    a: MacroAction,
-    now: TicketState,
-    values: ReturnType<typeof replyValues>,
-  ): Promise<Field | number | null> {
-    const actor = actorOf(auth);
-    const id = Number(t.id);
-    const channel = t.channel;
-    // Checked above: an e-mail ticket here has a mailbox and a customer address.
-    const email = isEmailChannel(channel);
-    switch (a.type) {
-      case 'reply': {
-        const sent = await postMessage(trx, conversations, {
-          accountId: auth.accountId,
-          ticketId: id,
-          sender: auth.username,
-          senderName: auth.name || auth.username,
-          type: 'text',
-          message: fillReplyVariables(a.text, values),
-          fromCustomer: false,
-          channel,
-          ...(email ? { email: { to: [t.email], cc: [], subject: `Re: ${t.title}` }, emailOut: true } : {}),
-        });
-        return Number(sent.id);
-      }
-      case 'status':
-        if (now.closed === a.status) return null;
-        await setTicketStatusIn(trx, conversations, actor, { id, status: a.status });
-        now.closed = a.status;
-        return 'closed';
-      case 'add_labels':
-      case 'remove_labels': {
-        const next =
-          a.type === 'add_labels'
-            ? [...now.label, ...a.labels.filter((l) => !now.label.includes(l))]
-            : now.label.filter((l) => !a.labels.includes(l));
-        if (sameSet(next, now.label)) return null;
-        await setTicketLabelsIn(trx, conversations, actor, { id, label: next });
-        now.label = next;
-        return 'label';
-      }
-      case 'assignee': {
-        const lower = (xs: string[]) => xs.map((x) => x.trim().toLowerCase());
-        if (sameSet(lower(a.assignee), lower(now.assignee))) return null;
-        const { item } = await assignTicketIn(trx, conversations, actor, { id, assignee: a.assignee });
-        now.assignee = assigneesOf(item.assignee);
-        return 'assignee';
-      }
-      case 'priority':
-        if (now.priority === a.priority) return null;
-        await setTicketPriorityIn(trx, auth, { id, priority: a.priority });
-        now.priority = a.priority;
-        return 'priority';
-    }
-  }
 }

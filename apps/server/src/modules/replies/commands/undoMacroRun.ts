@@ -12,7 +12,8 @@ import {
   setTicketPriorityIn,
   setTicketStatusIn,
 } from '../../tickets/index.js';
-import { assigneesOf, labelsOf, type TicketChangeRecord } from './runMacro.js';
+import type { TicketChangeRecord } from './runMacro.js';
+import { assigneesOf, labelsOf } from './ticketActions.js';
 
 /**
  * Undoes the user's last macro run (another's run, or an unknown one, is not found; an older one of theirs is

@@ -22,7 +22,12 @@ import { type AuditAction, recordAudit } from '../../audit/index.js';
 import type { Conversations } from '../../messages/messages.realtime.js';
 import { systemMessage } from '../../messages/systemMessage.js';
 import { listTicketStatuses } from '../ticketStatuses.js';
-import { TICKET_ASSIGNED, type TicketAssigned } from '../tickets.events.js';
+import {
+  TICKET_ASSIGNED,
+  TICKET_STATUS_CHANGED,
+  type TicketAssigned,
+  type TicketStatusChanged,
+} from '../tickets.events.js';
 import { ticketItem } from '../tickets.queries.js';
 import { ticketAudience } from '../tickets.realtime.js';
 
@@ -180,6 +185,12 @@ export async function changeTicketIn(
         type: TICKET_ASSIGNED,
         payload: { id: ticketId, at, usernames: change.assigned.usernames } satisfies TicketAssigned,
       });
+    if (change.set.closed !== undefined && Number(change.set.closed) !== current.closed)
+      events.push({
+        accountId: actor.accountId,
+        type: TICKET_STATUS_CHANGED,
+        payload: { id: ticketId, from: current.closed, to: Number(change.set.closed) } satisfies TicketStatusChanged,
+      });
     await appendEvents(trx, actor.accountId, events);
     return { item, changed: true };
   }
@@ -329,7 +340,10 @@ export async function setTicketDepartment(
 }
 
 /** The plan of a department change (see `setTicketDepartment`); bulk changes use it too. */
-export function departmentPlan(auth: AuthContext, departmentId: number | null): Plan {
+export function departmentPlan(
+  auth: Pick<AuthContext, 'accountId' | 'name' | 'username'>,
+  departmentId: number | null,
+): Plan {
   return async (trx) => {
     let name: string | null = null;
     if (departmentId !== null) {

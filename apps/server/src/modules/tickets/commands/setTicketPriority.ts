@@ -24,7 +24,7 @@ export async function setTicketPriority(
 /** `setTicketPriority` inside the caller's transaction (a macro run changes many tickets in one). */
 export async function setTicketPriorityIn(
   trx: Trx,
-  auth: Pick<AuthContext, 'accountId' | 'userId' | 'username'>,
+  auth: Pick<AuthContext, 'accountId' | 'username'> & { userId: number | null },
   input: Pick<TicketPriorityInput, 'id' | 'priority'>,
 ): Promise<TicketListItem> {
   const done = await trx
@@ -35,11 +35,11 @@ export async function setTicketPriorityIn(
     .returning('id')
     .executeTakeFirst();
   if (!done) throw notFound(TICKET_STRINGS.notFound);
-  const item = await ticketItem(trx, { accountId: auth.accountId, userId: auth.userId }, input.id);
+  const item = await ticketItem(trx, { accountId: auth.accountId, userId: auth.userId ?? 0 }, input.id);
   await recordAudit(trx, {
     accountId: auth.accountId,
     userId: auth.userId,
-    actor: auth.username,
+    actor: auth.userId === null ? 'server' : auth.username,
     action: 'ticket.priority_set',
     detail: { id: input.id, priority: input.priority },
   });
