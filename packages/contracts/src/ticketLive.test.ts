@@ -76,7 +76,7 @@ describe('ticket arrival rules', () => {
     expect(arrivalOutcome(base, { ...agent, query: q({ automatic: '1', labelFilter: '4' }) }).reload).toBe(false);
   });
 
-  it('TICKET-45 TICKET-46 TICKET-47 CRYPT-10 popups: non-admins on CALL when popup_on_call is 1 and on severity H; admins never; never an encrypted ticket', () => {
+  it('TICKET-45 TICKET-46 TICKET-47 CALL-42 CRYPT-10 popups: non-admins on CALL when popup_on_call is 1 and on severity H; admins never; never an encrypted ticket', () => {
     const call = { ...base, channel: 'CALL' };
     const high = { ...base, severity: 'H' as const };
     expect(arrivalOutcome(call, agent).popup).toBe(true);
