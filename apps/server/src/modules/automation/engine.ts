@@ -279,47 +279,28 @@ async function applyActions(
         break;
       }
       case 'webhook': {
-        // A delivery like a subscription's (signed, retried, in the webhook's log); it changes no ticket, so it
-        // never triggers a rule by itself.
-        const hook = await trx
-          .selectFrom('webhooks')
-          .select('id')
-          .where('account_id', '=', accountId)
-          .where('id', '=', a.webhook_id)
-          .where('active', '=', 1)
-          .executeTakeFirst();
-        if (!hook) {
-          did.push(`${AUTOMATION_ACTION_NAMES.webhook}: ${AUTOMATION_STRINGS.webhookOff}`);
-          break;
-        }
-        const body: WebhookBody = {
-          event: AUTOMATION_WEBHOOK_EVENT,
-          eventId,
-          accountId,
-          createdAt: event.at,
-          data: {
-            rule: { id: rule.id, name: rule.name },
-            trigger: event.trigger,
-            ticket: {
-              id,
-              ticket_number: ticketNumber,
-              title: t.title,
-              channel: t.channel,
-              status: now.closed,
-              priority: now.priority,
-              assignee: now.assignee,
-              labels: now.label,
+        did.push(
+          await sendRuleWebhook(trx, accountId, a.webhook_id, {
+            event: AUTOMATION_WEBHOOK_EVENT,
+            eventId,
+            accountId,
+            createdAt: event.at,
+            data: {
+              rule: { id: rule.id, name: rule.name },
+              trigger: event.trigger,
+              ticket: {
+                id,
+                ticket_number: ticketNumber,
+                title: t.title,
+                channel: t.channel,
+                status: now.closed,
+                priority: now.priority,
+                assignee: now.assignee,
+                labels: now.label,
+              },
             },
-          },
-        };
-        await queueDelivery(trx, {
-          accountId,
-          webhookId: a.webhook_id,
-          event: AUTOMATION_WEBHOOK_EVENT,
-          body: JSON.stringify(body),
-          redeliveryOf: null,
-        });
-        did.push(AUTOMATION_ACTION_NAMES.webhook);
+          }),
+        );
         break;
       }
       default:
@@ -330,6 +311,29 @@ async function applyActions(
 }
 
 /** The active users of a department (users list their departments as JSON ids). */
+/**
+ * A rule's webhook action: a delivery like a subscription's (signed, retried, in the webhook's log). It changes
+ * no ticket or chat, so it never triggers a rule by itself. Answers what the run log says it did.
+ */
+async function sendRuleWebhook(trx: Trx, accountId: number, webhookId: number, body: WebhookBody): Promise<string> {
+  const hook = await trx
+    .selectFrom('webhooks')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', webhookId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  if (!hook) return `${AUTOMATION_ACTION_NAMES.webhook}: ${AUTOMATION_STRINGS.webhookOff}`;
+  await queueDelivery(trx, {
+    accountId,
+    webhookId,
+    event: AUTOMATION_WEBHOOK_EVENT,
+    body: JSON.stringify(body),
+    redeliveryOf: null,
+  });
+  return AUTOMATION_ACTION_NAMES.webhook;
+}
+
 async function departmentMembers(trx: Trx, accountId: number, departmentId: number): Promise<number[]> {
   const users = await trx
     .selectFrom('users')
@@ -489,45 +493,28 @@ async function applyChatActions(
         break;
       }
       case 'webhook': {
-        const hook = await trx
-          .selectFrom('webhooks')
-          .select('id')
-          .where('account_id', '=', accountId)
-          .where('id', '=', a.webhook_id)
-          .where('active', '=', 1)
-          .executeTakeFirst();
-        if (!hook) {
-          did.push(`${AUTOMATION_ACTION_NAMES.webhook}: ${AUTOMATION_STRINGS.webhookOff}`);
-          break;
-        }
-        const body: WebhookBody = {
-          event: AUTOMATION_WEBHOOK_EVENT,
-          eventId: event.id,
-          accountId,
-          createdAt: event.at,
-          data: {
-            rule: { id: rule.id, name: rule.name },
-            trigger: event.trigger,
-            livechat: {
-              id: chatId,
-              name: chat.name,
-              email: chat.email,
-              phone: chat.phone,
-              message: chat.message,
-              page: chat.page,
-              department_id: departmentId,
-              queued_at: Number(chat.queued_at),
+        did.push(
+          await sendRuleWebhook(trx, accountId, a.webhook_id, {
+            event: AUTOMATION_WEBHOOK_EVENT,
+            eventId: event.id,
+            accountId,
+            createdAt: event.at,
+            data: {
+              rule: { id: rule.id, name: rule.name },
+              trigger: event.trigger,
+              livechat: {
+                id: chatId,
+                name: chat.name,
+                email: chat.email,
+                phone: chat.phone,
+                message: chat.message,
+                page: chat.page,
+                department_id: departmentId,
+                queued_at: Number(chat.queued_at),
+              },
             },
-          },
-        };
-        await queueDelivery(trx, {
-          accountId,
-          webhookId: a.webhook_id,
-          event: AUTOMATION_WEBHOOK_EVENT,
-          body: JSON.stringify(body),
-          redeliveryOf: null,
-        });
-        did.push(AUTOMATION_ACTION_NAMES.webhook);
+          }),
+        );
         break;
       }
       default:
