@@ -1,14 +1,15 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../apps/server/src/testing/webhookReceiver.js';
 import {
   apiJson,
+  dbRow,
   launchBrowser,
   liveChatToken,
   modalSettled,
+  pickOption,
   type RunningServer,
+  schemePage,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -53,28 +54,10 @@ describe('automation on live chats queued in Chromium', () => {
     await rx?.close();
   });
 
-  function query<T>(sql: string, ...args: unknown[]): T | undefined {
-    const d = new Database(path.join(server.dataDir, 'parley.db'));
-    d.pragma('busy_timeout = 5000');
-    try {
-      return d.prepare(sql).get(...args) as T | undefined;
-    } finally {
-      d.close();
-    }
-  }
+  const query = <T>(sql: string, ...args: unknown[]) => dbRow<T>(server, sql, ...args);
 
-  async function context(scheme: 'light' | 'dark', width = 1440, height = 900) {
-    const ctx = await browser.newContext({
-      viewport: { width, height },
-      colorScheme: scheme,
-      ...(width < 500 ? { isMobile: true, hasTouch: true } : {}),
-    });
-    contexts.push(ctx);
-    if (scheme === 'dark') await ctx.addCookies([{ name: 'dark', value: '1', url: server.url }]);
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => console.error(e.message));
-    return page;
-  }
+  const context = (scheme: 'light' | 'dark', width = 1440, height = 900) =>
+    schemePage(browser, server, contexts, scheme, width, height);
   async function settings(scheme: 'light' | 'dark', width = 1440, height = 900): Promise<Page> {
     const page = await context(scheme, width, height);
     await signInAs(page, server.url, 'ann');
@@ -82,10 +65,7 @@ describe('automation on live chats queued in Chromium', () => {
     await page.getByTestId('automation-card').waitFor();
     return page;
   }
-  async function choose(page: Page, within: ReturnType<Page['getByTestId']>, label: string, option: string) {
-    await within.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
+  const choose = pickOption;
   const optionNames = async (page: Page) => page.getByRole('option').allTextContents();
 
   it('AUTOMATION an admin makes a "Live chat queued" rule; a visitor asking about pricing notifies the agent and calls the webhook', async () => {

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWhatsAppStandIn, waText, whatsappWebhook } from '../apps/server/src/testing/channelStandIns.js';
 import {
   apiJson,
+  dbRow,
   launchBrowser,
   modalSettled,
+  pickOption,
   type RunningServer,
+  schemePage,
   screenshot,
   seedWorkspace,
   signInAs,
@@ -72,37 +73,17 @@ describe('automation rules in Chromium', () => {
     await wa?.close();
   });
 
-  function query<T>(sql: string, ...args: unknown[]): T | undefined {
-    const d = new Database(path.join(server.dataDir, 'parley.db'));
-    d.pragma('busy_timeout = 5000');
-    try {
-      return d.prepare(sql).get(...args) as T | undefined;
-    } finally {
-      d.close();
-    }
-  }
+  const query = <T>(sql: string, ...args: unknown[]) => dbRow<T>(server, sql, ...args);
 
   async function open(scheme: 'light' | 'dark', width = 1440, height = 900): Promise<Page> {
-    const ctx = await browser.newContext({
-      viewport: { width, height },
-      colorScheme: scheme,
-      ...(width < 500 ? { isMobile: true, hasTouch: true } : {}),
-    });
-    contexts.push(ctx);
-    if (scheme === 'dark') await ctx.addCookies([{ name: 'dark', value: '1', url: server.url }]);
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => console.error(e.message));
+    const page = await schemePage(browser, server, contexts, scheme, width, height);
     await signInAs(page, server.url, 'ann');
     await page.goto(`${server.url}/settings/automation`);
     await page.getByTestId('automation-card').waitFor();
     return page;
   }
 
-  /** Picks `option` in the Mantine select labelled `label` inside `within`. */
-  async function choose(page: Page, within: ReturnType<Page['getByTestId']>, label: string, option: string) {
-    await within.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
+  const choose = pickOption;
 
   it('AUTOMATION an admin makes the refund rule in Settings; a WhatsApp customer message gets the label', async () => {
     const page = await open('light');

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import Database from 'better-sqlite3';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -124,6 +125,47 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 
 export async function newContext(browser: Browser, colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+}
+
+/** One row of the server's own SQLite database (read beside the running server; it waits out a write). */
+export function dbRow<T>(server: RunningServer, sql: string, ...args: unknown[]): T | undefined {
+  const d = new Database(path.join(server.dataDir, 'parley.db'));
+  d.pragma('busy_timeout = 5000');
+  try {
+    return d.prepare(sql).get(...args) as T | undefined;
+  } finally {
+    d.close();
+  }
+}
+
+/**
+ * A page in a new context of `browser`, light or dark (the dark cookie set too, as the app keeps it), a phone
+ * below 500 px; the context is pushed on `contexts` for the test's own clean-up.
+ */
+export async function schemePage(
+  browser: Browser,
+  server: RunningServer,
+  contexts: BrowserContext[],
+  scheme: 'light' | 'dark',
+  width = 1440,
+  height = 900,
+): Promise<Page> {
+  const ctx = await browser.newContext({
+    viewport: { width, height },
+    colorScheme: scheme,
+    ...(width < 500 ? { isMobile: true, hasTouch: true } : {}),
+  });
+  contexts.push(ctx);
+  if (scheme === 'dark') await ctx.addCookies([{ name: 'dark', value: '1', url: server.url }]);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(e.message));
+  return page;
+}
+
+/** Picks `option` in the Mantine select labelled `label` inside `within`. */
+export async function pickOption(page: Page, within: Locator, label: string, option: string): Promise<void> {
+  await within.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
