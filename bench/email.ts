@@ -29,6 +29,7 @@ import { PLANS } from '@parley/contracts';
 import { openDatabase } from '../apps/server/src/platform/db/db.js';
 import { hasDovecot, rawMail, startDovecot } from '../apps/server/src/testing/dovecot.js';
 import { fmt, freshBenchDatabase, percentile } from './lib/common.js';
+import { ok, sleep, startServer } from './lib/serverProcess.js';
 
 interface Options {
   mailboxes: number;
@@ -52,46 +53,6 @@ function parseOptions(argv: string[]): Options {
 const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'bench password 1';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(env: Record<string, string>): Promise<{ url: string; proc: ChildProcess }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error('the server exited early');
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, proc };
-    } catch {}
-    if (Date.now() > deadline) throw new Error('the server did not start');
-    await sleep(100);
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A process's user + system CPU time so far (ms, every thread), from /proc: what a shared machine barely moves. */
 function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
@@ -103,20 +64,6 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
-}
-
-async function ok(url: string, method: string, body?: unknown, token?: string) {
-  const r = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (r.status !== 200) throw new Error(`${method} ${url}: ${r.status} ${text}`);
-  return JSON.parse(text);
 }
 
 const sorted = (a: number[]) => Float64Array.from(a).sort();
@@ -173,7 +120,7 @@ async function main() {
       password: PASSWORD,
     });
     const admin = setup.token as string;
-    const accountId = (await ok(`${url}/api/auth/check`, 'POST', {}, admin)).accountId as number;
+    const accountId = (await ok(`${url}/api/auth/check`, 'POST', {}, { token: admin })).accountId as number;
     // Ten mailboxes and room for the big mail's attachment: the Enterprise plan (no limits).
     await handle.db.updateTable('accounts').set({ plan: PLANS.enterprise }).where('id', '=', accountId).execute();
     for (const user of users)
@@ -188,7 +135,7 @@ async function main() {
           imap: { host: '127.0.0.1', port: imap.port, tls: false, user, password: imap.password },
           smtp: { host: '127.0.0.1', port: 25, tls: false, user, password: '' },
         },
-        admin,
+        { token: admin },
       );
     const fetched = async () =>
       (
