@@ -101,6 +101,7 @@ import { REDACT, serializeRequest } from './platform/logging.js';
 import { createMailer } from './platform/mail.js';
 import { createMetrics } from './platform/metrics.js';
 import { Relay } from './platform/outbox/index.js';
+import { loadPemPair } from './platform/pemPair.js';
 import { createRealtime, type Realtime, redisNamespace } from './platform/realtime/realtime.js';
 import { Scheduler } from './platform/scheduler.js';
 import { pruneDeliveredEvents, pruneExpiredSessions } from './platform/tasks.js';
@@ -326,6 +327,10 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
           port: config.INBOUND_SMTP_PORT,
           domain: config.INBOUND_SMTP_DOMAIN,
           maxBytes: config.INBOUND_SMTP_MAX_BYTES,
+          tls: loadPemPair(config.INBOUND_SMTP_TLS_KEY_FILE, config.INBOUND_SMTP_TLS_CERT_FILE, {
+            key: 'INBOUND_SMTP_TLS_KEY_FILE',
+            cert: 'INBOUND_SMTP_TLS_CERT_FILE',
+          }),
         });
   emailRoutes(app, {
     db,

@@ -217,6 +217,12 @@ export const ConfigSchema = z.object({
     .optional(),
   /** The largest mail taken (bytes as sent, so base64 attachments count a third more); larger ones get 552. */
   INBOUND_SMTP_MAX_BYTES: int(31_457_280, 1024, 1_073_741_824),
+  /**
+   * STARTTLS on the listener: its key and certificate (PEM files, both or neither, checked at start). With
+   * them a sender may upgrade the connection; without them the listener speaks plain SMTP only.
+   */
+  INBOUND_SMTP_TLS_KEY_FILE: z.string().optional(),
+  INBOUND_SMTP_TLS_CERT_FILE: z.string().optional(),
   /** Microsoft 365 mailboxes: the Graph API they are read and sent through. */
   GRAPH_BASE_URL: url(['http:', 'https:']).transform((v) =>
     (v ?? 'https://graph.microsoft.com/v1.0').replace(/\/+$/, ''),

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { EMAIL_STRINGS, newQueueId } from '@parley/contracts';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRules } from '../../app.js';
 import { addUserVia, apiClient, type Call, type SignedUp, signUpVia, uniq } from '../../testing/api.js';
 import { rawMail } from '../../testing/dovecot.js';
+import { rsaCertificate } from '../../testing/samlIdp.js';
 import { smtpSink } from '../../testing/smtp.js';
-import { dialects, startTestServer } from '../../testing/support.js';
+import { dialects, startTestServer, tempDir } from '../../testing/support.js';
 import { waitFor } from '../../testing/waitFor.js';
 import { storeMail } from './commands/storeMail.js';
 import { parseMail } from './parseMail.js';
@@ -451,5 +454,99 @@ describe('the inbound SMTP listener is off by default', () => {
     } finally {
       await s.stop();
     }
+  });
+});
+
+describe('the inbound SMTP listener with STARTTLS', () => {
+  const tls = rsaCertificate('in.parley.test');
+  const files = () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'smtp.key'), tls.key);
+    fs.writeFileSync(path.join(dir, 'smtp.crt'), tls.cert);
+    return { key: path.join(dir, 'smtp.key'), cert: path.join(dir, 'smtp.crt') };
+  };
+  /** A sender that will not go on in plain text: STARTTLS or nothing, the listener's certificate trusted. */
+  const sendTls = (port: number, to: string, raw: string) => {
+    const t = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      requireTLS: true,
+      // The certificate names the forwarding domain, not 127.0.0.1: its chain is checked, not the name.
+      tls: { ca: [tls.cert], checkServerIdentity: () => undefined },
+    });
+    return t.sendMail({ envelope: { from: 'forwarder@acme.test', to: [to] }, raw }).finally(() => t.close());
+  };
+
+  it('EMAIL with INBOUND_SMTP_TLS_KEY_FILE and _CERT_FILE a sender upgrades to TLS and the mail becomes a ticket; without them STARTTLS is not offered', async () => {
+    const f = files();
+    const s = await startTestServer('sqlite', {
+      SECRETS_KEY: KEY,
+      INBOUND_SMTP_PORT: '0',
+      INBOUND_SMTP_DOMAIN: DOMAIN,
+      INBOUND_SMTP_TLS_KEY_FILE: f.key,
+      INBOUND_SMTP_TLS_CERT_FILE: f.cert,
+      EMAIL_POLL_MS: '3600000',
+    });
+    const plain = await startTestServer('sqlite', {
+      SECRETS_KEY: KEY,
+      INBOUND_SMTP_PORT: '0',
+      INBOUND_SMTP_DOMAIN: DOMAIN,
+    });
+    try {
+      const call = apiClient(s.url);
+      const admin = await signUpVia(call);
+      const made = await call('POST', '/api/mailboxes', {
+        token: admin.token,
+        body: {
+          address: `help-${uniq()}@acme.test`,
+          active: true,
+          imap: { host: '127.0.0.1', port: 9, tls: false, user: 'help', password: 'imap secret' },
+          smtp: { host: '127.0.0.1', port: 9, tls: false, user: 'help' },
+        },
+      });
+      expect(made.status, made.text).toBe(200);
+      const box = made.body.data as { id: number; address: string; forwardingAddress: string };
+      const id = `tls-${uniq()}@customer.example`;
+      const raw = rawMail({
+        from: 'Carl <carl@customer.example>',
+        to: box.address,
+        subject: 'Over TLS',
+        messageId: id,
+      });
+      const sent = await sendTls(s.inbound!.port, box.forwardingAddress, raw);
+      expect(sent.response).toMatch(/^250/);
+      const stored = await s.handle.db
+        .selectFrom('email_message_ids as e')
+        .innerJoin('tickets as t', 't.id', 'e.ticket_id')
+        .select(['t.title'])
+        .where('e.account_id', '=', admin.accountId)
+        .where('e.message_id', '=', id)
+        .executeTakeFirst();
+      expect(stored).toEqual({ title: 'Over TLS' });
+
+      // The listener without a key: a sender that requires TLS gets no STARTTLS and sends nothing.
+      const err = await sendTls(plain.inbound!.port, box.forwardingAddress, raw).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(String((err as Error).message)).toMatch(/STARTTLS/i);
+    } finally {
+      await s.stop();
+      await plain.stop();
+    }
+  });
+
+  it('EMAIL a TLS key without its certificate, or a file that is not a key, stops the server with the reason', async () => {
+    const f = files();
+    await expect(
+      startTestServer('sqlite', { SECRETS_KEY: KEY, INBOUND_SMTP_PORT: '0', INBOUND_SMTP_TLS_KEY_FILE: f.key }),
+    ).rejects.toThrow('INBOUND_SMTP_TLS_KEY_FILE and INBOUND_SMTP_TLS_CERT_FILE go together: set both or neither.');
+    await expect(
+      startTestServer('sqlite', {
+        SECRETS_KEY: KEY,
+        INBOUND_SMTP_PORT: '0',
+        INBOUND_SMTP_TLS_KEY_FILE: f.cert,
+        INBOUND_SMTP_TLS_CERT_FILE: f.cert,
+      }),
+    ).rejects.toThrow(/INBOUND_SMTP_TLS_KEY_FILE \(.*\) is not a PEM private key\./);
   });
 });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type pino from 'pino';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { type DB, isUniqueViolation } from '../../platform/db/db.js';
+import type { PemPair } from '../../platform/pemPair.js';
 import type { Conversations } from '../messages/index.js';
 import { type MailboxRef, storeMail } from './commands/storeMail.js';
 import { findForwardedMailbox, type MailboxRow, parseForwardingAddress } from './mailboxes.queries.js';
@@ -19,6 +20,8 @@ export interface InboundSmtpDeps {
   domain: string;
   /** The largest mail taken, in bytes as sent: larger ones get 552. */
   maxBytes: number;
+  /** STARTTLS's key and certificate (PEM); null: no STARTTLS offered. */
+  tls: PemPair | null;
 }
 
 /** An SMTP answer of ours: the code and the words the forwarding server logs (and puts in its bounce). */
@@ -70,9 +73,11 @@ export class InboundSmtp {
     const server = new SMTPServer({
       name: deps.domain,
       banner: 'Parley inbound mail',
-      // Behind the installation's MTA or on a private network: no login, no TLS of its own (see docs/email.md).
+      // No login: a forwarding server proves nothing but the address's secret. STARTTLS only when the
+      // installation gave a key and certificate (INBOUND_SMTP_TLS_*); otherwise plain SMTP behind its MTA.
       authOptional: true,
-      disabledCommands: ['AUTH', 'STARTTLS'],
+      disabledCommands: deps.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+      ...(deps.tls ? { key: deps.tls.key, cert: deps.tls.cert } : {}),
       size: deps.maxBytes,
       maxClients: 100,
       socketTimeout: 60_000,

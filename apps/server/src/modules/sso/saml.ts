@@ -1,8 +1,7 @@
-import { createPrivateKey, X509Certificate } from 'node:crypto';
-import fs from 'node:fs';
 import { type Profile, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { sessionsEnded } from '../../platform/auth/sessions.js';
 import { type DB, isUniqueViolation } from '../../platform/db/db.js';
+import { loadPemPair } from '../../platform/pemPair.js';
 import type { SsoConfigRow } from './config.js';
 import { REQUEST_TTL_MS, samlRequestCache } from './requests.js';
 import type { SsoIdentity } from './signInUser.js';
@@ -34,27 +33,9 @@ export interface SamlSpKey {
   cert: string;
 }
 
-/**
- * SAML_SP_KEY_FILE and SAML_SP_CERT_FILE read and checked at start: a key that is not a private key or a
- * certificate that is not X.509 stops the server with the reason, rather than failing at the first sign-out.
- */
+/** SAML_SP_KEY_FILE and SAML_SP_CERT_FILE, read and checked at start (loadPemPair). */
 export function loadSamlSpKey(keyFile: string | undefined, certFile: string | undefined): SamlSpKey | null {
-  if (!keyFile && !certFile) return null;
-  if (!keyFile || !certFile)
-    throw new Error('SAML_SP_KEY_FILE and SAML_SP_CERT_FILE go together: set both or neither.');
-  const key = fs.readFileSync(keyFile, 'utf8');
-  const cert = fs.readFileSync(certFile, 'utf8');
-  try {
-    createPrivateKey(key);
-  } catch {
-    throw new Error(`SAML_SP_KEY_FILE (${keyFile}) is not a PEM private key.`);
-  }
-  try {
-    new X509Certificate(cert);
-  } catch {
-    throw new Error(`SAML_SP_CERT_FILE (${certFile}) is not a PEM certificate.`);
-  }
-  return { key, cert };
+  return loadPemPair(keyFile, certFile, { key: 'SAML_SP_KEY_FILE', cert: 'SAML_SP_CERT_FILE' });
 }
 
 /**
