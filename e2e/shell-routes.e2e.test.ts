@@ -70,11 +70,18 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
   it('SHELL-16 SHELL-18 SHELL-20 SHELL-22 SHELL-23 NAV-02 signed-in routes, the dashboard flag, /mobile/ticket without the panel', async () => {
     const page = await open();
     await signInAs(page, server.url, 'ann');
-    for (const to of ['/calendar/pat', '/calendar/event/9', '/product', '/product/3', '/kanban']) {
+    for (const to of ['/calendar/pat', '/calendar/event/9', '/kanban']) {
       await page.goto(`${server.url}${to}`);
       await page.getByTestId('empty-screen').waitFor();
       expect(path(page), to).toBe(to);
     }
+    // Products: the list, and a product this account does not have says so.
+    await page.goto(`${server.url}/product`);
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
+    expect(path(page)).toBe('/product');
+    await page.goto(`${server.url}/product/3`);
+    await page.getByTestId('product-not-found').getByRole('heading', { name: 'Product not found.' }).waitFor();
+    expect(path(page)).toBe('/product/3');
     await page.goto(`${server.url}/supervisory`);
     await page.getByTestId('supervisory').waitFor();
     expect(path(page)).toBe('/supervisory');

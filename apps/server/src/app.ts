@@ -77,6 +77,7 @@ import {
   notificationRoutes,
   pushListener,
 } from './modules/notifications/index.js';
+import { productRoutes } from './modules/products/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { replyRoutes } from './modules/replies/index.js';
 import { dashboardRoutes, reportFactsListener, reportRoutes } from './modules/reports/index.js';
@@ -270,6 +271,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   formRoutes(app, { db, conversations });
   surveyRoutes(app, { db, conversations });
   campaignRoutes(app, { db });
+  productRoutes(app, { db });
   caseRoutes(app, { db });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });

@@ -26,6 +26,7 @@ export * from './livechat.js';
 export * from './messages.js';
 export * from './notifications.js';
 export * from './plans.js';
+export * from './products.js';
 export * from './profile.js';
 export * from './realtime.js';
 export * from './replies.js';

@@ -37,7 +37,8 @@ const Recording = lazyScreen(() => import('../features/calls/RecordingsScreen'),
 const VoiceUpload = lazyScreen(() => import('../features/calls/VoiceUploadScreen'), 'VoiceUploadScreen');
 const Forms = lazyScreen(() => import('../features/forms/FormsScreen'), 'FormsScreen');
 const Campaign = lazyScreen(() => import('../features/campaigns/CampaignsScreen'), 'CampaignScreen');
-const Product = S('ProductScreen');
+const ProductList = lazyScreen(() => import('../features/products/ProductListScreen'), 'ProductListScreen');
+const ProductPage = lazyScreen(() => import('../features/products/ProductPageScreen'), 'ProductPageScreen');
 const Timer = S('TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
@@ -132,7 +133,8 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/plan" element={<Plan />} />
           <Route path="/sms/*" element={<Sms />} />
           <Route path="/timer" element={<Timer />} />
-          <Route path="/product/:id?" element={<Product />} />
+          <Route path="/product" element={<ProductList />} />
+          <Route path="/product/:id" element={<ProductPage />} />
           <Route path="/calendar" element={<Calendar />} />
           <Route path="/calendar/:contact" element={<Calendar />} />
           <Route path="/calendar/event/:eventId" element={<Calendar />} />

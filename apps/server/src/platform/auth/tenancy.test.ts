@@ -1036,6 +1036,44 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       })
       .execute();
 
+    // A's product, linked to A's ticket and article.
+    const aProduct = await db()
+      .insertInto('products')
+      .values({
+        account_id: aAccountId,
+        name: `product-a-${sfx}`,
+        name_lower: `product-a-${sfx}`,
+        code: `product-code-a-${sfx}`,
+        code_lower: `product-code-a-${sfx}`,
+        description: `product-description-a-${sfx}`,
+        active: 1,
+        created_by: agent.id,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('product_tickets')
+      .values({
+        account_id: aAccountId,
+        product_id: Number(aProduct.id),
+        ticket_id: aTicketId,
+        linked_by: agent.id,
+        linked_at: Date.now(),
+      })
+      .execute();
+    await db()
+      .insertInto('product_articles')
+      .values({
+        account_id: aAccountId,
+        product_id: Number(aProduct.id),
+        article_id: Number(kbArticle.id),
+        linked_by: agent.id,
+        linked_at: Date.now(),
+      })
+      .execute();
+
     const markers = [
       messageText,
       `llm-a-${sfx}`,
@@ -1050,6 +1088,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `kb-category-a-${sfx}`,
       `kb-slug-a-${sfx}`,
       `kb-question-a-${sfx}`,
+      `product-a-${sfx}`,
+      `product-code-a-${sfx}`,
+      `product-description-a-${sfx}`,
       `call-id-a-${sfx}`,
       `personality-a-${sfx}`,
       `transcript-a-${sfx}`,

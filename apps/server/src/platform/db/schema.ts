@@ -31,6 +31,9 @@ export interface Database {
   ticket_statuses: TicketStatusesTable;
   department_assignment: DepartmentAssignmentTable;
   campaigns: CampaignsTable;
+  products: ProductsTable;
+  product_tickets: ProductTicketsTable;
+  product_articles: ProductArticlesTable;
   messages: MessagesTable;
   message_notes: MessageNotesTable;
   ticket_notes: TicketNotesTable;
@@ -397,6 +400,42 @@ export interface TicketAssignmentsTable {
   /** 'manual', 'round_robin' or 'least_loaded'. */
   how: string;
   assigned_at: number;
+}
+
+/** 0069: the account's product catalogue (docs/products.md). */
+export interface ProductsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** The name lower-cased: unique per account. */
+  name_lower: string;
+  code: string | null;
+  /** The code lower-cased: unique per account when set. */
+  code_lower: string | null;
+  description: string;
+  /** 1 in the catalogue, 0 archived. */
+  active: number;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** 0069: a ticket linked to a product (many to many). */
+export interface ProductTicketsTable {
+  account_id: number;
+  product_id: number;
+  ticket_id: number;
+  linked_by: number;
+  linked_at: number;
+}
+
+/** 0069: a knowledge base article linked to a product (many to many). */
+export interface ProductArticlesTable {
+  account_id: number;
+  product_id: number;
+  article_id: number;
+  linked_by: number;
+  linked_at: number;
 }
 
 export interface CampaignsTable {

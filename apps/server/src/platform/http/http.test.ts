@@ -330,6 +330,22 @@ describe.each(dialects)('HTTP pipeline (%s)', (dialect) => {
       },
       { name: 'customer analysis period', method: 'GET', path: '/api/customer_analysis?days=-30', token: admin.token },
       { name: 'campaign id not a number', method: 'GET', path: '/api/campaign/abc', token: admin.token },
+      { name: 'NUL in product name', method: 'POST', path: '/api/products', token: admin.token, body: { name: nul } },
+      {
+        name: 'product name of spaces',
+        method: 'POST',
+        path: '/api/products',
+        token: admin.token,
+        body: { name: ' ' },
+      },
+      { name: 'product id not a number', method: 'GET', path: '/api/products/abc', token: admin.token },
+      {
+        name: 'ticket products not a list',
+        method: 'PUT',
+        path: '/api/products/ticket/1',
+        token: admin.token,
+        body: { product_ids: 'all' },
+      },
       { name: 'campaign id zero', method: 'DELETE', path: '/api/campaign/0', token: admin.token },
       {
         name: 'NUL in canned reply',

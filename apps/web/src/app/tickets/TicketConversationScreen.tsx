@@ -5,6 +5,7 @@ import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { EmotionBadge, READING_STRINGS } from '../../features/conversation/Reading';
+import { TicketProductsPicker } from '../../features/products/TicketProductsPicker';
 import { MacroMenu } from '../../features/replies/MacroMenu';
 import { TicketSlaStatus } from '../../features/sla/TicketSlaStatus';
 import { T } from '../../features/tickets/strings';
@@ -97,7 +98,12 @@ export function TicketConversationScreen() {
       </Box>
       {side && (
         <Box style={{ flex: '0 0 300px', maxHeight: 'calc(100dvh - 100px)', overflowY: 'auto' }}>
-          <TicketInfoPanel SlaStatus={TicketSlaStatus} ticketId={ticketId} onClose={() => setPanel('closed')} />
+          <TicketInfoPanel
+            SlaStatus={TicketSlaStatus}
+            Products={TicketProductsPicker}
+            ticketId={ticketId}
+            onClose={() => setPanel('closed')}
+          />
         </Box>
       )}
       {!wide && (
@@ -109,7 +115,12 @@ export function TicketConversationScreen() {
           title={T.info.title}
           closeButtonProps={{ 'aria-label': T.info.close }}
         >
-          <TicketInfoPanel SlaStatus={TicketSlaStatus} ticketId={ticketId} heading={false} />
+          <TicketInfoPanel
+            SlaStatus={TicketSlaStatus}
+            Products={TicketProductsPicker}
+            ticketId={ticketId}
+            heading={false}
+          />
         </Drawer>
       )}
     </Group>

@@ -82,8 +82,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * SHELL-31 (design): the info panel beside a ticket's conversation. The customer, and every property an
- * agent changes while working the ticket: status, priority, assignees, labels, department and campaign
- * (each through its call, which posts the system message and tells the other screens), then the dates, the
+ * agent changes while working the ticket: status, priority, assignees, labels, department, campaign and
+ * products (each through its call, which posts the system message and tells the other screens), then the dates, the
  * appointment and who has read it.
  */
 export function TicketInfoPanel({
@@ -91,6 +91,7 @@ export function TicketInfoPanel({
   onClose,
   heading = true,
   SlaStatus,
+  Products,
 }: {
   ticketId: number;
   onClose?: () => void;
@@ -98,6 +99,8 @@ export function TicketInfoPanel({
   heading?: boolean;
   /** The ticket's SLA timers (the SLA feature's), shown under the dates; the screen that composes the panel gives it. */
   SlaStatus: ComponentType<{ ticketId: number; version: number }>;
+  /** The products the ticket is about, linked in place (the products feature's picker), under the campaign. */
+  Products: ComponentType<{ ticketId: number }>;
 }) {
   const info = useTicketInfo(ticketId);
   const { state } = useSession();
@@ -279,6 +282,7 @@ export function TicketInfoPanel({
             onChange={(v) => v && void run('campaign', () => ticketsApi.setCampaign(t.id, Number(v)))}
           />
         </Field>
+        <Products ticketId={t.id} />
         <Group grow align="flex-start">
           <Field label={I.received}>
             <Text size="sm">{ticketDate(t.created_at)}</Text>
