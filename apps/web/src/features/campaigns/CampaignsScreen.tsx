@@ -24,7 +24,7 @@ import { conversationPath } from '../../lib/conversationPath';
 import { formatDay, listDate } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { campaignKeys } from '../../lib/queryKeys';
-import { useSession } from '../../lib/session';
+import { useMe } from '../../lib/session';
 import { useWrite } from '../../lib/useWrite';
 import { Figure } from '../../ui/Figure';
 import { toast } from '../../ui/toast';
@@ -36,13 +36,8 @@ export function CampaignScreen() {
   return id ? <CampaignPage id={Number(id)} /> : <CampaignList />;
 }
 
-function useIsAdmin() {
-  const { state } = useSession();
-  return state.phase === 'signedIn' && state.session.type === 'admin';
-}
-
 function CampaignList() {
-  const admin = useIsAdmin();
+  const admin = useMe().admin;
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
@@ -162,7 +157,7 @@ function NameModal(props: {
 }
 
 function CampaignPage({ id }: { id: number }) {
-  const admin = useIsAdmin();
+  const admin = useMe().admin;
   const navigate = useNavigate();
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState(false);

@@ -19,16 +19,16 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../lib/http';
+import { useMe } from '../../lib/session';
 import { Pager } from '../../ui/Pagination';
 import { toast } from '../../ui/toast';
 import { type ProductStatusFilter, productKeys, productsApi } from './api';
 import { ProductForm } from './ProductForm';
 import { P } from './strings';
-import { useIsAdmin } from './useIsAdmin';
 
 /** `/product`: the catalogue with search, the tickets and articles of each product; admins add products. */
 export function ProductListScreen() {
-  const admin = useIsAdmin();
+  const admin = useMe().admin;
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);

@@ -19,6 +19,7 @@ import { Link, useParams } from 'react-router';
 import { ticketStatusName, useTicketStatuses } from '../../lib/api/ticketStatuses';
 import { formatDay } from '../../lib/dates';
 import { errorText, HttpError } from '../../lib/http';
+import { useMe } from '../../lib/session';
 import { useWrite } from '../../lib/useWrite';
 import { Figure } from '../../ui/Figure';
 import { Pager } from '../../ui/Pagination';
@@ -26,7 +27,6 @@ import { toast } from '../../ui/toast';
 import { productKeys, productsApi } from './api';
 import { ProductForm } from './ProductForm';
 import { P } from './strings';
-import { useIsAdmin } from './useIsAdmin';
 
 /** Where an article opens: a published one in the reader, a draft in the editor. */
 const articlePath = (a: ProductArticle) =>
@@ -62,7 +62,7 @@ function BackLink() {
 }
 
 function ProductPage({ id }: { id: number }) {
-  const admin = useIsAdmin();
+  const admin = useMe().admin;
   const [editing, setEditing] = useState(false);
   const one = useQuery({ queryKey: productKeys.one(id), queryFn: () => productsApi.one(id), retry: false });
   const archive = useWrite({ invalidate: productKeys.all });
