@@ -260,6 +260,42 @@ describe.each(dialects)('e-mail out through the ticket mailbox (%s)', (dialect) 
     expect(header(second!.raw, 'Subject')).toBe(`Re: My order has not arrived [#${t.number}]`);
   });
 
+  it('EMAIL MSG-25 a reply with copies and a file leaves through the mailbox SMTP: Cc header, every recipient in the envelope, the file attached', async () => {
+    const t = await mailboxTicket();
+    // The composer's way: one multipart call, the file as `attachment[]`, the copies as a list.
+    const text = `Invoice ${uniq()}: 3 items, total 42.00\n`;
+    const boss = `boss-${uniq()}@customer.example`;
+    const form = new FormData();
+    const fields = { ticket_id: t.id, type: 'text', message: 'Your invoice is attached.', email: t.from, cc: boss };
+    for (const [k, v] of Object.entries({ ...fields, client_id: newQueueId() })) form.append(k, String(v));
+    form.append('attachment[]', new Blob([text], { type: 'text/plain' }), 'invoice.txt');
+    const res = await fetch(`${s.url}/api/ticket/message/reply`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${agent.token}` },
+      body: form,
+    });
+    const r = { status: res.status, body: (await res.json()) as { id: number; data: { files: unknown[] } } };
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data.files).toEqual([expect.objectContaining({ fileName: 'invoice.txt' })]);
+    const [got] = await until('the mail', async () => mailTo(t.from).length === 1 && mailTo(t.from));
+    expect(got!.user).toBe('help-out');
+    expect(got!.to.sort()).toEqual([t.from, boss].sort());
+    expect(header(got!.raw, 'Cc')).toBe(boss);
+    const raw = unfold(got!.raw);
+    expect(raw).toMatch(/Content-Disposition: attachment; filename=invoice\.txt/i);
+    // The part's body as sent (quoted-printable or base64), decoded, is the file.
+    const part = raw.split(/\r?\n--/).find((p) => /filename=invoice\.txt/i.test(p))!;
+    const [head, ...rest] = part.split(/\r?\n\r?\n/);
+    const bodyText = rest.join('\n\n').trim();
+    const decoded = /base64/i.test(head!)
+      ? Buffer.from(bodyText.replace(/\s+/g, ''), 'base64').toString()
+      : bodyText
+          .replace(/=\r?\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    expect(decoded.trim()).toBe(text.trim());
+    expect(await settled(r.body.id)).toEqual({ email_state: 'sent', email_error: null, email_attempt_at: null });
+  });
+
   it('EMAIL a 5xx refusal marks the reply failed with the server words, tried once', async () => {
     const to = `ghost-${uniq()}@customer.example`;
     smtp.refused.add(to);
