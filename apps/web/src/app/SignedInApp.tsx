@@ -38,7 +38,7 @@ const VoiceUpload = lazyScreen(() => import('../features/calls/VoiceUploadScreen
 const Forms = lazyScreen(() => import('../features/forms/FormsScreen'), 'FormsScreen');
 const Campaign = lazyScreen(() => import('../features/campaigns/CampaignsScreen'), 'CampaignScreen');
 const Product = S('ProductScreen');
-const Timer = S('TimerScreen');
+const Timer = lazyScreen(() => import('../features/timer/TimerScreen'), 'TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
 const ApiReference = lazyScreen(() => import('../features/apiReference/ApiReferenceScreen'), 'ApiReferenceScreen');

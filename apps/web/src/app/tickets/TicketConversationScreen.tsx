@@ -9,6 +9,7 @@ import { MacroMenu } from '../../features/replies/MacroMenu';
 import { TicketSlaStatus } from '../../features/sla/TicketSlaStatus';
 import { T } from '../../features/tickets/strings';
 import { TicketInfoPanel, TicketInfoToggle } from '../../features/tickets/TicketInfoPanel';
+import { TicketTime } from '../../features/timer/TicketTime';
 import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { useSession } from '../../lib/session';
 import { useFitHeight } from '../../lib/useFitHeight';
@@ -97,7 +98,12 @@ export function TicketConversationScreen() {
       </Box>
       {side && (
         <Box style={{ flex: '0 0 300px', maxHeight: 'calc(100dvh - 100px)', overflowY: 'auto' }}>
-          <TicketInfoPanel SlaStatus={TicketSlaStatus} ticketId={ticketId} onClose={() => setPanel('closed')} />
+          <TicketInfoPanel
+            SlaStatus={TicketSlaStatus}
+            TimeTracking={TicketTime}
+            ticketId={ticketId}
+            onClose={() => setPanel('closed')}
+          />
         </Box>
       )}
       {!wide && (
@@ -109,7 +115,7 @@ export function TicketConversationScreen() {
           title={T.info.title}
           closeButtonProps={{ 'aria-label': T.info.close }}
         >
-          <TicketInfoPanel SlaStatus={TicketSlaStatus} ticketId={ticketId} heading={false} />
+          <TicketInfoPanel SlaStatus={TicketSlaStatus} TimeTracking={TicketTime} ticketId={ticketId} heading={false} />
         </Drawer>
       )}
     </Group>

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
-import { IconBrain, IconClock, IconLink, IconMessages, IconPackage } from '@tabler/icons-react';
+import { IconBrain, IconLink, IconMessages, IconPackage } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useSetupState } from '../../lib/session';
@@ -29,9 +29,6 @@ export const TradingScreen = () => (
 );
 export const ProductScreen = () => (
   <NotBuilt icon={IconPackage} title="Products" will="It will list the products your customers ask about." />
-);
-export const TimerScreen = () => (
-  <NotBuilt icon={IconClock} title="Timer" will="It will show the time tracked on tickets and chats." />
 );
 export const NoConversationsScreen = () => (
   <EmptyScreen

@@ -91,6 +91,7 @@ export function TicketInfoPanel({
   onClose,
   heading = true,
   SlaStatus,
+  TimeTracking,
 }: {
   ticketId: number;
   onClose?: () => void;
@@ -98,6 +99,8 @@ export function TicketInfoPanel({
   heading?: boolean;
   /** The ticket's SLA timers (the SLA feature's), shown under the dates; the screen that composes the panel gives it. */
   SlaStatus: ComponentType<{ ticketId: number; version: number }>;
+  /** The ticket's tracked time (the timer feature's), under the SLA timers; given the same way. */
+  TimeTracking: ComponentType<{ ticketId: number }>;
 }) {
   const info = useTicketInfo(ticketId);
   const { state } = useSession();
@@ -288,6 +291,7 @@ export function TicketInfoPanel({
           </Field>
         </Group>
         <SlaStatus ticketId={t.id} version={t.updated_at} />
+        <TimeTracking ticketId={t.id} />
         {appointment && (
           <Field label={I.appointment}>
             <Group gap="xs">
