@@ -42,14 +42,14 @@ describe('time tracking in Chromium', () => {
     await server?.stop();
   });
 
-  async function open(scheme: 'light' | 'dark', phone = false): Promise<Page> {
+  async function open(scheme: 'light' | 'dark', phone = false, user = 'amy'): Promise<Page> {
     const ctx = await browser.newContext({
       viewport: phone ? { width: 390, height: 844 } : { width: 1600, height: 1000 },
       colorScheme: scheme,
     });
     contexts.push(ctx);
     const page = await ctx.newPage();
-    await signInAs(page, server.url, 'amy');
+    await signInAs(page, server.url, user);
     return page;
   }
 
@@ -110,10 +110,15 @@ describe('time tracking in Chromium', () => {
     expect(download.suggestedFilename()).toBe('time-entries.csv');
   });
 
-  it('SHELL-12 /timer in dark, and stacked on a phone', async () => {
-    const dark = await open('dark');
+  it('SHELL-12 /timer for an admin in dark, by agent; stacked on a phone', async () => {
+    // The admin sees the team's time and picks one agent.
+    const dark = await open('dark', false, 'ann');
     await dark.goto(`${server.url}/timer`);
     await dark.getByTestId('timer-row').first().waitFor(WAIT);
+    await dark.getByTestId('timer-agent').click();
+    await dark.getByRole('option', { name: 'Amy Agent', exact: true }).click();
+    await dark.getByTestId('timer-total-agent').filter({ hasText: 'Amy Agent' }).waitFor(WAIT);
+    expect(await dark.getByTestId('timer-total-overall').textContent()).toBe('Overall: 1:30');
     const violations = await axe(dark, '[data-testid="timer"]');
     expect(violations, violations.join('\n')).toEqual([]);
     await screenshot(dark, 'timer-screen-dark');
