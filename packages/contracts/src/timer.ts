@@ -27,6 +27,7 @@ export const TIMER_STRINGS = {
   rangeTooLong: `Ask for ${TIMER_LIMITS.rangeDays} days at most.`,
   badTz: `The time zone offset is a whole number of minutes from -${MAX_TZ} to ${MAX_TZ}.`,
   stoppedOther: (n: number) => `Stopped the timer on #${n}.`,
+  runsElsewhere: 'Your timer runs on',
 } as const;
 
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -71,6 +72,8 @@ export const TicketTimeAnswer = z.object({
   total_seconds: z.number(),
   /** The caller's running timer when it runs on this ticket. */
   running: TimeEntry.nullable(),
+  /** The caller's running timer when it runs on another ticket (starting here stops it). */
+  elsewhere: TimeEntry.nullable(),
   now: z.number(),
 });
 export type TicketTimeAnswer = z.infer<typeof TicketTimeAnswer>;

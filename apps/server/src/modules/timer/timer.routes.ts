@@ -52,6 +52,7 @@ export function timerRoutes(app: FastifyInstance, deps: { db: DB; now?: () => nu
         entries,
         total_seconds: total,
         running: mine?.ticket_id === req.params.id ? mine : null,
+        elsewhere: mine && mine.ticket_id !== req.params.id ? mine : null,
         now: now(),
       };
     },

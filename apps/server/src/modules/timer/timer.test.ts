@@ -49,6 +49,8 @@ describe.each(dialects)('time tracking (%s)', (dialect) => {
     // The manual clock runs on with the real time too: the requests themselves take a moment.
     const near = (x: number) => expect.toSatisfy((v: number) => v >= x && v < x + 120);
     expect(moved.body.stopped).toMatchObject({ ticket_id: t1.id, running: false, seconds: near(25 * 60) });
+    const onFirst = (await call('GET', `/api/timer/ticket/${t1.id}`, { token: amy.token })).body;
+    expect([onFirst.running, onFirst.elsewhere?.ticket_id]).toEqual([null, t2.id]);
     const running = await db()
       .selectFrom('time_entries')
       .select('ticket_id')

@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Group, NumberInput, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, NumberInput, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { hoursMinutes, type TimeEntry } from '@parley/contracts';
 import { IconPencil, IconPlayerPlay, IconPlayerStop, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { formatDay, isoDay } from '../../lib/dates';
 import { errorText } from '../../lib/http';
 import { timerKeys } from '../../lib/queryKeys';
@@ -36,9 +37,14 @@ export function TicketTime({ ticketId }: { ticketId: number }) {
   const elapsed = useElapsed(running?.started_at ?? null, q.data?.skew ?? 0);
   const [form, setForm] = useState<'closed' | 'new' | TimeEntry>('closed');
   const toggle = useMutation({
-    mutationFn: () => (running ? timerApi.stop() : timerApi.start(ticketId)),
-    onSuccess: (r) => {
-      if ('stopped' in r && r.stopped) toast({ message: T.stoppedOther(r.stopped.ticket_number) });
+    // Starting answers the timer it stopped elsewhere, if any; stopping has nothing more to say.
+    mutationFn: async (): Promise<TimeEntry | null> => {
+      if (!running) return (await timerApi.start(ticketId)).stopped;
+      await timerApi.stop();
+      return null;
+    },
+    onSuccess: (stopped) => {
+      if (stopped) toast({ message: T.stoppedOther(stopped.ticket_number) });
       return qc.invalidateQueries({ queryKey: timerKeys.all });
     },
     onError: (err) => toast({ message: errorText(err, T.failed), color: 'red' }),
@@ -74,6 +80,14 @@ export function TicketTime({ ticketId }: { ticketId: number }) {
           {running ? T.stop : T.start}
         </Button>
       </Group>
+      {q.data?.elsewhere && (
+        <Text size="xs" c="dimmed" data-testid="ticket-time-elsewhere">
+          {T.runsElsewhere}{' '}
+          <Anchor component={Link} to={`/ticket/${q.data.elsewhere.ticket_id}`} size="xs">
+            #{q.data.elsewhere.ticket_number}
+          </Anchor>
+        </Text>
+      )}
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm">{T.total}</Text>
         <Text size="sm" fw={600} data-testid="ticket-time-total">
