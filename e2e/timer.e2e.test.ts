@@ -21,6 +21,7 @@ describe('time tracking in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let ticketId = 0;
+  let otherId = 0;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -33,6 +34,7 @@ describe('time tracking in Chromium', () => {
       admin,
     );
     ticketId = made.data.id;
+    otherId = (await apiJson(`${server.url}/api/ticket/create`, 'POST', { title: 'Refund please' }, admin)).data.id;
   }, 120_000);
   afterEach(async () => {
     for (const c of contexts.splice(0)) await c.close();
@@ -71,8 +73,16 @@ describe('time tracking in Chromium', () => {
       [await clock.elementHandle(), first] as const,
       WAIT,
     );
+    // On another ticket the panel says where the timer runs; starting there stops the first one.
+    await page.goto(`${server.url}/ticket/${otherId}`);
+    await page.getByTestId('ticket-time-elsewhere').filter({ hasText: '#1' }).waitFor(WAIT);
+    await page.getByTestId('ticket-time-start').click();
+    await page.getByText('Stopped the timer on #1.').waitFor(WAIT);
     await page.getByTestId('ticket-time-stop').click();
     await page.getByTestId('ticket-time-start').waitFor(WAIT);
+    expect(await page.getByTestId('ticket-time-elsewhere').count()).toBe(0);
+
+    await page.goto(`${server.url}/ticket/${ticketId}`);
     await page.getByTestId('ticket-time-entry').filter({ hasText: 'Amy Agent' }).waitFor(WAIT);
     expect(await clock.textContent()).toBe('No timer running');
 
@@ -93,11 +103,11 @@ describe('time tracking in Chromium', () => {
     expect(await row.textContent()).toContain('1:30');
     expect(await row.textContent()).toContain('Printer on fire');
     expect(await row.getByRole('link', { name: /^#\d+$/ }).getAttribute('href')).toBe(`/ticket/${ticketId}`);
-    // The timer's own entry (a few seconds) is listed too.
-    expect(await page.getByTestId('timer-row').count()).toBe(2);
+    // The timers' own entries (a few seconds each, on both tickets) are listed too.
+    expect(await page.getByTestId('timer-row').count()).toBe(3);
     const total = page.getByTestId('timer-total-agent').filter({ hasText: 'Amy Agent' });
     expect(await total.textContent()).toContain('1:30');
-    expect(await total.textContent()).toContain('2 entries');
+    expect(await total.textContent()).toContain('3 entries');
     expect(await page.getByTestId('timer-total-overall').textContent()).toBe('Overall: 1:30');
     // An agent sees their own time: no agent picker.
     expect(await page.getByTestId('timer-agent').count()).toBe(0);
