@@ -91,6 +91,7 @@ import { Presence, presenceSocket, statusRoutes } from './modules/status/index.j
 import { supervisoryRoutes } from './modules/supervisory/index.js';
 import { surveyRoutes } from './modules/surveys/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
+import { timerRoutes } from './modules/timer/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { workspaceConversations, workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
 import type { Clock } from './platform/clock.js';
@@ -273,6 +274,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   campaignRoutes(app, { db });
   productRoutes(app, { db });
   caseRoutes(app, { db });
+  timerRoutes(app, { db, now: opts.clock ?? Date.now });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });
   scheduledRoutes(app, { db, conversations });

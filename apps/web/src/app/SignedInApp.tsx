@@ -39,7 +39,7 @@ const Forms = lazyScreen(() => import('../features/forms/FormsScreen'), 'FormsSc
 const Campaign = lazyScreen(() => import('../features/campaigns/CampaignsScreen'), 'CampaignScreen');
 const ProductList = lazyScreen(() => import('../features/products/ProductListScreen'), 'ProductListScreen');
 const ProductPage = lazyScreen(() => import('../features/products/ProductPageScreen'), 'ProductPageScreen');
-const Timer = S('TimerScreen');
+const Timer = lazyScreen(() => import('../features/timer/TimerScreen'), 'TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
 const Generic = S('GenericScreen');
 const ApiReference = lazyScreen(() => import('../features/apiReference/ApiReferenceScreen'), 'ApiReferenceScreen');

@@ -259,3 +259,10 @@ export const retentionKeys = {
   preview: ['retention', 'preview'] as const,
   runs: ['retention', 'runs'] as const,
 };
+
+/** Time tracking: a ticket's time (the info panel's "Time"), the team's time over a range (`/timer`). */
+export const timerKeys = {
+  all: ['timer'] as const,
+  ticket: (id: number) => ['timer', 'ticket', id] as const,
+  range: (from: string, to: string, userId: number | null) => ['timer', 'range', from, to, userId] as const,
+};

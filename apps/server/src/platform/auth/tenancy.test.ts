@@ -446,6 +446,24 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         created_at: Date.now(),
       })
       .execute();
+    // A's agent's time on A's ticket: a finished entry with a note, and a running timer.
+    for (const ended of [Date.now(), null])
+      await db()
+        .insertInto('time_entries')
+        .values({
+          account_id: aAccountId,
+          ticket_id: Number(aTicket.id),
+          user_id: agent.id,
+          work_day: new Date().toISOString().slice(0, 10),
+          started_at: Date.now(),
+          ended_at: ended,
+          seconds: ended === null ? 0 : 600,
+          note: `time-note-a-${sfx}`,
+          source: ended === null ? 'timer' : 'manual',
+          created_at: Date.now(),
+          updated_at: Date.now(),
+        })
+        .execute();
     // A's calendar event and an agent's private feed.
     await db()
       .insertInto('calendar_events')
@@ -1132,6 +1150,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `event-a-${sfx}`,
       `case-a-${sfx}`,
       `case-note-a-${sfx}`,
+      `time-note-a-${sfx}`,
       `feed-token-a-${sfx}`,
       `survey-comment-a-${sfx}`,
       `visitor-a-${sfx}`,
@@ -1429,6 +1448,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       // B's own case; A's cases by id are 404 (A's owner or contact named in it is refused with 400).
       'POST /api/cases': async () => ({ title: 'B case' }),
       'PUT /api/cases/:id': async () => ({ title: 'Taken over' }),
+      // Time on A's ticket, and A's entries changed: 404, nothing written.
+      'POST /api/timer/entries': async () => ({ ticket_id: Number(aTicket.id), minutes: 5, date: '2026-03-02' }),
+      'PUT /api/timer/entries/:id': async () => ({ minutes: 5, date: '2026-03-02', note: 'Taken over' }),
       // B's own event; A's events by id are 404 (A's contact named in it is refused with 400).
       'POST /api/calendar/events': async () => ({ title: 'B event', starts_at: Date.now(), ends_at: Date.now() }),
       'PUT /api/calendar/events/:id': async () => ({ title: 'Taken over', starts_at: Date.now(), ends_at: Date.now() }),
@@ -1495,6 +1517,10 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         '?ticket=1',
       ],
       '/api/cases': [`?stage=all&q=case-a-${sfx}`],
+      // B's team's time over the last 300 days, and A's agent named: none of A's entries.
+      '/api/timer/entries': [
+        `?from=${new Date(Date.now() - 300 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}&user_id=${agent.id}`,
+      ],
       '/api/calendar': [`?from=${new Date().toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`],
       '/api/contacts/list': [`?keyword=customer-a-${sfx}`, `?searchBar=contact-a-${sfx}`, '?filter=email'],
       '/api/kb/search': [`?q=${kbWord}`, `?q=${encodeURIComponent('kb body')}`],

@@ -105,6 +105,7 @@ export interface Database {
   ai_models: AiModelsTable;
   ai_feedback: AiFeedbackTable;
   ai_settings: AiSettingsTable;
+  time_entries: TimeEntriesTable;
 }
 
 export interface AccountsTable {
@@ -1550,4 +1551,23 @@ export interface RetentionRunsTable {
   counts: string;
   started_at: number;
   finished_at: number;
+}
+
+/** Migration 0067: time tracked on a ticket by a user (docs/timer.md). */
+export interface TimeEntriesTable {
+  id: Generated<number>;
+  account_id: number;
+  ticket_id: number;
+  user_id: number;
+  /** The day the time counts for, YYYY-MM-DD. */
+  work_day: string;
+  started_at: number;
+  /** Null while the timer runs. */
+  ended_at: number | null;
+  seconds: number;
+  note: string;
+  /** `timer` or `manual`. */
+  source: string;
+  created_at: number;
+  updated_at: number;
 }

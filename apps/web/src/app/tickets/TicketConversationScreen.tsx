@@ -10,6 +10,7 @@ import { MacroMenu } from '../../features/replies/MacroMenu';
 import { TicketSlaStatus } from '../../features/sla/TicketSlaStatus';
 import { T } from '../../features/tickets/strings';
 import { TicketInfoPanel, TicketInfoToggle } from '../../features/tickets/TicketInfoPanel';
+import { TicketTime } from '../../features/timer/TicketTime';
 import { useTicketInfo } from '../../lib/api/ticketInfo';
 import { useSession } from '../../lib/session';
 import { useFitHeight } from '../../lib/useFitHeight';
@@ -101,6 +102,7 @@ export function TicketConversationScreen() {
           <TicketInfoPanel
             SlaStatus={TicketSlaStatus}
             Products={TicketProductsPicker}
+            TimeTracking={TicketTime}
             ticketId={ticketId}
             onClose={() => setPanel('closed')}
           />
@@ -118,6 +120,7 @@ export function TicketConversationScreen() {
           <TicketInfoPanel
             SlaStatus={TicketSlaStatus}
             Products={TicketProductsPicker}
+            TimeTracking={TicketTime}
             ticketId={ticketId}
             heading={false}
           />

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
-import { IconBrain, IconClock, IconLink, IconMessages } from '@tabler/icons-react';
+import { IconBrain, IconLink, IconMessages } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useSetupState } from '../../lib/session';
@@ -26,9 +26,6 @@ function NotBuilt({ icon, title, will, action }: { icon: Icon; title: string; wi
 
 export const TradingScreen = () => (
   <NotBuilt icon={IconBrain} title="Trading insight" will="It will show signals and predictions for a trading desk." />
-);
-export const TimerScreen = () => (
-  <NotBuilt icon={IconClock} title="Timer" will="It will show the time tracked on tickets and chats." />
 );
 export const NoConversationsScreen = () => (
   <EmptyScreen

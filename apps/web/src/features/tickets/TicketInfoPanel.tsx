@@ -92,6 +92,7 @@ export function TicketInfoPanel({
   heading = true,
   SlaStatus,
   Products,
+  TimeTracking,
 }: {
   ticketId: number;
   onClose?: () => void;
@@ -101,6 +102,8 @@ export function TicketInfoPanel({
   SlaStatus: ComponentType<{ ticketId: number; version: number }>;
   /** The products the ticket is about, linked in place (the products feature's picker), under the campaign. */
   Products: ComponentType<{ ticketId: number }>;
+  /** The ticket's tracked time (the timer feature's), under the SLA timers; given the same way. */
+  TimeTracking: ComponentType<{ ticketId: number }>;
 }) {
   const info = useTicketInfo(ticketId);
   const { state } = useSession();
@@ -292,6 +295,7 @@ export function TicketInfoPanel({
           </Field>
         </Group>
         <SlaStatus ticketId={t.id} version={t.updated_at} />
+        <TimeTracking ticketId={t.id} />
         {appointment && (
           <Field label={I.appointment}>
             <Group gap="xs">
