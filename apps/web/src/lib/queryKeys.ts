@@ -259,3 +259,9 @@ export const retentionKeys = {
   preview: ['retention', 'preview'] as const,
   runs: ['retention', 'runs'] as const,
 };
+
+export const interactionKeys = {
+  all: ['interactions'] as const,
+  /** The timeline's pages under one set of filters (the filter object is part of the key). */
+  list: <F extends object>(f: F) => ['interactions', f] as const,
+};
