@@ -128,15 +128,21 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     for (const to of routes) {
       if (stillBuilding.some((b) => to === b || to.startsWith(`${b}/`))) continue;
       await page.goto(`${server.url}${to}`);
-      await page.waitForLoadState('networkidle');
-      // The screen's lazy chunk has arrived and rendered: no route loader is left.
-      await page.getByLabel('Loading', { exact: true }).first().waitFor({ state: 'detached' });
+      // The shell is up and the screen's lazy chunk has arrived and rendered: no loader is left.
+      await waitConnected(page);
+      await page
+        .getByLabel('Loading', { exact: true })
+        .first()
+        .waitFor({ state: 'detached', timeout: 20_000 })
+        .catch(() => {
+          throw new Error(`${to} kept showing its loader`);
+        });
       const body = (await page.locator('body').textContent()) ?? '';
       expect(body, to).not.toContain('This screen is not available yet in this version of Parley.');
       checked.push(to);
     }
     expect(checked).toContain('/interactions');
-  });
+  }, 300_000);
 
   it('NAV-32 NAV-39 the avatar hint is remembered in a cookie of a year; always_display and display_name too', async () => {
     const page = await open();

@@ -114,7 +114,7 @@ export function InteractionsScreen() {
         {T.intro}
       </Text>
       <Paper withBorder p="sm" radius="md" component="section" aria-label={T.filters}>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: 3, lg: 6 }} spacing="sm">
           <Select
             label={T.kind}
             data={KIND_OPTIONS}
