@@ -308,5 +308,8 @@ describe.each(dialects)('interactions (%s)', (dialect) => {
     await bad(`q=${'x'.repeat(201)}`, INTERACTION_STRINGS.tooLong);
     await bad('agent=nobody-here', INTERACTION_STRINGS.unknownAgent);
     expect((await call('GET', '/api/interactions')).status).toBe(401);
+    // A NUL byte (which Postgres refuses in text) is never a 5xx.
+    for (const q of ['q=a%00b', 'agent=a%00b'])
+      expect([200, 400], q).toContain((await call('GET', `/api/interactions?${q}`, { token: a.token })).status);
   });
 });
