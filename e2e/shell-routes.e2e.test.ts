@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -101,21 +103,53 @@ describe('SHELL routes, cookies, shortcuts and panels in Chromium', () => {
     await page.getByRole('list', { name: 'Main navigation' }).waitFor();
   });
 
-  it('SHELL-16 a screen that is not built yet says so plainly and claims nothing about the data', async () => {
+  it('SHELL-12 SHELL-13 SHELL-16 no signed-in route of the route table shows the "not built yet" placeholder', async () => {
+    // Routes other engineers are building right now; they still show the placeholder. Empty this on merge.
+    const stillBuilding = [
+      '/timer',
+      '/product',
+      '/analyst_intelligence',
+      '/prediction_validator',
+      '/integrated_insight',
+      '/ai_learning',
+    ];
+    // The route table itself: every `<Route path="...">` of the signed-in app, parameters filled in.
+    const source = readFileSync(fileURLToPath(new URL('../apps/web/src/app/SignedInApp.tsx', import.meta.url)), 'utf8');
+    const paths = [...source.matchAll(/<Route\s+path="([^"]+)"/g)].map((m) => m[1]!).filter((p) => p !== '*');
+    const routes = [
+      ...new Set(
+        paths.map(
+          (p) =>
+            p
+              .replace(/\/:[a-zA-Z]+\?/g, '')
+              .replace(/:[a-zA-Z]+/g, '1')
+              .replace(/\/\*$/, '') || '/',
+        ),
+      ),
+    ];
+    expect(routes).toContain('/interactions');
+    expect(routes.length).toBeGreaterThan(30);
     const page = await open();
     await signInAs(page, server.url, 'ann');
-    const routes: [string, string][] = [['/interactions', 'Not available yet']];
-    for (const [to, heading] of routes) {
+    const checked: string[] = [];
+    for (const to of routes) {
+      if (stillBuilding.some((b) => to === b || to.startsWith(`${b}/`))) continue;
       await page.goto(`${server.url}${to}`);
-      const screen = page.getByTestId('empty-screen');
-      await screen.getByRole('heading', { name: heading }).waitFor();
-      const text = (await screen.textContent()) ?? '';
-      expect(text, to).toContain('This screen is not available yet in this version of Parley.');
-      // What the old placeholders said: statements about the workspace that were not true.
-      expect(text, to).not.toMatch(/No contacts yet|once your team has handled|No calls yet|No articles|automatically/);
+      // The shell is up and the screen's lazy chunk has arrived and rendered: no loader is left.
+      await waitConnected(page);
+      await page
+        .getByLabel('Loading', { exact: true })
+        .first()
+        .waitFor({ state: 'detached', timeout: 20_000 })
+        .catch(() => {
+          throw new Error(`${to} kept showing its loader`);
+        });
+      const body = (await page.locator('body').textContent()) ?? '';
+      expect(body, to).not.toContain('This screen is not available yet in this version of Parley.');
+      checked.push(to);
     }
-    await screenshot(page, 'not-built-light');
-  });
+    expect(checked).toContain('/interactions');
+  }, 300_000);
 
   it('NAV-32 NAV-39 the avatar hint is remembered in a cookie of a year; always_display and display_name too', async () => {
     const page = await open();

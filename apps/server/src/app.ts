@@ -56,6 +56,7 @@ import {
 import { eventsRoutes } from './modules/events/index.js';
 import { formRoutes } from './modules/forms/index.js';
 import { integrationRoutes, webhookQueueListener, webhookSendListener } from './modules/integrations/index.js';
+import { interactionRoutes } from './modules/interactions/index.js';
 import { kbPublicRoutes, kbRoutes } from './modules/kb/index.js';
 import { labelRoutes } from './modules/labels/index.js';
 import { liveChatConversations, liveChatRealtime, liveChatRoutes, sweepOffersTask } from './modules/livechat/index.js';
@@ -267,6 +268,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   replyRoutes(app, { db, conversations });
   automationRoutes(app, { db });
   searchRoutes(app, { db, conversations });
+  interactionRoutes(app, { db, conversations });
   contactRoutes(app, { db, conversations });
   customerAnalysisRoutes(app, { db, now: opts.clock ?? Date.now });
   formRoutes(app, { db, conversations });

@@ -19,6 +19,7 @@ export * from './errors.js';
 export * from './forms.js';
 export * from './health.js';
 export * from './integrations.js';
+export * from './interactions.js';
 export * from './kb.js';
 export * from './kbMarkdown.js';
 export * from './labels.js';

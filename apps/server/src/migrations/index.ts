@@ -62,6 +62,7 @@ import { m0064_chat_transcripts } from './0064_chat_transcripts.js';
 import { m0065_subscription_changes } from './0065_subscription_changes.js';
 import { m0066_call_scams } from './0066_call_scams.js';
 import { m0067_time_entries } from './0067_time_entries.js';
+import { m0068_interactions } from './0068_interactions.js';
 import { m0069_products } from './0069_products.js';
 import type { ParleyMigration } from './helpers.js';
 
@@ -129,6 +130,7 @@ const all: Record<string, ParleyMigration> = {
   '0065_subscription_changes': m0065_subscription_changes,
   '0066_call_scams': m0066_call_scams,
   '0067_time_entries': m0067_time_entries,
+  '0068_interactions': m0068_interactions,
   '0069_products': m0069_products,
 };
 

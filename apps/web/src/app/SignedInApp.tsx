@@ -41,7 +41,7 @@ const ProductList = lazyScreen(() => import('../features/products/ProductListScr
 const ProductPage = lazyScreen(() => import('../features/products/ProductPageScreen'), 'ProductPageScreen');
 const Timer = lazyScreen(() => import('../features/timer/TimerScreen'), 'TimerScreen');
 const Plan = lazyScreen(() => import('../features/billing/PlanScreen'), 'PlanScreen');
-const Generic = S('GenericScreen');
+const Interactions = lazyScreen(() => import('../features/interactions/InteractionsScreen'), 'InteractionsScreen');
 const ApiReference = lazyScreen(() => import('../features/apiReference/ApiReferenceScreen'), 'ApiReferenceScreen');
 const Sms = lazyScreen(() => import('../features/channels/SmsScreen'), 'SmsScreen');
 const Knowledge = lazyScreen(() => import('../features/kb/KnowledgeScreen'), 'KnowledgeScreen');
@@ -117,7 +117,7 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/report/call" element={<CallReport />} />
           <Route path="/report/:type/:status" element={<TicketSummary />} />
           <Route path="/report/*" element={<Navigate to="/report/omnichannel" replace />} />
-          <Route path="/interactions" element={<Generic />} />
+          <Route path="/interactions" element={<Interactions />} />
           <Route path="/upload" element={<VoiceUpload />} />
           <Route path="/recording" element={<Recording />} />
           <Route path="/contacts/*" element={<Contacts />} />

@@ -9,12 +9,7 @@ import { statusKeys } from './queryKeys';
  * is known), and the customer's name for a customer's message (never "visitor").
  */
 export function useDisplayName(): (username: string) => string {
-  const q = useQuery({
-    queryKey: statusKeys.online,
-    queryFn: () => api<{ result: 'success'; data: OnlineUser[] }>('GET', '/status/get').then((r) => r.data),
-    staleTime: 60_000,
-  });
-  const team = q.data;
+  const team = useTeam();
   return useCallback(
     (username: string) => {
       const u = team?.find((x) => x.username.toLowerCase() === username.toLowerCase());
@@ -22,6 +17,15 @@ export function useDisplayName(): (username: string) => string {
     },
     [team],
   );
+}
+
+/** The people of the account (username, name, status), as `/status/get` lists them; undefined until read. */
+export function useTeam(): OnlineUser[] | undefined {
+  return useQuery({
+    queryKey: statusKeys.online,
+    queryFn: () => api<{ result: 'success'; data: OnlineUser[] }>('GET', '/status/get').then((r) => r.data),
+    staleTime: 60_000,
+  }).data;
 }
 
 /** The senders that are not a person of the team: the customer and the server's own voices. */

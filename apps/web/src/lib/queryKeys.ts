@@ -266,3 +266,8 @@ export const timerKeys = {
   ticket: (id: number) => ['timer', 'ticket', id] as const,
   range: (from: string, to: string, userId: number | null) => ['timer', 'range', from, to, userId] as const,
 };
+export const interactionKeys = {
+  all: ['interactions'] as const,
+  /** The timeline's pages under one set of filters (the filter object is part of the key). */
+  list: <F extends object>(f: F) => ['interactions', f] as const,
+};

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Center, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CHAT_NOT_ALLOWED } from '@parley/contracts';
-import { IconBrain, IconLink, IconMessages } from '@tabler/icons-react';
+import { IconBrain, IconMessages } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useSetupState } from '../../lib/session';
@@ -38,7 +38,6 @@ export const NoConversationsScreen = () => (
 export const ChatNotAllowedScreen = () => (
   <EmptyScreen icon={IconMessages} title={CHAT_NOT_ALLOWED.title} text={CHAT_NOT_ALLOWED.body} />
 );
-export const GenericScreen = () => <NotBuilt icon={IconLink} title="Not available yet" will="" />;
 /** SHELL-03, SHELL-04 */
 export function AboutPage() {
   return (
