@@ -90,6 +90,7 @@ import { Presence, presenceSocket, statusRoutes } from './modules/status/index.j
 import { supervisoryRoutes } from './modules/supervisory/index.js';
 import { surveyRoutes } from './modules/surveys/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
+import { tradingMentionListener, tradingRoutes } from './modules/trading/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { workspaceConversations, workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
 import type { Clock } from './platform/clock.js';
@@ -249,6 +250,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const whatToSay = new WhatToSayIndex(db, config.PUBLIC_URL);
   recommendRoutes(app, { db, conversations, classifiers, whatToSay });
   scamCallsRoutes(app, { db });
+  tradingRoutes(app, { db, now: opts.clock });
   await messageRoutes(app, {
     db,
     conversations,
@@ -442,6 +444,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(automationListener(conversations));
   relay.register(emotionListener({ dataDir: config.DATA_DIR, conversations }));
   relay.register(languageListener());
+  relay.register(tradingMentionListener());
   relay.register(translatebotListener({ db, conversations, translators: accountAi.translators }));
   relay.register(conversationPushListener(push));
   relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger, graph }));

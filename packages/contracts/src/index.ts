@@ -51,6 +51,7 @@ export * from './ticketNotes.js';
 export * from './ticketStatuses.js';
 export * from './tickets.js';
 export * from './ticketWork.js';
+export * from './trading.js';
 export * from './transcript.js';
 export * from './users.js';
 export * from './workspace.js';
