@@ -13,13 +13,10 @@ export const TRADING_BULLISH_AT = 20;
 
 export const TRADING_STRINGS = {
   notAllowed: 'The trading desk is for admins on the trading host.',
-  notBuilt: 'This screen is not built yet in this version of Parley.',
   analyst: 'Analyst Intelligence',
   insight: 'Integrated Insight',
   predictions: 'Prediction Validator',
   learning: 'AI Learning',
-  predictionsWill: 'It will record analysts’ predictions and check them against what customers said.',
-  learningWill: 'It will show what the engine learned about each instrument from customers’ messages.',
   symbolRequired: 'Give the instrument a symbol.',
   symbolInvalid: 'A symbol has capital letters, digits, ".", "-" or "/", up to 12.',
   nameRequired: 'Give the instrument a name.',
