@@ -93,6 +93,7 @@ import { supervisoryRoutes } from './modules/supervisory/index.js';
 import { surveyRoutes } from './modules/surveys/index.js';
 import { ticketRoomSocket, ticketRoutes } from './modules/tickets/index.js';
 import { timerRoutes } from './modules/timer/index.js';
+import { tradingMentionListener, tradingRoutes } from './modules/trading/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { workspaceConversations, workspaceRoutes, workspaceSocket } from './modules/workspace/index.js';
 import type { Clock } from './platform/clock.js';
@@ -253,6 +254,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   const whatToSay = new WhatToSayIndex(db, config.PUBLIC_URL);
   recommendRoutes(app, { db, conversations, classifiers, whatToSay });
   scamCallsRoutes(app, { db });
+  tradingRoutes(app, { db, now: opts.clock });
   await messageRoutes(app, {
     db,
     conversations,
@@ -453,6 +455,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   relay.register(automationListener(conversations));
   relay.register(emotionListener({ dataDir: config.DATA_DIR, conversations }));
   relay.register(languageListener());
+  relay.register(tradingMentionListener());
   relay.register(translatebotListener({ db, conversations, translators: accountAi.translators }));
   relay.register(conversationPushListener(push));
   relay.register(sendMailboxReplies({ db, conversations, secrets, dataDir: config.DATA_DIR, log: logger, graph }));

@@ -54,6 +54,7 @@ export * from './ticketStatuses.js';
 export * from './tickets.js';
 export * from './ticketWork.js';
 export * from './timer.js';
+export * from './trading.js';
 export * from './transcript.js';
 export * from './users.js';
 export * from './workspace.js';

@@ -64,6 +64,7 @@ import { m0066_call_scams } from './0066_call_scams.js';
 import { m0067_time_entries } from './0067_time_entries.js';
 import { m0068_interactions } from './0068_interactions.js';
 import { m0069_products } from './0069_products.js';
+import { m0070_trading } from './0070_trading.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -132,6 +133,7 @@ const all: Record<string, ParleyMigration> = {
   '0067_time_entries': m0067_time_entries,
   '0068_interactions': m0068_interactions,
   '0069_products': m0069_products,
+  '0070_trading': m0070_trading,
 };
 
 /** The names of the migrations this version knows, in order (a database's `kysely_migration` rows). */

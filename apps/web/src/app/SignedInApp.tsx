@@ -32,7 +32,10 @@ const Kanban = lazyScreen(() => import('../features/kanban/KanbanScreen'), 'Kanb
 const Supervisory = lazyScreen(() => import('../features/supervisory/SupervisoryScreen'), 'SupervisoryScreen');
 const CallConfig = lazyScreen(() => import('../features/calls/CallConfigScreen'), 'CallConfigScreen');
 const ScamCalls = lazyScreen(() => import('../features/scamCalls/ScamCallsScreen'), 'ScamCallsScreen');
-const Trading = S('TradingScreen');
+const Analyst = lazyScreen(() => import('../features/trading/AnalystScreen'), 'AnalystScreen');
+const Insight = lazyScreen(() => import('../features/trading/InsightScreen'), 'InsightScreen');
+const PredictionValidator = S('PredictionValidatorScreen');
+const AiLearning = S('AiLearningScreen');
 const Recording = lazyScreen(() => import('../features/calls/RecordingsScreen'), 'RecordingsScreen');
 const VoiceUpload = lazyScreen(() => import('../features/calls/VoiceUploadScreen'), 'VoiceUploadScreen');
 const Forms = lazyScreen(() => import('../features/forms/FormsScreen'), 'FormsScreen');
@@ -141,10 +144,10 @@ export function SignedInApp({ session }: { session: AuthCheckAnswer }) {
           <Route path="/call_config" element={<CallConfig />} />
           <Route path="/supervisory" element={live(Supervisory)} />
           <Route path="/kanban" element={live(Kanban)} />
-          <Route path="/analyst_intelligence/:channel?/:id?" element={live(Trading)} />
-          <Route path="/prediction_validator" element={live(Trading)} />
-          <Route path="/integrated_insight" element={live(Trading)} />
-          <Route path="/ai_learning" element={live(Trading)} />
+          <Route path="/analyst_intelligence/:channel?/:id?" element={live(Analyst)} />
+          <Route path="/prediction_validator" element={live(PredictionValidator)} />
+          <Route path="/integrated_insight" element={live(Insight)} />
+          <Route path="/ai_learning" element={live(AiLearning)} />
           <Route path="/call_verification" element={live(ScamCalls)} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>

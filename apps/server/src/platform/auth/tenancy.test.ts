@@ -940,6 +940,7 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       .execute();
     // A message of A's, for the search to be asked for by B.
     const messageText = `message-a-${sfx}`;
+    let aInstrumentId = 0;
     await db()
       .insertInto('messages')
       .values({
@@ -955,7 +956,36 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         deleted_by: null,
         email_meta: null,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then(async (m) => {
+        // A's trading watch list and a mention of it in that message (B's trading routes show none of it).
+        const ins = await db()
+          .insertInto('trading_instruments')
+          .values({
+            account_id: aAccountId,
+            symbol: 'AQZZ',
+            name: `instrument-a-${sfx}`,
+            aliases: JSON.stringify([`alias-a-${sfx}`]),
+            created_at: Date.now(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        aInstrumentId = Number(ins.id);
+        await db()
+          .insertInto('trading_mentions')
+          .values({
+            account_id: aAccountId,
+            instrument_id: Number(ins.id),
+            message_id: Number(m.id),
+            ticket_id: aTicketId,
+            channel: 'EMAIL',
+            sentiment: 40,
+            at: Date.now(),
+            day: new Date().toISOString().slice(0, 10),
+          })
+          .execute();
+      });
 
     // A's call on its ticket, with a transcript entry, and a DID's description (B's call routes show none).
     await db()
@@ -1113,6 +1143,8 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       `personality-a-${sfx}`,
       `transcript-a-${sfx}`,
       `scam-line-a-${sfx}`,
+      `instrument-a-${sfx}`,
+      `alias-a-${sfx}`,
       `did-a-${sfx}`,
       `did-description-a-${sfx}`,
       mailboxAddress,
@@ -1454,6 +1486,9 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       // B's own event; A's events by id are 404 (A's contact named in it is refused with 400).
       'POST /api/calendar/events': async () => ({ title: 'B event', starts_at: Date.now(), ends_at: Date.now() }),
       'PUT /api/calendar/events/:id': async () => ({ title: 'Taken over', starts_at: Date.now(), ends_at: Date.now() }),
+      // B's own instrument; A's instruments by id are 404.
+      'POST /api/trading/instruments': async () => ({ symbol: `B${uniq()}`, name: 'B instrument' }),
+      'PUT /api/trading/instruments/:id': async () => ({ symbol: `B${uniq()}`, name: 'Taken over' }),
       // B's own form; A's forms by id are 404.
       'POST /api/forms/settings': async () => ({
         name: 'B form',
@@ -1522,6 +1557,12 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
         `?from=${new Date(Date.now() - 300 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}&user_id=${agent.id}`,
       ],
       '/api/calendar': [`?from=${new Date().toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`],
+      // A's instrument asked for by B over every day of a year: 404, none of A's mentions.
+      '/api/trading/analyst': [
+        `?instrument=${aInstrumentId}`,
+        `?instrument=${aInstrumentId}&from=2026-01-01&to=2026-12-31`,
+      ],
+      '/api/trading/insight': ['?from=2026-01-01&to=2026-12-31'],
       '/api/contacts/list': [`?keyword=customer-a-${sfx}`, `?searchBar=contact-a-${sfx}`, '?filter=email'],
       '/api/kb/search': [`?q=${kbWord}`, `?q=${encodeURIComponent('kb body')}`],
       '/api/kb/articles': [`?q=${kbWord}`, '?status=published'],

@@ -24,6 +24,8 @@ export interface Database {
   call_transcripts: CallTranscriptsTable;
   call_dids: CallDidsTable;
   call_scams: CallScamsTable;
+  trading_instruments: TradingInstrumentsTable;
+  trading_mentions: TradingMentionsTable;
   ticket_reads: TicketReadsTable;
   ticket_counts: TicketCountsTable;
   ticket_labels: TicketLabelsTable;
@@ -1570,4 +1572,30 @@ export interface TimeEntriesTable {
   source: string;
   created_at: number;
   updated_at: number;
+}
+
+/** Migration 0070: an instrument of the account's trading watch list (docs/trading.md). */
+export interface TradingInstrumentsTable {
+  id: Generated<number>;
+  account_id: number;
+  symbol: string;
+  name: string;
+  /** JSON array of strings. */
+  aliases: string;
+  created_at: number;
+}
+
+/** Migration 0070: an instrument named in a customer's message, with the engine's sentiment. */
+export interface TradingMentionsTable {
+  id: Generated<number>;
+  account_id: number;
+  instrument_id: number;
+  message_id: number;
+  ticket_id: number;
+  channel: string;
+  /** Hundredths, -100..100. */
+  sentiment: number;
+  at: number;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
 }

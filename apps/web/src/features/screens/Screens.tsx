@@ -24,8 +24,20 @@ function NotBuilt({ icon, title, will, action }: { icon: Icon; title: string; wi
   );
 }
 
-export const TradingScreen = () => (
-  <NotBuilt icon={IconBrain} title="Trading insight" will="It will show signals and predictions for a trading desk." />
+/** The trading pages designed in docs/trading.md and not built yet. */
+export const PredictionValidatorScreen = () => (
+  <NotBuilt
+    icon={IconBrain}
+    title="Prediction Validator"
+    will="It will record analysts’ predictions and check them against what customers said."
+  />
+);
+export const AiLearningScreen = () => (
+  <NotBuilt
+    icon={IconBrain}
+    title="AI Learning"
+    will="It will show what the engine learned about each instrument from customers’ messages."
+  />
 );
 export const NoConversationsScreen = () => (
   <EmptyScreen
