@@ -53,6 +53,7 @@ import {
   Secrets,
   sendMailboxReplies,
 } from './modules/email/index.js';
+import { encryptionRoutes } from './modules/encryption/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { formRoutes } from './modules/forms/index.js';
 import { integrationRoutes, webhookQueueListener, webhookSendListener } from './modules/integrations/index.js';
@@ -269,6 +270,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   formRoutes(app, { db, conversations });
   surveyRoutes(app, { db, conversations });
   campaignRoutes(app, { db });
+  encryptionRoutes(app, { db });
   caseRoutes(app, { db });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });
   kbRoutes(app, { db });

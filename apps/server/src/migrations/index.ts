@@ -61,6 +61,7 @@ import { m0061_saml_logout } from './0061_saml_logout.js';
 import { m0064_chat_transcripts } from './0064_chat_transcripts.js';
 import { m0065_subscription_changes } from './0065_subscription_changes.js';
 import { m0066_call_scams } from './0066_call_scams.js';
+import { m0071_encryption_keys } from './0071_encryption_keys.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -126,6 +127,7 @@ const all: Record<string, ParleyMigration> = {
   '0064_chat_transcripts': m0064_chat_transcripts,
   '0065_subscription_changes': m0065_subscription_changes,
   '0066_call_scams': m0066_call_scams,
+  '0071_encryption_keys': m0071_encryption_keys,
 };
 
 /** The names of the migrations this version knows, in order (a database's `kysely_migration` rows). */

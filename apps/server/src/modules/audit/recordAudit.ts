@@ -44,6 +44,7 @@ export type AuditAction =
   | 'campaign.created'
   | 'campaign.renamed'
   | 'campaign.deleted'
+  | 'encryption.key_published'
   | 'settings.updated'
   | 'sla.settings_updated'
   | 'department.created'

@@ -24,6 +24,7 @@ export interface Database {
   call_transcripts: CallTranscriptsTable;
   call_dids: CallDidsTable;
   call_scams: CallScamsTable;
+  encryption_keys: EncryptionKeysTable;
   ticket_reads: TicketReadsTable;
   ticket_counts: TicketCountsTable;
   ticket_labels: TicketLabelsTable;
@@ -1511,4 +1512,16 @@ export interface RetentionRunsTable {
   counts: string;
   started_at: number;
   finished_at: number;
+}
+
+/** CRYPT-02: a published key (RSA public key, or an AES key's fingerprint), one per user and method. */
+export interface EncryptionKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  method: string;
+  key_type: string;
+  key_value: string;
+  kid: string;
+  updated_at: number;
 }
