@@ -259,3 +259,5 @@ export const retentionKeys = {
   preview: ['retention', 'preview'] as const,
   runs: ['retention', 'runs'] as const,
 };
+/** Settings -> Encryption: the account's published keys (CRYPT-02). */
+export const encryptionKeysKey = ['encryption', 'keys'] as const;
