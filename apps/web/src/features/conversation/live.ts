@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ConversationData } from '../../lib/conversationData';
 import { conversationKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
+import { sealText } from '../../lib/sealText';
 import { conversationApi, SocketDown, sendOverSocket } from './api';
 import {
   addLive,
@@ -20,7 +21,6 @@ import {
   upsertNote,
 } from './model';
 import { nextToSend, outbox, toInput } from './outbox';
-import { sealText } from './seal';
 
 /**
  * The conversations cache and what keeps it true: TanStack Query holds each conversation under

@@ -1,7 +1,7 @@
 import { MESSAGE_STRINGS } from '@parley/contracts';
-import { encryptionApi } from '../../lib/api/encryption';
-import { encryptAes, encryptRsa, publicOf, type Recipient, rsaKeyId } from '../../lib/e2eCrypto';
-import { storedKey } from '../../lib/encryptionKey';
+import { encryptionApi } from './api/encryption';
+import { encryptAes, encryptRsa, publicOf, type Recipient, rsaKeyId } from './e2eCrypto';
+import { storedKey } from './encryptionKey';
 
 /** The account's RSA recipients, read again after this long (a teammate's new key is picked up soon). */
 const RECIPIENTS_TTL_MS = 15_000;
