@@ -79,6 +79,8 @@ export const ENCRYPTION_STRINGS = {
   encryptedOnlyManual: 'Only a ticket opened by hand (MANUAL) can be encrypted.',
   firstMessagePlain: 'The first message of an encrypted ticket must be encrypted on the browser.',
   searchSkipped: 'Encrypted conversations are not searched: their messages can be read only on a browser with the key.',
+  /** A notification of an encrypted message: its text is never shown outside the conversation. */
+  notificationBody: 'New encrypted message',
   aiSkipped: 'AI reading, translation and suggestions are off for encrypted conversations.',
 } as const;
 
