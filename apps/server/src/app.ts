@@ -53,6 +53,7 @@ import {
   Secrets,
   sendMailboxReplies,
 } from './modules/email/index.js';
+import { encryptionRoutes } from './modules/encryption/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { formRoutes } from './modules/forms/index.js';
 import { integrationRoutes, webhookQueueListener, webhookSendListener } from './modules/integrations/index.js';
@@ -277,6 +278,7 @@ export async function createParley(config: Config, opts: ParleyOptions = {}): Pr
   surveyRoutes(app, { db, conversations });
   campaignRoutes(app, { db });
   productRoutes(app, { db });
+  encryptionRoutes(app, { db });
   caseRoutes(app, { db });
   timerRoutes(app, { db, now: opts.clock ?? Date.now });
   calendarRoutes(app, { db, host: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).host : 'parley.local' });

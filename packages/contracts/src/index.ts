@@ -15,6 +15,7 @@ export * from './deliveries.js';
 export * from './departments.js';
 export * from './email.js';
 export * from './emotion.js';
+export * from './encryption.js';
 export * from './errors.js';
 export * from './forms.js';
 export * from './health.js';

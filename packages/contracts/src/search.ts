@@ -147,5 +147,7 @@ export const SearchAnswer = z.object({
   postCountCapped: z.boolean().optional(),
   messageCountCapped: z.boolean().optional(),
   liveChatCountCapped: z.boolean().optional(),
+  /** CRYPT-11: set when the account has encrypted conversations, whose messages were not searched: why. */
+  encrypted: z.string().optional(),
 });
 export type SearchAnswer = z.infer<typeof SearchAnswer>;

@@ -385,6 +385,8 @@ export const SETTINGS_SECTIONS: Record<number, { key: string; label: string; adm
   21: { key: 'retention', label: 'Data retention', admin: true },
   /** Beyond the spec: single sign-on through OpenID Connect or SAML 2.0 (docs/sso.md). */
   22: { key: 'sso', label: 'Single sign-on', admin: true },
+  /** Beyond the spec: this browser's encryption keys, their creation, import and rotation (docs/encryption.md). */
+  23: { key: 'encryption', label: 'Encryption' },
 };
 /** SHELL-53: the section index of subscriptions and billing (the plans screen). */
 export const BILLING_SECTION = 17;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { ENCRYPTION_STRINGS, parseEnvelope } from './encryption.js';
 import { isEmailAddress } from './messages.js';
 import { ASSIGN_STRATEGIES } from './ticketAssignment.js';
 import { ticketMatchesList } from './ticketFiltersMatch.js';
 import {
   CALL_DIRECTIONS,
+  ENCRYPTION_METHODS,
   TICKET_PRIORITIES,
   TicketListItem,
   type TicketListType,
@@ -47,12 +49,21 @@ export const TicketCreateInput = z
     message: text(20_000),
     /** Usernames of active users of the account to assign it to at once (the ticket's own assignment). */
     assignee: z.array(z.string().trim().min(1).max(100)).max(50).optional().default([]),
+    /**
+     * CRYPT-01: the conversation is encrypted end to end ('aes' or 'rsa'; docs/encryption.md). Only a MANUAL
+     * ticket, and its first `message`, if any, must already be an envelope of that method.
+     */
+    encryption_method: z.enum(ENCRYPTION_METHODS).optional().default(''),
   })
   .superRefine((t, ctx) => {
     if (t.email !== '' && !isEmailAddress(t.email))
       ctx.addIssue({ code: 'custom', path: ['email'], message: TICKET_CREATE_STRINGS.badEmail(t.email) });
     if (t.message !== '' && t.name === '' && t.email === '' && t.phone === '')
       ctx.addIssue({ code: 'custom', path: ['name'], message: TICKET_CREATE_STRINGS.customerRequired });
+    if (t.encryption_method !== '' && t.channel !== 'MANUAL')
+      ctx.addIssue({ code: 'custom', path: ['encryption_method'], message: ENCRYPTION_STRINGS.encryptedOnlyManual });
+    if (t.encryption_method !== '' && t.message !== '' && parseEnvelope(t.message)?.m !== t.encryption_method)
+      ctx.addIssue({ code: 'custom', path: ['message'], message: ENCRYPTION_STRINGS.firstMessagePlain });
     if (t.channel !== 'CALL' && (t.call_direction !== '' || t.did !== ''))
       ctx.addIssue({ code: 'custom', path: ['channel'], message: TICKET_CREATE_STRINGS.callFieldsWithoutCall });
   });

@@ -65,6 +65,7 @@ import { m0067_time_entries } from './0067_time_entries.js';
 import { m0068_interactions } from './0068_interactions.js';
 import { m0069_products } from './0069_products.js';
 import { m0070_trading } from './0070_trading.js';
+import { m0071_encryption_keys } from './0071_encryption_keys.js';
 import type { ParleyMigration } from './helpers.js';
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -134,6 +135,7 @@ const all: Record<string, ParleyMigration> = {
   '0068_interactions': m0068_interactions,
   '0069_products': m0069_products,
   '0070_trading': m0070_trading,
+  '0071_encryption_keys': m0071_encryption_keys,
 };
 
 /** The names of the migrations this version knows, in order (a database's `kysely_migration` rows). */

@@ -271,3 +271,5 @@ export const interactionKeys = {
   /** The timeline's pages under one set of filters (the filter object is part of the key). */
   list: <F extends object>(f: F) => ['interactions', f] as const,
 };
+/** Settings -> Encryption: the account's published keys (CRYPT-02). */
+export const encryptionKeysKey = ['encryption', 'keys'] as const;

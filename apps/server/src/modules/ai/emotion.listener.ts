@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import {
   addCounts,
   dominantEmotion,
+  looksLikeEnvelope,
   type MessageFile,
   type NewContextEvent,
   type NewEmotionEvent,
@@ -22,8 +23,13 @@ const READ_TYPES = new Set(['text', 'text/html']);
 const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/vnd.wave', 'audio/wave']);
 
 type Payload = Partial<NewMessageEvent> & { fromCustomer?: boolean };
+/** A customer's text to read; never an encrypted conversation's ciphertext (CRYPT-11). */
 const textOf = (m: Payload) =>
-  m.fromCustomer === true && READ_TYPES.has(String(m.type)) && typeof m.message === 'string' && m.message.trim()
+  m.fromCustomer === true &&
+  READ_TYPES.has(String(m.type)) &&
+  typeof m.message === 'string' &&
+  m.message.trim() &&
+  !looksLikeEnvelope(m.message)
     ? m.message
     : null;
 const recordingOf = (m: Payload): MessageFile | undefined =>

@@ -1,11 +1,16 @@
-import type { NewMessageEvent } from '@parley/contracts';
+import { looksLikeEnvelope, type NewMessageEvent } from '@parley/contracts';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
 import { detectLanguage } from './language.js';
 
 type Payload = Partial<NewMessageEvent> & { fromCustomer?: boolean };
 const READ_TYPES = new Set(['text', 'text/html']);
+/** A customer's text to read; never an encrypted conversation's ciphertext (CRYPT-11). */
 const textOf = (m: Payload) =>
-  m.fromCustomer === true && READ_TYPES.has(String(m.type)) && typeof m.message === 'string' && m.message.trim()
+  m.fromCustomer === true &&
+  READ_TYPES.has(String(m.type)) &&
+  typeof m.message === 'string' &&
+  m.message.trim() &&
+  !looksLikeEnvelope(m.message)
     ? m.message
     : null;
 

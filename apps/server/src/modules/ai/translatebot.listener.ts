@@ -1,4 +1,4 @@
-import { type NewMessageEvent, SENDERS } from '@parley/contracts';
+import { looksLikeEnvelope, type NewMessageEvent, SENDERS } from '@parley/contracts';
 import type { DB } from '../../platform/db/db.js';
 import type { Listener, StoredEvent, Trx } from '../../platform/outbox/index.js';
 import { type Conversations, htmlToText, postMessage, type Translators } from '../messages/index.js';
@@ -8,6 +8,8 @@ type Payload = Partial<NewMessageEvent> & { fromCustomer?: boolean };
 const READ_TYPES = new Set(['text', 'text/html']);
 const textOf = (m: Payload) => {
   if (m.fromCustomer !== true || !READ_TYPES.has(String(m.type)) || typeof m.message !== 'string') return null;
+  // CRYPT-11: an encrypted conversation's text is ciphertext, never read.
+  if (looksLikeEnvelope(m.message)) return null;
   const t = (m.type === 'text/html' ? htmlToText(m.message) : m.message).trim();
   return t ? t.slice(0, 5_000) : null;
 };

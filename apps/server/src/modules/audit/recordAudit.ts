@@ -48,6 +48,7 @@ export type AuditAction =
   | 'product.updated'
   | 'product.archived'
   | 'product.restored'
+  | 'encryption.key_published'
   | 'settings.updated'
   | 'sla.settings_updated'
   | 'department.created'

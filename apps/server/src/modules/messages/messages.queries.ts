@@ -202,7 +202,7 @@ export async function hydrate(db: Db, accountId: number, rows: MessageRow[]): Pr
 export async function findTicket(db: Db, accountId: number, ticketId: number) {
   return db
     .selectFrom('tickets')
-    .select(['id', 'account_id', 'channel', 'title', 'language', 'source_lang'])
+    .select(['id', 'account_id', 'channel', 'title', 'language', 'source_lang', 'encryption_method'])
     .where('account_id', '=', accountId)
     .where('id', '=', ticketId)
     .executeTakeFirst();

@@ -7,6 +7,7 @@ import {
   DeleteMessageInput,
   DeleteNoteInput,
   EditNoteInput,
+  ENCRYPTION_STRINGS,
   ErrorCode,
   EventItemsAnswer,
   HistoryAnswer,
@@ -31,9 +32,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { AppError, badRequest, notFound } from '../../platform/http/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { headSeq } from '../../platform/outbox/index.js';
+import { isEncrypted } from '../encryption/index.js';
 import { ticketVisibleTo } from '../tickets/index.js';
 import { addNote, deleteMessage, deleteNote, editNote, pin, react } from './commands/changeMessage.js';
 import { sendMessage } from './commands/postMessage.js';
@@ -297,7 +299,9 @@ export async function messageRoutes(app: FastifyInstance, deps: MessageDeps): Pr
       { config: { auth: 'user' }, schema: { body: TranslateInput, response: { 200: TranslateAnswer } } },
       async (req) => {
         const auth = req.auth!;
-        await readableTicket(db, conversations, req, req.body.ticketId);
+        const t = await readableTicket(db, conversations, req, req.body.ticketId);
+        // CRYPT-11: an encrypted conversation's plaintext never goes to a translator.
+        if (isEncrypted(t.encryption_method)) throw badRequest(ENCRYPTION_STRINGS.noTranslation);
         const { text, target, source } = req.body;
         const translator = await deps.translators.forAccount(db, auth.accountId);
         if (!translator) return { result: 'not_configured' as const, description: MESSAGE_STRINGS.translationOff };

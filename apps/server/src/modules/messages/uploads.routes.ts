@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { ErrorCode, UploadAnswer } from '@parley/contracts';
+import { ENCRYPTION_STRINGS, ErrorCode, UploadAnswer } from '@parley/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DB } from '../../platform/db/db.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
+import { isEncrypted } from '../encryption/index.js';
 import type { MessageDeps } from './messages.routes.js';
 import { readableTicket } from './messages.routes.js';
 import { type IncomingFile, readMultipart } from './multipart.js';
@@ -27,8 +28,10 @@ export async function uploadFrom(
       .positive()
       .safeParse(Array.isArray(ticket) ? ticket[0] : ticket);
     if (!parsed.success) throw new AppError(400, ErrorCode.validation, 'ticket_id must be a ticket number id.');
-    await readableTicket(deps.db, deps.conversations, req, parsed.data);
+    const t = await readableTicket(deps.db, deps.conversations, req, parsed.data);
     ticketId = parsed.data;
+    // CRYPT-05, CRYPT-11: files are not encrypted yet, so none is taken into an encrypted conversation.
+    if (isEncrypted(t.encryption_method)) throw new AppError(400, ErrorCode.validation, ENCRYPTION_STRINGS.noFiles);
   }
   return storeUploads(deps.db, deps.dataDir, { accountId: auth.accountId, userId: auth.userId }, ticketId, files);
 }

@@ -1,5 +1,7 @@
 import {
+  ENCRYPTION_STRINGS,
   isLiveChatChannel,
+  looksLikeEnvelope,
   type NewMessageEvent,
   notificationLink,
   type PushPayload,
@@ -152,7 +154,7 @@ async function onMessageCreated(o: PushOptions, e: StoredEvent) {
     tag: `message-${Number(m.id)}`,
     title: NOTIFY_STRINGS.newMessageTitle(m.senderName || t.name || m.sender, ticketNumber),
     body: NOTIFY_STRINGS.newMessageBody(
-      m.message ?? '',
+      looksLikeEnvelope(m.message ?? '') ? ENCRYPTION_STRINGS.notificationBody : (m.message ?? ''),
       (m.files ?? []).map((f) => f.fileName),
     ),
     category: 'system',

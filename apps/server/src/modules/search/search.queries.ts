@@ -1,5 +1,6 @@
 import {
   CHANNEL_CODES,
+  ENCRYPTION_STRINGS,
   LIVECHAT_CODES,
   SEARCH_MAX_WORDS,
   SEARCH_MIN_PREFIX,
@@ -222,7 +223,9 @@ async function searchMessages(
   // The Message group needs words or a sender; filters alone (a number, a label) list tickets, not messages.
   if (words.length === 0 && !p.from) return { rows: [], count: 0, capped: false };
   const pg = onPostgres(db);
+  // CRYPT-11: an encrypted conversation's messages are ciphertext (an envelope): never searched.
   const where = sql`${readable(conversations, who)} and m.account_id = ${who.accountId} and m.deleted_at is null
+    and t.encryption_method = ''
     ${ticketFilters(db, who.accountId, p)}
     ${p.from ? sql`and (${like(sql`m.sender`, p.from)} or ${like(sql`m.sender_name`, p.from)})` : sql``}`;
   type Row = {
@@ -493,5 +496,19 @@ export async function search(
     ...(tickets.capped ? { postCountCapped: true } : {}),
     ...(messages.capped ? { messageCountCapped: true } : {}),
     ...(chats.capped ? { liveChatCountCapped: true } : {}),
+    ...((await skippedEncrypted(db, who, p)) ? { encrypted: ENCRYPTION_STRINGS.searchSkipped } : {}),
   };
+}
+
+/** Whether a message search left out encrypted conversations of the account (the answer then says so). */
+async function skippedEncrypted(db: DB, who: Searcher, p: Plan): Promise<boolean> {
+  if ([...p.words, ...p.messageWords].length === 0 && !p.from) return false;
+  const row = await db
+    .selectFrom('tickets')
+    .select('id')
+    .where('account_id', '=', who.accountId)
+    .where('encryption_method', '!=', '')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -56,6 +56,7 @@ export function ticketLiveRoutes(app: FastifyInstance, deps: { db: DB; conversat
           callDirection: b.call_direction,
           did: b.did,
           userId: req.auth!.userId,
+          encryptionMethod: b.encryption_method,
         });
         // The customer's first message is the customer's (sender `visitor`, as a channel's customer), so
         // replies, reply times and the emotion reader treat it as theirs.

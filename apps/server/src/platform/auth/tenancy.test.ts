@@ -1335,6 +1335,12 @@ describe.each(dialects)('tenant isolation over the whole route table (%s)', (dia
       // A sampled expires_at is a small number, a time long past: refused.
       'POST /api/announcement': async () => ({ message: 'b announcement' }),
       // Sampled colours are not colours: a good new label reaches the handler.
+      // A fingerprint is all an AES key publishes; an RSA key is a real PEM (the walk's bodies are not).
+      'POST /api/encryption/keys': async () => ({
+        method: 'aes',
+        key_type: 'fingerprint',
+        key_value: '0123456789abcdef',
+      }),
       'POST /api/label/update': async () => ({
         labelArray: [{ name: 'b label', color: '#111111', colorDark: '#EEEEEE', level: 1, sla: 5 }],
         delete: [],

@@ -26,6 +26,7 @@ export interface Database {
   call_scams: CallScamsTable;
   trading_instruments: TradingInstrumentsTable;
   trading_mentions: TradingMentionsTable;
+  encryption_keys: EncryptionKeysTable;
   ticket_reads: TicketReadsTable;
   ticket_counts: TicketCountsTable;
   ticket_labels: TicketLabelsTable;
@@ -1598,4 +1599,16 @@ export interface TradingMentionsTable {
   at: number;
   /** UTC day, YYYY-MM-DD. */
   day: string;
+}
+
+/** CRYPT-02: a published key (RSA public key, or an AES key's fingerprint), one per user and method. */
+export interface EncryptionKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  method: string;
+  key_type: string;
+  key_value: string;
+  kid: string;
+  updated_at: number;
 }

@@ -9,6 +9,7 @@ import { ChannelsCard } from '../../features/channels/ChannelsCard';
 import { FailedDeliveriesCard } from '../../features/channels/FailedDeliveriesCard';
 import { DepartmentsCard } from '../../features/departments/DepartmentsCard';
 import { MailboxesCard } from '../../features/email/MailboxesCard';
+import { EncryptionCard } from '../../features/encryption/EncryptionCard';
 import { ApiTokensCard } from '../../features/integrations/ApiTokensCard';
 import { WebhooksCard } from '../../features/integrations/WebhooksCard';
 import { LabelsCard } from '../../features/labels/LabelsCard';
@@ -67,6 +68,7 @@ export function SettingsPage({ session }: { session: AuthCheckAnswer }) {
     automation: <AutomationCard />,
     retention: <RetentionCard />,
     sso: <SsoCard />,
+    encryption: <EncryptionCard />,
     sla: <SlaSettings />,
     mailboxes: <MailboxesCard />,
     channels: (

@@ -76,8 +76,10 @@ export function Composer({
     }
     setCollision([]);
     // Translated: the customer's language goes out, the agent's words stay on the message for the team.
-    const translated = translation.on ? await translation.translate(message) : null;
-    if (translation.on && translated === null) return;
+    // CRYPT-11: an encrypted conversation's text never goes to a translator.
+    const translating = translation.on && encryption === '';
+    const translated = translating ? await translation.translate(message) : null;
+    if (translating && translated === null) return;
     draftSince.current = 0;
     outbox.add({
       ticket_id: ticketId,
@@ -87,6 +89,8 @@ export function Composer({
       fileInfo: [],
       ...reply,
       ...(translated !== null ? { original: { lang: translation.mine, text: message } } : {}),
+      // Encrypted when it leaves (live.ts), with the key on this browser at that moment.
+      ...(encryption !== '' ? { encryption } : {}),
     });
     setText('');
     typing.stop();

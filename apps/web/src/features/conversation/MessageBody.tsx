@@ -1,5 +1,5 @@
 import { Anchor, Box, Group, Image, Paper, Stack, Text, Typography } from '@mantine/core';
-import type { MessageFile } from '@parley/contracts';
+import { looksLikeEnvelope, type MessageFile } from '@parley/contracts';
 import {
   IconFile,
   IconFileMusic,
@@ -13,6 +13,7 @@ import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 import { shell } from '../../lib/shellStore';
 import type { ShownMessage } from './model';
+import { SealedText } from './SealedText';
 import { CONVERSATION_STRINGS as S } from './strings';
 
 /** MSG-37: sizes as people read them. */
@@ -132,7 +133,8 @@ export function MessageBody({ m }: { m: ShownMessage }) {
     !(images && files.length === 0);
   return (
     <Stack gap={4}>
-      {text && m.message && (
+      {text && m.message && looksLikeEnvelope(m.message) && <SealedText text={m.message} />}
+      {text && m.message && !looksLikeEnvelope(m.message) && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="message-text">
           {m.message}
         </Text>

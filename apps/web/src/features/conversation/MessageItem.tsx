@@ -17,6 +17,7 @@ import {
   CHANNEL_STRINGS,
   channelName,
   type DeliveryState,
+  looksLikeEnvelope,
   MESSAGE_STRINGS,
   type Message,
   POST_CHANNELS,
@@ -37,6 +38,7 @@ import { NoteForm, Notes } from './Notes';
 import { outbox } from './outbox';
 import { type SenderTarget, useConversationParts } from './parts';
 import { MessageReading } from './Reading';
+import { SealedText } from './SealedText';
 import { REACTIONS, CONVERSATION_STRINGS as S } from './strings';
 
 const fail = (e: unknown) => toast({ message: (e as Error).message, color: 'red' });
@@ -312,9 +314,13 @@ export function MessageItem({ m, me, admin, seenBy, channel = '', onReply }: Pro
               <Text size="xs" fw={600}>
                 {nameOf(m.reply.sender)}
               </Text>
-              <Text size="xs" c="dimmed" lineClamp={2}>
-                {m.reply.message}
-              </Text>
+              {looksLikeEnvelope(m.reply.message) ? (
+                <SealedText text={m.reply.message} compact />
+              ) : (
+                <Text size="xs" c="dimmed" lineClamp={2}>
+                  {m.reply.message}
+                </Text>
+              )}
             </Box>
           )}
           <MessageBody m={m} />

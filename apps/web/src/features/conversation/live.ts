@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ConversationData } from '../../lib/conversationData';
 import { conversationKeys } from '../../lib/queryKeys';
 import { realtime } from '../../lib/realtime';
+import { sealText } from '../../lib/sealText';
 import { conversationApi, SocketDown, sendOverSocket } from './api';
 import {
   addLive,
@@ -77,7 +78,7 @@ export function onSendFailed(l: (clientId: string, error: string) => void): () =
   };
 }
 
-let installed: { qc: QueryClient; me: string; off: () => void } | null = null;
+let installed: { qc: QueryClient; me: string; accountId: number; off: () => void } | null = null;
 let sending = false;
 
 /**
@@ -121,7 +122,18 @@ export async function flushOutbox(): Promise<void> {
       const item = nextToSend(outbox.all());
       if (!item || !realtime.connected || !installed) break;
       try {
-        const ack = await sendOverSocket(toInput(item));
+        const input = toInput(item);
+        // CRYPT-11: an encrypted ticket's text leaves only as an envelope made here.
+        if (item.encryption) {
+          const sealed = await sealText(installed.accountId, item.encryption, input.message);
+          if ('error' in sealed) {
+            outbox.fail(item.client_id, sealed.error);
+            for (const l of failListeners) l(item.client_id, sealed.error);
+            continue;
+          }
+          input.message = sealed.text;
+        }
+        const ack = await sendOverSocket(input);
         if (ack.ok) {
           addStored(installed.qc, asMessage(ack.data, installed.me));
           outbox.remove(item.client_id);
@@ -229,6 +241,7 @@ export function installLive(qc: QueryClient, me: string, accountId: number, user
   installed = {
     qc,
     me,
+    accountId,
     off: () => {
       for (const f of offs) f();
     },

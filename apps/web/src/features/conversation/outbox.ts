@@ -21,6 +21,8 @@ export interface OutboxItem {
   fileInfo: Message['files'];
   /** A translated reply: what the agent wrote, in their language (kept on the message). */
   original?: { lang: string; text: string };
+  /** CRYPT-11: the ticket is encrypted: the text is encrypted with this browser's key as it leaves. */
+  encryption?: 'aes' | 'rsa';
   /** When it was written (ms): the order of sending. */
   at: number;
   status: Exclude<SendStatus, 'success'>;

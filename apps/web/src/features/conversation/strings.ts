@@ -3,6 +3,11 @@ import { MESSAGE_STRINGS } from '@parley/contracts';
 /** Every string the conversation pane shows: the spec's from the contracts, then ours. */
 export const CONVERSATION_STRINGS = {
   ...MESSAGE_STRINGS,
+  /** CRYPT-11 (ours): an encrypted message this browser cannot read (no key: the spec's noKey text). */
+  sealedWrongKey: 'This message was encrypted with a key this browser does not have.',
+  sealedUnreadable: 'This message cannot be read: it was changed or damaged after it was sent.',
+  sealedOpening: 'Decrypting…',
+  sealedLabel: 'Encrypted',
   count: (n: number) => `${n} ${n === 1 ? 'message' : 'messages'}`,
   loadingOlder: 'Loading older messages…',
   loadOlder: 'Load older messages',

@@ -35,6 +35,12 @@ describe('browser notification of a new message (NOTIF-37)', () => {
     ).toBe('Sent a file: a.pdf');
   });
 
+  it('CRYPT-11 an encrypted message is announced without its envelope', () => {
+    const sealed =
+      '{"e2e":1,"m":"aes","kid":"0123456789abcdef","iv":"AAAAAAAAAAAAAAAA","ct":"AAAAAAAAAAAAAAAAAAAAAAAA"}';
+    expect(noticeFor(msg({ message: sealed }), ticket(), 'ann', now, on)?.body).toBe('New encrypted message');
+  });
+
   it('NOTIF-37 none for my own, system or stale messages, Workspace chats, or tickets of someone else', () => {
     expect(noticeFor(msg({ sender: 'Ann' }), ticket(), 'ann', now, on)).toBeNull();
     expect(noticeFor(msg({ type: 'system' }), ticket(), 'ann', now, on)).toBeNull();

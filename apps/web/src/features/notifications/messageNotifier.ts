@@ -1,4 +1,11 @@
-import { assigneeList, isLiveChatChannel, type NewMessageEvent, type TicketUpdated } from '@parley/contracts';
+import {
+  assigneeList,
+  ENCRYPTION_STRINGS,
+  isLiveChatChannel,
+  looksLikeEnvelope,
+  type NewMessageEvent,
+  type TicketUpdated,
+} from '@parley/contracts';
 import { realtime } from '../../lib/realtime';
 import { playNotification } from '../../lib/sound';
 import { messagePref, prefChannel, soundPref } from './prefs';
@@ -39,7 +46,7 @@ export function noticeFor(
   return {
     title: S.messageTitle(m.senderName || m.sender, t.ticket_number),
     body: S.messageBody(
-      m.message,
+      looksLikeEnvelope(m.message) ? ENCRYPTION_STRINGS.notificationBody : m.message,
       m.files.map((f) => f.fileName),
     ),
     // The same tag as the server's Web Push of this message: one notification if both arrive.

@@ -205,6 +205,11 @@ export function SearchModal() {
             {T.noResults}
           </Text>
         )}
+        {data?.encrypted && (
+          <Text c="dimmed" size="xs" data-testid="search-encrypted">
+            {data.encrypted}
+          </Text>
+        )}
         {data && (
           <Stack gap="md" aria-label={T.results} mah="60vh" style={{ overflowY: 'auto' }}>
             {data.label.length > 0 && (

@@ -10,6 +10,7 @@ const ACTIONS: Record<string, string> = {
   'campaign.created': 'created a campaign',
   'campaign.deleted': 'deleted a campaign',
   'campaign.renamed': 'renamed a campaign',
+  'encryption.key_published': 'published or rotated an encryption key',
   'department.created': 'created a department',
   'department.deleted': 'deleted a department',
   'department.renamed': 'renamed a department',

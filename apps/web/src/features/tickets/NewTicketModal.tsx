@@ -3,7 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useDepartments } from '../../lib/api/departments';
 import { statusApi } from '../../lib/api/status';
 import { ticketsApi } from '../../lib/api/tickets';
+import { storedKey } from '../../lib/encryptionKey';
 import { labelKeys, statusKeys } from '../../lib/queryKeys';
+import { sealText } from '../../lib/sealText';
+import { useMe } from '../../lib/session';
 import { useWrite } from '../../lib/useWrite';
 import { type DialogInput, InputDialog, multiValue } from '../../ui/InputDialog';
 import { T } from './strings';
@@ -29,6 +32,9 @@ export function NewTicketModal({
   onCreated(id: number): void;
 }) {
   const { run, busy, error, setError } = useWrite({ fallback: T.createFailed });
+  const { accountId } = useMe();
+  // CRYPT-01: a ticket can be encrypted only from a browser that can then write in it.
+  const held = opened ? (storedKey(accountId)?.method ?? null) : null;
   const departments = useDepartments().data ?? [];
   const team = useQuery({ queryKey: statusKeys.online, queryFn: statusApi.online, staleTime: 60_000, enabled: opened });
   const labels = useQuery({
@@ -62,6 +68,17 @@ export function NewTicketModal({
       : []),
     { kind: 'date', name: 'appointment', label: APPOINTMENT_KEY },
     { kind: 'id', name: 'identity', label: T.customerId },
+    ...(held
+      ? [
+          {
+            kind: 'option' as const,
+            name: 'encrypt',
+            label: T.newTicketEncrypt,
+            options: [T.newTicketPlain, T.newTicketEncryptWith(held)],
+            initial: T.newTicketPlain,
+          },
+        ]
+      : []),
   ];
 
   async function create(v: Record<string, string>) {
@@ -78,6 +95,13 @@ export function NewTicketModal({
         other[TICKET_IDENTITY_KEYS.type] = v.identity_type;
         other[TICKET_IDENTITY_KEYS.number] = v.identity ?? '';
       }
+      const encryption = held && v.encrypt === T.newTicketEncryptWith(held) ? held : '';
+      let message = (v.message ?? '').trim();
+      if (encryption && message) {
+        const sealed = await sealText(accountId, encryption, message);
+        if ('error' in sealed) throw new Error(sealed.error);
+        message = sealed.text;
+      }
       const r = await ticketsApi.create({
         title: v.title ?? '',
         name: v.name ?? '',
@@ -86,7 +110,8 @@ export function NewTicketModal({
         priority: PRIORITIES[v.priority ?? 'None'] ?? '',
         department_id: departments.find((d) => d.name === v.department)?.id ?? null,
         other,
-        message: (v.message ?? '').trim(),
+        message,
+        encryption_method: encryption,
         assignee: multiValue(v.assignee),
         label: multiValue(v.label).map(Number),
       });

@@ -129,6 +129,10 @@ export const T = {
   },
   /** The new ticket's customer, first message, assignees and labels. */
   newTicketMessage: "Customer's message",
+  /** CRYPT-01 (ours): offered only when this browser holds a key; the choice is that key's method. */
+  newTicketEncrypt: 'Encrypt this conversation',
+  newTicketPlain: 'No',
+  newTicketEncryptWith: (method: string) => `Yes, with ${method.toUpperCase()}`,
   newTicketAssignees: 'Assignees',
   newTicketLabels: 'Labels',
   newTicketCustomerRequired: "Give the customer's name, e-mail or phone.",

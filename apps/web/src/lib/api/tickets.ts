@@ -198,6 +198,8 @@ export const ticketsApi = {
     message?: string;
     assignee?: string[];
     label?: number[];
+    /** CRYPT-01: 'aes' or 'rsa' for an encrypted conversation; `message` is then already an envelope. */
+    encryption_method?: '' | 'aes' | 'rsa';
   }) => api<Ok<TicketListItem>>('POST', '/api/ticket/create', body),
   /** TICKET-36, TICKET-37: one ticket in full (the info panel). */
   info: (id: number) => api<Ok<TicketInfo>>('GET', `/ticket/info/me/${id}`).then((r) => r.data),

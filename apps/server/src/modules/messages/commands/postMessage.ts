@@ -19,6 +19,7 @@ import { type DB, onPostgres } from '../../../platform/db/db.js';
 import { AppError, badRequest, notFound } from '../../../platform/http/errors.js';
 import { appendEvents, type NewEvent, runCommand, type Trx } from '../../../platform/outbox/index.js';
 import { recordAudit } from '../../audit/index.js';
+import { checkEncryptedMessage, isEncrypted } from '../../encryption/index.js';
 import { ticketAudience, touchTicketItem } from '../../tickets/index.js';
 import { findMessage, forReader, hydrate, type MessageRow, toEvent } from '../messages.queries.js';
 import { type Conversations, staffOf } from '../messages.realtime.js';
@@ -350,7 +351,7 @@ export async function sendMessage(
   const prepare = async (q: DB): Promise<{ seen: NewMessageEvent } | { post: PostMessage }> => {
     const ticket = await q
       .selectFrom('tickets')
-      .select(['id', 'channel'])
+      .select(['id', 'channel', 'encryption_method'])
       .where('account_id', '=', auth.accountId)
       .where('id', '=', input.ticket_id)
       .executeTakeFirst();
@@ -364,7 +365,15 @@ export async function sendMessage(
       if (seen) return { seen };
     }
     const files = [...(extra.files ?? []), ...(await filesOf(q, auth.accountId, input.files ?? []))];
-    checkBody(input.type, input.message, files.length > 0);
+    // CRYPT-01, CRYPT-11: an encrypted ticket takes only envelopes, so plaintext is never stored.
+    if (isEncrypted(ticket.encryption_method))
+      checkEncryptedMessage(ticket.encryption_method, {
+        type: input.type,
+        message: input.message,
+        hasFiles: files.length > 0,
+        translated: input.original !== undefined,
+      });
+    else checkBody(input.type, input.message, files.length > 0);
     if (input.original && input.type !== 'text') throw badRequest(MESSAGE_STRINGS.translatedTextOnly);
     if (input.reply_id) {
       const replied = await findMessage(q, auth.accountId, input.reply_id);

@@ -51,6 +51,8 @@ export interface NewTicket {
   did?: string;
   /** TICKET-14 `userId`: the user who opened it by hand; none when a customer did. */
   userId?: number | null;
+  /** CRYPT-01: 'aes' or 'rsa' when the conversation is encrypted end to end ('' plain). */
+  encryptionMethod?: '' | 'aes' | 'rsa';
 }
 
 async function owned(trx: Trx, table: 'departments' | 'campaigns' | 'labels', accountId: number, ids: number[]) {
@@ -119,6 +121,7 @@ export async function createTicket(trx: Trx, conversations: Conversations, t: Ne
       call_direction: t.callDirection ?? '',
       did: t.did ?? '',
       user_id: t.userId ?? null,
+      encryption_method: t.encryptionMethod ?? '',
     };
   });
   const { read: _r, newMessage: _n, ...payload } = await ticketItem(trx, { accountId: t.accountId, userId: 0 }, id);
