@@ -351,7 +351,7 @@ describe.each(dialects)('ticket status and assignment (%s)', (dialect) => {
 
   it(
     'ASSIGN round robin is fair over 1,000 tickets: a fixed rotation, counts differ by at most 1',
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const c = await signUpVia(call);
       await db().updateTable('accounts').set({ plan: 4 }).where('id', '=', c.accountId).execute(); // unlimited
